@@ -1,0 +1,77 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// dppx: density variants, density CSS/HTML and a DPR-aware server, on libvips.
+///
+/// Arrows point one way: dppx -> DPPXServer -> DPPXBuild -> DPPXImaging -> CVips,
+/// and every module may use DPPXCore, which uses nothing of ours and does no I/O.
+let package = Package(
+    name: "dppx",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "dppx", targets: ["dppx"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // libvips through pkg-config, with fixed-argument wrappers of its variadic calls.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        // Pure model: densities, names, sizes, manifest, hint parsing, variant choice, rendering. No I/O.
+        .target(
+            name: "DPPXCore",
+            dependencies: [
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        // libvips: init once, images that free themselves, encoders, errors as Swift values.
+        .target(
+            name: "DPPXImaging",
+            dependencies: ["CVips", "DPPXCore"]
+        ),
+        // Scan, plan, incremental cache, parallel execution, atomic writes, CSS/HTML files.
+        .target(
+            name: "DPPXBuild",
+            dependencies: ["DPPXImaging", "DPPXCore"]
+        ),
+        // Hummingbird app: variant middleware in front of FileMiddleware, dev mode, inspector.
+        .target(
+            name: "DPPXServer",
+            dependencies: [
+                "DPPXBuild", "DPPXCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The thin command-line front end.
+        .executableTarget(
+            name: "dppx",
+            dependencies: [
+                "DPPXServer", "DPPXBuild", "DPPXCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "DPPXCoreTests", dependencies: ["DPPXCore"]),
+        .testTarget(name: "DPPXBuildTests", dependencies: ["DPPXBuild", "DPPXImaging", "DPPXCore"]),
+        .testTarget(
+            name: "DPPXServerTests",
+            dependencies: [
+                "DPPXServer", "DPPXBuild", "DPPXCore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        // Runs the real dppx executable, make, and headless Chromium.
+        .testTarget(
+            name: "DPPXEndToEndTests",
+            dependencies: ["DPPXImaging", "DPPXCore"]
+        ),
+    ]
+)

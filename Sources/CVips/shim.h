@@ -1,0 +1,169 @@
+/*
+ * Fixed-argument wrappers of the libvips calls Swift cannot make (variadic functions).
+ * Every symbol is prefixed cvips_; each returns 0 on success and -1 on error, with the
+ * reason in libvips's error buffer (read with cvips_error_take).
+ */
+#ifndef CVIPS_SHIM_H
+#define CVIPS_SHIM_H
+
+#include <vips/vips.h>
+#include <glib.h>
+#include <string.h>
+
+static inline int cvips_init(const char *argv0) { return VIPS_INIT(argv0); }
+
+/* Takes (and clears) the process-wide error text; free the result with g_free. */
+static inline char *cvips_error_take(void) {
+    char *text = g_strdup(vips_error_buffer());
+    vips_error_clear();
+    return text;
+}
+
+/* Opens a file lazily: the header is read, pixels are not decoded. */
+static inline int cvips_open_header(const char *path, VipsImage **out) {
+    *out = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    return *out ? 0 : -1;
+}
+
+/* Opens a file for decoding: `pages` is -1 for every page of an animation, 1 for the first.
+ * Truncated or damaged pixel data is an error rather than grey fill. */
+static inline int cvips_open(const char *path, int pages, VipsImage **out) {
+    const char *loader = vips_foreign_find_load(path);
+    if (!loader) return -1;
+    /* "n" exists only for multi-page loaders; passing it elsewhere is an error. */
+    if (strstr(loader, "Gif") || strstr(loader, "Webp") || strstr(loader, "Tiff") ||
+        strstr(loader, "Heif") || strstr(loader, "Pdf"))
+        *out = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
+                                        "fail_on", VIPS_FAIL_ON_TRUNCATED, "n", pages, NULL);
+    else
+        *out = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
+                                        "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    return *out ? 0 : -1;
+}
+
+/* Opens an SVG at `scale` times its natural size. */
+static inline int cvips_open_svg(const char *path, double scale, VipsImage **out) {
+    *out = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "scale", scale,
+                                    "unlimited", FALSE, NULL);
+    return *out ? 0 : -1;
+}
+
+static inline int cvips_copy_memory(VipsImage *in, VipsImage **out) {
+    *out = vips_image_copy_memory(in);
+    return *out ? 0 : -1;
+}
+
+static inline int cvips_autorot(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+
+/* Resizes to exactly width x height (aspect kept by the caller's plan), premultiplying alpha,
+ * applying EXIF orientation unless already applied, and converting colour to sRGB. */
+static inline int cvips_thumbnail_image(VipsImage *in, int width, int height, int no_rotate,
+                                        VipsImage **out) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE,
+                                "no_rotate", no_rotate, "export_profile", "srgb", NULL);
+}
+
+/* Shrink-on-load resize straight from a file (JPEG, WebP, HEIF decode at reduced size). */
+static inline int cvips_thumbnail_file(const char *path, int width, int height, VipsImage **out) {
+    return vips_thumbnail(path, out, width, "height", height, "size", VIPS_SIZE_FORCE,
+                          "export_profile", "srgb",
+                          "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+}
+
+/* Scales by hscale, vscale (lanczos3, premultiplied by the caller when there is alpha). */
+static inline int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out) {
+    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+/* Flattens alpha onto white (for JPEG, which has no alpha). */
+static inline int cvips_flatten_white(VipsImage *in, VipsImage **out) {
+    double white[3] = {255, 255, 255};
+    VipsArrayDouble *background = vips_array_double_new(white, in->Bands > 2 ? 3 : 1);
+    int status = vips_flatten(in, out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return status;
+}
+
+static inline int cvips_premultiply(VipsImage *in, VipsImage **out) { return vips_premultiply(in, out, NULL); }
+static inline int cvips_unpremultiply(VipsImage *in, VipsImage **out) { return vips_unpremultiply(in, out, NULL); }
+
+/* Converts to an embedded-or-given profile's sRGB, for images thumbnail does not handle. */
+static inline int cvips_icc_to_srgb(VipsImage *in, const char *input_profile, VipsImage **out) {
+    return vips_icc_transform(in, out, "srgb", "embedded", TRUE, "input_profile", input_profile,
+                              "intent", VIPS_INTENT_RELATIVE, NULL);
+}
+
+static inline int cvips_colourspace(VipsImage *in, VipsInterpretation space, VipsImage **out) {
+    return vips_colourspace(in, out, space, NULL);
+}
+
+static inline int cvips_cast(VipsImage *in, VipsBandFormat format, VipsImage **out) {
+    return vips_cast(in, out, format, NULL);
+}
+
+static inline int cvips_extract_band(VipsImage *in, int band, int n, VipsImage **out) {
+    return vips_extract_band(in, out, band, "n", n, NULL);
+}
+
+/* Encoders: write to a g_malloc'd buffer (free with g_free). Metadata is stripped. */
+static inline int cvips_jpegsave(VipsImage *in, int quality, int progressive, void **buf, size_t *len) {
+    return vips_jpegsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, "optimize_coding", TRUE,
+                                "interlace", progressive, NULL);
+}
+
+static inline int cvips_pngsave(VipsImage *in, int compression, int effort, void **buf, size_t *len) {
+    return vips_pngsave_buffer(in, buf, len, "compression", compression, "strip", TRUE,
+                               "effort", effort, "filter", VIPS_FOREIGN_PNG_FILTER_ALL, NULL);
+}
+
+static inline int cvips_webpsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len) {
+    return vips_webpsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort", effort,
+                                "strip", TRUE, NULL);
+}
+
+static inline int cvips_avifsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len) {
+    return vips_heifsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort", effort,
+                                "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "strip", TRUE, NULL);
+}
+
+static inline int cvips_gifsave(VipsImage *in, int effort, void **buf, size_t *len) {
+    return vips_gifsave_buffer(in, buf, len, "effort", effort, "strip", TRUE, NULL);
+}
+
+static inline int cvips_tiffsave(VipsImage *in, void **buf, size_t *len) {
+    return vips_tiffsave_buffer(in, buf, len, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE,
+                                "strip", TRUE, NULL);
+}
+
+/* Reads a string field ("vips-loader"); NULL when absent. Do not free. */
+static inline const char *cvips_get_string(VipsImage *image, const char *name) {
+    const char *out = NULL;
+    if (vips_image_get_typeof(image, name) == 0) return NULL;
+    if (vips_image_get_string(image, name, &out)) { vips_error_clear(); return NULL; }
+    return out;
+}
+
+/* Reads an int field ("orientation", "n-pages"); `fallback` when absent. */
+static inline int cvips_get_int(VipsImage *image, const char *name, int fallback) {
+    int out = fallback;
+    if (vips_image_get_typeof(image, name) == 0) return fallback;
+    if (vips_image_get_int(image, name, &out)) { vips_error_clear(); return fallback; }
+    return out;
+}
+
+static inline int cvips_has_field(VipsImage *image, const char *name) {
+    return vips_image_get_typeof(image, name) != 0;
+}
+
+/* A copy whose metadata may be changed (libvips images are otherwise shared). */
+static inline int cvips_copy(VipsImage *in, VipsImage **out) { return vips_copy(in, out, NULL); }
+
+static inline void cvips_set_int(VipsImage *image, const char *name, int value) {
+    vips_image_set_int(image, name, value);
+}
+
+static inline void cvips_unref(VipsImage *image) { g_object_unref(image); }
+
+#endif

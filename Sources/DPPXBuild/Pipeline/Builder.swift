@@ -1,0 +1,245 @@
+import DPPXCore
+import DPPXImaging
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Builds a folder of masters into density variants and a manifest, incrementally:
+/// unchanged masters are not read, changed ones are rebuilt, deleted ones have their
+/// outputs removed, and a master that fails keeps whatever it had built before.
+public final class Builder: Sendable {
+    public let options: BuildOptions
+
+    /// Bumped when the pipeline's output for the same settings changes, so old outputs rebuild.
+    static let pipelineVersion = 1
+
+    public init(options: BuildOptions) {
+        self.options = options
+    }
+
+    /// Runs the build. Throws only when nothing can be built at all (missing source, locked or
+    /// unwritable output); per-master failures are in the report.
+    public func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) throws(BuildError) -> BuildReport {
+        let start = Date()
+        let output = options.outputRoot
+        do { try Vips.start() } catch { throw .file(FileError(path: "libvips", operation: .read, errno: 0, detail: error.reason)) }
+        guard SourceScanner.canonical(options.sourceRoot) != SourceScanner.canonical(output) || !FileManager.default.fileExists(atPath: options.sourceRoot) else {
+            throw .outputInsideItself(output)
+        }
+        let (sources, rejected) = try SourceScanner(root: options.sourceRoot, excluding: output).scan()
+        do { try AtomicFile.createDirectory(output) } catch { throw .file(error) }
+        let lock = try BuildLock(output: output)
+        defer { withExtendedLifetime(lock) {} }
+        removeStaleTemporaries(in: output)
+
+        let manifestPath = output + "/" + Manifest.fileName
+        var warnings: [BuildFailure] = []
+        var previous = Manifest(images: [])
+        if let bytes = try? AtomicFile.read(manifestPath) {
+            do { previous = try Manifest.decode(bytes) } catch {
+                warnings.append(BuildFailure(file: manifestPath, reason: "\(error); rebuilding everything"))
+            }
+        }
+        let previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
+        let fingerprint = settingsFingerprint()
+        let oldCache = BuildCache.load(from: output)
+        let sameSettings = oldCache?.settings == fingerprint
+
+        var failures = rejected
+        let (buildable, collisions) = Self.separateCollisions(sources, extraFormats: options.extraFormats)
+        failures += collisions
+
+        // Decide per master: reuse (hash and settings unchanged, outputs intact) or build.
+        let state = BuildState(total: buildable.count)
+        let jobs = max(1, min(options.jobs, buildable.count))
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        Vips.threadsPerOperation = max(1, cores / jobs)
+        onEvent(.started(total: buildable.count, toBuild: buildable.count))
+        // Biggest first: the long jobs start early and the cores finish together.
+        let order = buildable.indices.sorted { buildable[$0].byteCount > buildable[$1].byteCount }
+        let worker = MasterBuilder(options: options)
+        let outputRoot = output
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while let index = state.next() {
+                let source = buildable[order[index]]
+                let outcome: BuildState.Outcome
+                do throws(BuildFailure) {
+                    let hash: String
+                    if let known = oldCache?.knownHash(for: source) { hash = known } else { hash = try Self.hash(source) }
+                    if sameSettings, let entry = previousBySource[source.relativePath], entry.sourceHash == hash,
+                       Self.outputsIntact(entry, in: outputRoot) {
+                        outcome = .unchanged(entry, hash)
+                    } else {
+                        let result = try worker.build(source, sourceHash: hash)
+                        outcome = .built(result, hash)
+                        for warning in result.warnings { onEvent(.warning(warning)) }
+                        onEvent(.built(source: source.relativePath, variants: result.image.variants.count))
+                    }
+                } catch {
+                    outcome = .failed(error)
+                    onEvent(.failed(error))
+                }
+                state.record(outcome, for: source)
+            }
+        }
+
+        var report = BuildReport(manifest: previous)
+        var images: [Manifest.Image] = []
+        var cache = BuildCache(settings: fingerprint)
+        for (source, outcome) in state.results.sorted(by: { $0.key.relativePath < $1.key.relativePath }) {
+            switch outcome {
+            case .unchanged(let entry, let hash):
+                images.append(entry)
+                report.unchanged.append(source.relativePath)
+                cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash)
+            case .built(let result, let hash):
+                images.append(result.image)
+                report.built.append(source.relativePath)
+                report.filesWritten += result.filesWritten
+                warnings += result.warnings
+                cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash)
+            case .failed(let failure):
+                failures.append(failure)
+                // Keep what was built before: a broken edit of a master must not take the site down.
+                if let entry = previousBySource[source.relativePath] { images.append(entry) }
+            }
+        }
+        // Masters that could not even be listed keep their previous outputs too.
+        for failure in rejected + collisions {
+            if let entry = previousBySource[failure.file], !images.contains(where: { $0.source == entry.source }) {
+                images.append(entry)
+            }
+        }
+        let manifest = Manifest(images: images)
+        report.removed = removeOrphans(previous: previous, current: manifest, in: output)
+        do {
+            try AtomicFile.writeIfChanged(manifest.encoded(), to: manifestPath)
+            try cache.save(to: output)
+        } catch {
+            throw .file(error)
+        }
+        report.manifest = manifest
+        report.failures = failures.sorted { $0.file < $1.file }
+        report.warnings = warnings
+        report.seconds = Date().timeIntervalSince(start)
+        return report
+    }
+
+    /// Identifies every setting that changes output bytes.
+    func settingsFingerprint() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        struct Fingerprint: Encodable {
+            let pipeline: Int
+            let plan: PlanSettings
+            let encode: EncodeSettings
+            let vips: String
+        }
+        let data = (try? encoder.encode(Fingerprint(pipeline: Self.pipelineVersion, plan: options.plan,
+                                                    encode: options.encode, vips: Vips.version))) ?? Data()
+        return ContentHash.sha256(Array(data))
+    }
+
+    /// SHA-256 of a master, streamed.
+    static func hash(_ source: SourceFile) throws(BuildFailure) -> String {
+        guard let handle = FileHandle(forReadingAtPath: source.absolutePath) else {
+            throw BuildFailure(file: source.relativePath, reason: "cannot be read: \(String(cString: strerror(errno))); check its permissions")
+        }
+        defer { try? handle.close() }
+        var hasher = ContentHash()
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                chunk.withUnsafeBytes { hasher.update($0) }
+            }
+        } catch {
+            _ = hasher.finish()
+            throw BuildFailure(file: source.relativePath, reason: "cannot be read: \(error.localizedDescription)")
+        }
+        return hasher.finish()
+    }
+
+    /// Every file the entry lists exists with the size it had when written.
+    static func outputsIntact(_ entry: Manifest.Image, in output: String) -> Bool {
+        entry.variants.allSatisfy { variant in
+            var info = stat()
+            return stat(output + "/" + variant.path, &info) == 0 && Int(info.st_size) == variant.bytes
+        }
+    }
+
+    /// Masters whose outputs would overwrite each other's (`logo.png` and `logo@2x.png`, or
+    /// `hero.jpg` and `hero.webp` with `--formats webp`) fail, each naming the other.
+    static func separateCollisions(_ sources: [SourceFile], extraFormats: [ImageFormat]) -> ([SourceFile], [BuildFailure]) {
+        var groups: [String: [SourceFile]] = [:]
+        for source in sources {
+            let key = source.name.directory + "/" + source.name.stem
+            groups[key, default: []].append(source)
+        }
+        var clashing = Set<String>()
+        var failures: [BuildFailure] = []
+        for group in groups.values where group.count > 1 {
+            for (i, a) in group.enumerated() {
+                for b in group[(i + 1)...] {
+                    let aFormats = Set([a.name.format] + extraFormats)
+                    let bFormats = Set([b.name.format] + extraFormats)
+                    guard !aFormats.isDisjoint(with: bFormats) else { continue }
+                    for (one, other) in [(a, b), (b, a)] where !clashing.contains(one.relativePath) {
+                        clashing.insert(one.relativePath)
+                        failures.append(BuildFailure(file: one.relativePath, reason: "would write the same files as \(other.relativePath) (\(one.name.variantPath(density: Density(1), format: one.name.format))...); rename or remove one of them"))
+                    }
+                }
+            }
+        }
+        return (sources.filter { !clashing.contains($0.relativePath) }, failures)
+    }
+
+    /// Removes files the previous manifest listed that the new one does not. Only files dppx
+    /// itself wrote are ever removed.
+    private func removeOrphans(previous: Manifest, current: Manifest, in output: String) -> [String] {
+        let keep = Set(current.images.flatMap { $0.variants.map(\.path) })
+        var removed: [String] = []
+        for variant in previous.images.flatMap(\.variants) where !keep.contains(variant.path) {
+            if unlink(output + "/" + variant.path) == 0 { removed.append(variant.path) }
+        }
+        return removed.sorted()
+    }
+
+    /// Deletes temporary files a killed run left behind.
+    private func removeStaleTemporaries(in output: String) {
+        guard let walker = FileManager.default.enumerator(atPath: output) else { return }
+        while let path = walker.nextObject() as? String {
+            if (path as NSString).lastPathComponent.hasPrefix(AtomicFile.temporaryPrefix) {
+                unlink(output + "/" + path)
+            }
+        }
+    }
+}
+
+/// The shared work list and results of one build's worker threads.
+final class BuildState: @unchecked Sendable {
+    enum Outcome: Sendable {
+        case unchanged(Manifest.Image, String)
+        case built(MasterBuilder.Result, String)
+        case failed(BuildFailure)
+    }
+
+    private let lock = NSLock()
+    private var nextIndex = 0
+    private let total: Int
+    private(set) var results: [SourceFile: Outcome] = [:]
+
+    init(total: Int) { self.total = total }
+
+    func next() -> Int? {
+        lock.withLock {
+            guard nextIndex < total else { return nil }
+            defer { nextIndex += 1 }
+            return nextIndex
+        }
+    }
+
+    func record(_ outcome: Outcome, for source: SourceFile) {
+        lock.withLock { results[source] = outcome }
+    }
+}

@@ -1,0 +1,36 @@
+import DPPXCore
+import DPPXImaging
+import Foundation
+
+/// Everything `dppx build` needs to know.
+public struct BuildOptions: Sendable {
+    /// The folder of masters, walked recursively.
+    public var sourceRoot: String
+    /// Where variants and the manifest go; folders mirror the source's.
+    public var outputRoot: String
+    /// Densities, default source density, extra formats, upscaling.
+    public var plan: PlanSettings
+    /// Masters with more pixels than this are refused before decoding (decompression bombs).
+    public var maxPixels: Int
+    /// Masters built at once; each uses cores / jobs libvips threads.
+    public var jobs: Int
+    /// Encoder qualities and efforts.
+    public var encode: EncodeSettings
+
+    /// 16384 x 16384: what libvips itself treats as a sane upper bound for a web master.
+    public static let defaultMaxPixels = 268_402_689
+
+    public init(sourceRoot: String, outputRoot: String, plan: PlanSettings = PlanSettings(),
+                maxPixels: Int = BuildOptions.defaultMaxPixels,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, encode: EncodeSettings = EncodeSettings()) {
+        self.sourceRoot = sourceRoot
+        self.outputRoot = outputRoot
+        self.plan = plan
+        self.maxPixels = maxPixels
+        self.jobs = jobs
+        self.encode = encode
+    }
+
+    public var densities: [Density] { plan.densities }
+    public var extraFormats: [ImageFormat] { plan.extraFormats }
+}

@@ -1,0 +1,39 @@
+import DPPXCore
+import DPPXImaging
+
+/// The manifest a build would write, from image headers only: lets `dppx css` run on a folder
+/// of masters without waiting for (or doing) the resizing. Names and sizes are exactly the
+/// build's, because both come from `ImagePlan`; byte sizes and hashes are left 0 and empty.
+public enum ManifestPredictor {
+    public struct Prediction: Sendable {
+        public var manifest: Manifest
+        /// Masters whose headers could not be read, and name collisions.
+        public var failures: [BuildFailure]
+        /// Every master read, absolute paths: what a make depfile lists.
+        public var inputs: [String]
+    }
+
+    public static func predict(options: BuildOptions) throws(BuildError) -> Prediction {
+        do { try Vips.start() } catch { throw .file(FileError(path: "libvips", operation: .read, errno: 0, detail: error.reason)) }
+        let (sources, rejected) = try SourceScanner(root: options.sourceRoot, excluding: nil).scan()
+        let (buildable, collisions) = Builder.separateCollisions(sources, extraFormats: options.extraFormats)
+        var failures = rejected + collisions
+        var images: [Manifest.Image] = []
+        for source in buildable {
+            do {
+                let master = try MasterOpener.open(source, maxPixels: options.maxPixels)
+                let plan = ImagePlan(name: source.name, source: source.relativePath, masterSize: master.size,
+                                     hasAlpha: master.hasAlpha, animated: master.frames > 1, settings: options.plan)
+                guard !plan.outputs.isEmpty else {
+                    failures.append(BuildFailure(file: source.relativePath, reason: "has no density to write (every density asked for is above its \(plan.masterDensity)x)"))
+                    continue
+                }
+                images.append(plan.manifestImage(sourceHash: "", files: [:]))
+            } catch {
+                failures.append(error)
+            }
+        }
+        return Prediction(manifest: Manifest(images: images), failures: failures.sorted { $0.file < $1.file },
+                          inputs: sources.map(\.absolutePath))
+    }
+}

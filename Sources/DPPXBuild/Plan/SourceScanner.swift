@@ -1,0 +1,115 @@
+import DPPXCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A master found in the source folder.
+public struct SourceFile: Hashable, Sendable {
+    /// Relative to the source folder, with `/`.
+    public let relativePath: String
+    /// The path to open.
+    public let absolutePath: String
+    public let name: MasterName
+    /// Size in bytes and modification time in nanoseconds: the cheap "unchanged?" check.
+    public let byteCount: Int
+    public let modified: Int64
+}
+
+/// Finds the masters under a source folder: image extensions only, hidden files and folders
+/// skipped, the output folder skipped when it sits inside the source, sorted by path.
+public struct SourceScanner {
+    public let root: String
+    public let excluded: String?
+
+    public init(root: String, excluding excluded: String? = nil) {
+        self.root = root
+        self.excluded = excluded.map { Self.canonical($0) }
+    }
+
+    /// Masters and the names that could not be taken (with the reason).
+    public func scan() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure]) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+            throw .sourceMissing(root)
+        }
+        if !isDirectory.boolValue {
+            // A single file: build just that master.
+            let file = (root as NSString).lastPathComponent
+            var sources: [SourceFile] = []
+            var rejected: [BuildFailure] = []
+            visit(file: file, relative: file, absolute: root, into: &sources, rejected: &rejected)
+            return (sources, rejected)
+        }
+        var sources: [SourceFile] = []
+        var rejected: [BuildFailure] = []
+        walk(directory: root, relative: "", into: &sources, rejected: &rejected)
+        return (sources.sorted { $0.relativePath < $1.relativePath }, rejected)
+    }
+
+    private func walk(directory: String, relative: String, into sources: inout [SourceFile], rejected: inout [BuildFailure]) {
+        if let excluded, Self.canonical(directory) == excluded { return }
+        guard let handle = opendir(directory) else {
+            rejected.append(BuildFailure(file: relative.isEmpty ? directory : relative,
+                                         reason: "cannot be listed: \(String(cString: strerror(errno)))"))
+            return
+        }
+        defer { closedir(handle) }
+        var entries: [(name: String, raw: [UInt8])] = []
+        while let entry = readdir(handle) {
+            let raw = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard raw.first != UInt8(ascii: ".") else { continue }
+            entries.append((String(decoding: raw, as: UTF8.self), raw))
+        }
+        for entry in entries.sorted(by: { $0.raw.lexicographicallyPrecedes($1.raw) }) {
+            let absolute = directory.hasSuffix("/") ? directory + entry.name : directory + "/" + entry.name
+            let relativePath = relative.isEmpty ? entry.name : relative + "/" + entry.name
+            guard String(validating: entry.raw, as: UTF8.self) != nil else {
+                rejected.append(BuildFailure(file: relativePath,
+                                             reason: "has a name that is not valid UTF-8 and cannot become a URL; rename it"))
+                continue
+            }
+            var info = stat()
+            guard stat(absolute, &info) == 0 else {
+                // A dangling symlink or a file removed while we looked.
+                if ImageFormat(fileExtension: (entry.name as NSString).pathExtension) != nil {
+                    rejected.append(BuildFailure(file: relativePath, reason: "cannot be read: \(String(cString: strerror(errno)))"))
+                }
+                continue
+            }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                var linkInfo = stat()
+                // Symlinked folders are not followed: they can loop.
+                if lstat(absolute, &linkInfo) == 0, (linkInfo.st_mode & S_IFMT) == S_IFLNK { continue }
+                walk(directory: absolute, relative: relativePath, into: &sources, rejected: &rejected)
+            } else if (info.st_mode & S_IFMT) == S_IFREG {
+                visit(file: entry.name, relative: relativePath, absolute: absolute, info: info, into: &sources, rejected: &rejected)
+            }
+        }
+    }
+
+    private func visit(file: String, relative: String, absolute: String, info: stat? = nil,
+                       into sources: inout [SourceFile], rejected: inout [BuildFailure]) {
+        guard let name = MasterName(relativePath: relative) else { return }
+        var status = info ?? stat()
+        if info == nil, stat(absolute, &status) != 0 {
+            rejected.append(BuildFailure(file: relative, reason: "cannot be read: \(String(cString: strerror(errno)))"))
+            return
+        }
+        if relative.contains("\n") || relative.contains("\r") {
+            rejected.append(BuildFailure(file: relative.debugDescription,
+                                         reason: "has a line break in its name, which cannot become a URL; rename it"))
+            return
+        }
+        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        sources.append(SourceFile(relativePath: relative, absolutePath: absolute, name: name,
+                                  byteCount: Int(status.st_size), modified: modified))
+    }
+
+    static func canonical(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return (path as NSString).standardizingPath }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// `dppx-manifest.json`: every image a build wrote, its CSS size and every variant file.
+///
+/// The CSS/HTML generator and the server read it; identical inputs give a byte-identical file
+/// (images sorted by source path, variants by density then format, keys sorted).
+public struct Manifest: Codable, Hashable, Sendable {
+    /// The file name inside the output folder.
+    public static let fileName = "dppx-manifest.json"
+    /// Bumped when the layout changes incompatibly.
+    public static let currentVersion = 1
+
+    public var version: Int
+    public var images: [Image]
+
+    public init(images: [Image]) {
+        self.version = Self.currentVersion
+        self.images = images.sorted { $0.source < $1.source }
+    }
+
+    /// One master and what was made from it.
+    public struct Image: Codable, Hashable, Sendable {
+        /// The master's path relative to the source folder, with `/`.
+        public var source: String
+        /// The URL path (relative to the output folder) of the 1x file in the master's output
+        /// format: the name pages use and the server negotiates on.
+        public var path: String
+        /// SHA-256 of the master's bytes, hex.
+        public var sourceHash: String
+        /// The master's own density (from `@Nx` or `--source-density`).
+        public var sourceDensity: Density
+        /// The CSS box: the 1x size.
+        public var width: Int
+        public var height: Int
+        /// True for vector masters (SVG): one file, right at every density.
+        public var densityIndependent: Bool
+        /// Densities asked for but skipped because they would upscale.
+        public var skippedDensities: [Density]
+        /// Every file written, ascending by density, then by format preference.
+        public var variants: [Variant]
+
+        public init(source: String, path: String, sourceHash: String, sourceDensity: Density,
+                    cssSize: PixelSize, densityIndependent: Bool, skippedDensities: [Density],
+                    variants: [Variant]) {
+            self.source = source
+            self.path = path
+            self.sourceHash = sourceHash
+            self.sourceDensity = sourceDensity
+            self.width = cssSize.width
+            self.height = cssSize.height
+            self.densityIndependent = densityIndependent
+            self.skippedDensities = skippedDensities
+            self.variants = variants.sorted {
+                ($0.density, $0.format) < ($1.density, $1.format)
+            }
+        }
+
+        public var cssSize: PixelSize { PixelSize(width: width, height: height) }
+
+        /// Densities present, ascending.
+        public var densities: [Density] { Array(Set(variants.map(\.density))).sorted() }
+
+        /// Formats present, most preferred (smallest) first.
+        public var formats: [ImageFormat] { Array(Set(variants.map(\.format))).sorted() }
+
+        /// The master's output format: the format of `path`.
+        public var primaryFormat: ImageFormat {
+            variants.first { $0.path == path }?.format ?? variants.first?.format ?? .png
+        }
+
+        /// The variants in one format, ascending by density.
+        public func variants(in format: ImageFormat) -> [Variant] {
+            variants.filter { $0.format == format }
+        }
+    }
+
+    /// One written file.
+    public struct Variant: Codable, Hashable, Sendable {
+        /// Relative to the output folder, with `/`.
+        public var path: String
+        public var density: Density
+        public var format: ImageFormat
+        /// Pixel size of the file.
+        public var width: Int
+        public var height: Int
+        /// File size in bytes.
+        public var bytes: Int
+        /// SHA-256 of the file's bytes, hex: a strong validator and cache-busting key.
+        public var hash: String
+
+        public init(path: String, density: Density, format: ImageFormat, size: PixelSize, bytes: Int, hash: String) {
+            self.path = path
+            self.density = density
+            self.format = format
+            self.width = size.width
+            self.height = size.height
+            self.bytes = bytes
+            self.hash = hash
+        }
+
+        public var size: PixelSize { PixelSize(width: width, height: height) }
+    }
+
+    /// The deterministic JSON text, ending in a newline.
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain value types cannot fail.
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return Array(data) + [UInt8(ascii: "\n")]
+    }
+
+    /// Reads a manifest; the error says what is wrong in terms a user can act on.
+    public static func decode(_ bytes: some Collection<UInt8>) throws(ManifestError) -> Manifest {
+        let manifest: Manifest
+        do {
+            manifest = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
+        } catch {
+            throw ManifestError.malformed(detail: Self.describe(error))
+        }
+        guard manifest.version == currentVersion else {
+            throw .unsupportedVersion(manifest.version)
+        }
+        return manifest
+    }
+
+    /// The image whose 1x path (or any variant path) is `path`.
+    public func image(containing path: String) -> Image? {
+        images.first { $0.path == path } ?? images.first { $0.variants.contains { $0.path == path } }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return String(describing: error) }
+        func at(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        }
+        switch error {
+        case .dataCorrupted(let context): return at(context)
+        case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)' at \(at(context))"
+        case .typeMismatch(_, let context): return at(context)
+        case .valueNotFound(_, let context): return at(context)
+        @unknown default: return String(describing: error)
+        }
+    }
+}
+
+/// Why a manifest could not be read.
+public enum ManifestError: Error, Equatable, CustomStringConvertible {
+    case malformed(detail: String)
+    case unsupportedVersion(Int)
+
+    public var description: String {
+        switch self {
+        case .malformed(let detail):
+            "is not a valid dppx manifest (\(detail)); rebuild it with 'dppx build'"
+        case .unsupportedVersion(let version):
+            "has version \(version), but this dppx reads version \(Manifest.currentVersion); rebuild it with this 'dppx build'"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// What a master's path says about it: folder, stem, own density (`@Nx`) and format.
+///
+/// `icons/logo@3x.png` is a 3x master whose variants are `icons/logo.png`, `icons/logo@1.5x.png`...
+/// Paths are relative to the source root and always use `/`.
+public struct MasterName: Hashable, Sendable {
+    /// The folder part, `icons` for `icons/logo@3x.png`; empty at the root.
+    public let directory: String
+    /// The name without density suffix or extension: `logo`.
+    public let stem: String
+    /// The density the name declares, nil when it has no `@Nx` suffix.
+    public let declaredDensity: Density?
+    /// The extension as written (`png`, `JPG`): variants in the master's format keep it.
+    public let fileExtension: String
+    /// The format the extension names.
+    public let format: ImageFormat
+
+    /// Parses a relative path; nil when the extension is not an image format dppx reads.
+    public init?(relativePath: String) {
+        let slash = relativePath.lastIndex(of: "/")
+        let directory = slash.map { String(relativePath[..<$0]) } ?? ""
+        let file = slash.map { relativePath[relativePath.index(after: $0)...] } ?? Substring(relativePath)
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return nil }
+        let ext = file[file.index(after: dot)...]
+        guard let format = ImageFormat(fileExtension: ext) else { return nil }
+        var stem = file[..<dot]
+        var density: Density?
+        if let at = stem.lastIndex(of: "@"), at != stem.startIndex,
+           let parsed = Density(parsing: stem[stem.index(after: at)...]),
+           stem.last == "x" || stem.last == "X" {
+            density = parsed
+            stem = stem[..<at]
+        }
+        self.directory = directory
+        self.stem = String(stem)
+        self.declaredDensity = density
+        self.fileExtension = String(ext)
+        self.format = format
+    }
+
+    /// The path of the variant at `density` in `format` (the master's extension when it is the
+    /// master's format): `icons/logo@1.5x.webp`.
+    public func variantPath(density: Density, format: ImageFormat) -> String {
+        let ext = format == self.format ? fileExtension : format.fileExtension
+        let file = "\(stem)\(density.fileSuffix).\(ext)"
+        return directory.isEmpty ? file : "\(directory)/\(file)"
+    }
+
+    /// The URL path of the 1x file in `format`: what pages reference and the server negotiates on.
+    public func basePath(format: ImageFormat) -> String { variantPath(density: Density(1), format: format) }
+
+    /// Two masters with the same identity would write the same files (`logo.png` and `logo@2x.png`).
+    public var identity: String {
+        let key = "\(stem).\(format.fileExtension)"
+        return directory.isEmpty ? key : "\(directory)/\(key)"
+    }
+}

@@ -1,0 +1,19 @@
+import DPPXCore
+
+extension ImageFormat {
+    /// The format a libvips loader reads (`jpegload_source` -> jpeg); nil for loaders whose
+    /// formats dppx does not take as masters (matrix, CSV, PPM...).
+    init?(loader: String, heifCompression: String?) {
+        let name = loader.prefix { $0 != "_" }
+        switch name {
+        case "jpegload": self = .jpeg
+        case "pngload": self = .png
+        case "webpload": self = .webp
+        case "gifload": self = .gif
+        case "tiffload": self = .tiff
+        case "svgload": self = .svg
+        case "heifload": self = heifCompression == "av1" ? .avif : .heic
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import CVips
+import DPPXCore
+
+/// A master opened for building: its header is read on open; pixels are decoded once, on
+/// `decode()`, and every variant is resized from that decoded copy.
+public final class MasterImage: @unchecked Sendable {
+    /// The path as given, for messages.
+    public let path: String
+    /// The format the file's content is in (not its extension).
+    public let format: ImageFormat
+    /// The upright size of one frame.
+    public let size: PixelSize
+    /// Frames: more than 1 for an animated GIF or WebP.
+    public let frames: Int
+    /// Whether the master has an alpha channel.
+    public let hasAlpha: Bool
+
+    private let header: VipsImage
+
+    /// Reads the header of `path` without decoding pixels, refusing masters over `maxPixels`
+    /// (decompression bombs) before any pixel memory is allocated.
+    public init(path: String, maxPixels: Int) throws(ImagingError) {
+        try Vips.start()
+        self.path = path
+        let header = try VipsImage.make(file: path) { cvips_open_header(path, $0) }
+        let loader = header.loader ?? ""
+        let heifCompression = cvips_get_string(header.pointer, "heif-compression").map { String(cString: $0) }
+        guard let format = ImageFormat(loader: loader, heifCompression: heifCompression) else {
+            throw ImagingError(file: path, reason: "is a format dppx does not take as a master (libvips read it with '\(loader)'); use JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC or SVG")
+        }
+        let frames = header.pages
+        let frame = header.uprightSize
+        guard frame.width > 0, frame.height > 0 else {
+            throw ImagingError(file: path, reason: "has no pixels (\(frame.width)x\(frame.height))")
+        }
+        let total = frame.width.multipliedReportingOverflow(by: frame.height * frames)
+        guard !total.overflow, total.partialValue <= maxPixels else {
+            throw ImagingError(file: path, reason: "is \(frame.width)x\(frame.height)\(frames > 1 ? " x \(frames) frames" : ""), more than the limit of \(maxPixels) pixels; raise --max-pixels if it is genuine")
+        }
+        self.header = header
+        self.format = format
+        self.size = frame
+        self.frames = frames
+        self.hasAlpha = header.hasAlpha
+    }
+
+    /// Decodes every pixel (and every frame of an animation) into memory, upright.
+    /// Damaged or truncated data is an error, not grey fill.
+    public func decode() throws(ImagingError) -> DecodedImage {
+        let path = self.path
+        let pages: Int32 = frames > 1 ? -1 : 1
+        let lazy = try VipsImage.make(file: path) { cvips_open(path, pages, $0) }
+        // Rotation must come before the pixels are fixed in memory, and libvips rotates
+        // animations frame by frame only through thumbnail; keep animations as they are.
+        let upright = frames > 1 ? lazy : try VipsImage.make(file: path) { cvips_autorot(lazy.pointer, $0) }
+        let decoded = try VipsImage.make(file: path) { cvips_copy_memory(upright.pointer, $0) }
+        return DecodedImage(path: path, image: decoded, frames: frames, frameSize: size)
+    }
+}
+
+/// A master's pixels in memory, from which each variant is resized.
+public final class DecodedImage: @unchecked Sendable {
+    let path: String
+    let image: VipsImage
+    let frames: Int
+    let frameSize: PixelSize
+
+    init(path: String, image: VipsImage, frames: Int, frameSize: PixelSize) {
+        self.path = path
+        self.image = image
+        self.frames = frames
+        self.frameSize = frameSize
+    }
+
+    /// The image at exactly `target` (per frame), alpha premultiplied during the resize,
+    /// colour converted to 8-bit sRGB (or 8-bit grey for grey masters).
+    public func resized(to target: PixelSize) throws(ImagingError) -> VipsImage {
+        let path = self.path
+        var result: VipsImage
+        if frames > 1 {
+            result = try resizeAnimation(to: target)
+        } else if target == frameSize {
+            result = image
+        } else {
+            result = try VipsImage.make(file: path) {
+                cvips_thumbnail_image(image.pointer, Int32(target.width), Int32(target.height), 1, $0)
+            }
+        }
+        return try Self.toDisplayColour(result, file: path)
+    }
+
+    /// Animations resize as one tall strip of frames, then get their frame height back.
+    private func resizeAnimation(to target: PixelSize) throws(ImagingError) -> VipsImage {
+        let path = self.path
+        if target == frameSize { return image }
+        let hscale = Double(target.width) / Double(frameSize.width)
+        // Aim at the centre of the wanted pixel count so libvips's rounding lands on it.
+        let vscale = (Double(target.height * frames) + 0.25) / Double(frameSize.height * frames)
+        let premultiplied = image.hasAlpha
+        let input = premultiplied ? try VipsImage.make(file: path) { cvips_premultiply(image.pointer, $0) } : image
+        var out = try VipsImage.make(file: path) { cvips_resize(input.pointer, hscale, vscale, $0) }
+        if premultiplied {
+            let resized = out
+            out = try VipsImage.make(file: path) { cvips_unpremultiply(resized.pointer, $0) }
+            let unpremultiplied = out
+            out = try VipsImage.make(file: path) { cvips_cast(unpremultiplied.pointer, image.bandFormat, $0) }
+        }
+        let copy = try VipsImage.make(file: path) { cvips_copy(out.pointer, $0) }
+        cvips_set_int(copy.pointer, "page-height", Int32(target.height))
+        return copy
+    }
+
+    /// 8-bit sRGB, or 8-bit grey, whatever the master was (CMYK, 16-bit, embedded profiles).
+    static func toDisplayColour(_ input: VipsImage, file: String) throws(ImagingError) -> VipsImage {
+        var image = input
+        switch image.interpretation {
+        case VIPS_INTERPRETATION_CMYK:
+            let cmyk = image
+            image = try VipsImage.make(file: file) { cvips_icc_to_srgb(cmyk.pointer, "cmyk", $0) }
+        case VIPS_INTERPRETATION_sRGB, VIPS_INTERPRETATION_B_W:
+            break
+        case VIPS_INTERPRETATION_GREY16:
+            let grey = image
+            image = try VipsImage.make(file: file) { cvips_colourspace(grey.pointer, VIPS_INTERPRETATION_B_W, $0) }
+        default:
+            let other = image
+            image = try VipsImage.make(file: file) { cvips_colourspace(other.pointer, VIPS_INTERPRETATION_sRGB, $0) }
+        }
+        if image.bandFormat != VIPS_FORMAT_UCHAR {
+            let wide = image
+            image = try VipsImage.make(file: file) { cvips_cast(wide.pointer, VIPS_FORMAT_UCHAR, $0) }
+        }
+        return image
+    }
+}

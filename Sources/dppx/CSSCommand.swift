@@ -1,0 +1,2 @@
+import ArgumentParser
+struct CSSCommand: ParsableCommand { static let configuration = CommandConfiguration(commandName: "css") }

@@ -1,0 +1,2 @@
+import ArgumentParser
+struct HTMLCommand: ParsableCommand { static let configuration = CommandConfiguration(commandName: "html") }

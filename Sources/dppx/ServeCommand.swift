@@ -1,0 +1,2 @@
+import ArgumentParser
+struct ServeCommand: ParsableCommand { static let configuration = CommandConfiguration(commandName: "serve") }

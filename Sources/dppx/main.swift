@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+
+/// `dppx`: density variants of images, the CSS and HTML that use them, and a server that picks
+/// them by device pixel ratio.
+struct DPPX: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dppx",
+        abstract: "Sharp images on every screen, and no more bytes than each screen needs.",
+        discussion: """
+        Typical use:
+          dppx build Examples --out Public          # write hero.jpg, hero@1.5x.jpg, hero@2x.jpg...
+          dppx css Public -o Public/images.css      # density media-query CSS for the built images
+          dppx html Public                          # <img srcset> markup to paste
+          dppx serve Public                         # serve the variant each screen needs
+        """,
+        version: "0.1.0",
+        subcommands: [BuildCommand.self, CSSCommand.self, HTMLCommand.self, ServeCommand.self]
+    )
+}
+
+await DPPX.mainWithUsageExitCode()
