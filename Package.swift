@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // libvips through pkg-config, with fixed-argument wrappers of its variadic calls.
@@ -47,7 +49,10 @@ let package = Package(
             dependencies: [
                 "DPPXBuild", "DPPXCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The thin command-line front end.
@@ -59,19 +64,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "DPPXCoreTests", dependencies: ["DPPXCore"]),
-        .testTarget(name: "DPPXBuildTests", dependencies: ["DPPXBuild", "DPPXImaging", "DPPXCore"]),
+        // Fixtures made with libvips at test time, and readers that check outputs pixel by pixel.
+        .target(
+            name: "DPPXTestSupport",
+            dependencies: ["CVips", "DPPXImaging", "DPPXCore"],
+            path: "Tests/Support"
+        ),
+        .testTarget(name: "DPPXCoreTests", dependencies: ["DPPXCore"], exclude: ["Golden"]),
+        .testTarget(name: "DPPXBuildTests", dependencies: ["DPPXBuild", "DPPXImaging", "DPPXCore", "DPPXTestSupport"]),
         .testTarget(
             name: "DPPXServerTests",
             dependencies: [
                 "DPPXServer", "DPPXBuild", "DPPXCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // Runs the real dppx executable, make, and headless Chromium.
         .testTarget(
             name: "DPPXEndToEndTests",
-            dependencies: ["DPPXImaging", "DPPXCore"]
+            dependencies: ["DPPXImaging", "DPPXCore", "DPPXTestSupport"]
         ),
     ]
 )

@@ -26,17 +26,22 @@ static inline int cvips_open_header(const char *path, VipsImage **out) {
 }
 
 /* Opens a file for decoding: `pages` is -1 for every page of an animation, 1 for the first.
- * Truncated or damaged pixel data is an error rather than grey fill. */
-static inline int cvips_open(const char *path, int pages, VipsImage **out) {
+ * Random access is needed to rotate; sequential streams. Truncated or damaged pixel data is
+ * an error rather than grey fill. */
+static inline int cvips_open(const char *path, int pages, int random_access, VipsImage **out) {
+    VipsAccess access = random_access ? VIPS_ACCESS_RANDOM : VIPS_ACCESS_SEQUENTIAL;
     const char *loader = vips_foreign_find_load(path);
     if (!loader) return -1;
     /* "n" exists only for multi-page loaders; passing it elsewhere is an error. */
-    if (strstr(loader, "Gif") || strstr(loader, "Webp") || strstr(loader, "Tiff") ||
-        strstr(loader, "Heif") || strstr(loader, "Pdf"))
-        *out = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
+    char *lower = g_ascii_strdown(loader, -1);
+    int paged = strstr(lower, "gif") || strstr(lower, "webp") || strstr(lower, "tiff") ||
+                strstr(lower, "heif") || strstr(lower, "pdf");
+    g_free(lower);
+    if (paged)
+        *out = vips_image_new_from_file(path, "access", access,
                                         "fail_on", VIPS_FAIL_ON_TRUNCATED, "n", pages, NULL);
     else
-        *out = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
+        *out = vips_image_new_from_file(path, "access", access,
                                         "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
     return *out ? 0 : -1;
 }
@@ -57,12 +62,11 @@ static inline int cvips_autorot(VipsImage *in, VipsImage **out) {
     return vips_autorot(in, out, NULL);
 }
 
-/* Resizes to exactly width x height (aspect kept by the caller's plan), premultiplying alpha,
- * applying EXIF orientation unless already applied, and converting colour to sRGB. */
-static inline int cvips_thumbnail_image(VipsImage *in, int width, int height, int no_rotate,
-                                        VipsImage **out) {
+/* Resizes to exactly width x height (aspect kept by the caller's plan), premultiplying alpha.
+ * Colour and orientation are the caller's: they are fixed once, before the resizes. */
+static inline int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out) {
     return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE,
-                                "no_rotate", no_rotate, "export_profile", "srgb", NULL);
+                                "no_rotate", TRUE, NULL);
 }
 
 /* Shrink-on-load resize straight from a file (JPEG, WebP, HEIF decode at reduced size). */
@@ -160,8 +164,24 @@ static inline int cvips_has_field(VipsImage *image, const char *name) {
 /* A copy whose metadata may be changed (libvips images are otherwise shared). */
 static inline int cvips_copy(VipsImage *in, VipsImage **out) { return vips_copy(in, out, NULL); }
 
+/* A copy with another interpretation (e.g. RGB16 for 16-bit pixels made in memory). */
+static inline int cvips_copy_as(VipsImage *in, VipsInterpretation interpretation, VipsImage **out) {
+    return vips_copy(in, out, "interpretation", interpretation, NULL);
+}
+
 static inline void cvips_set_int(VipsImage *image, const char *name, int value) {
     vips_image_set_int(image, name, value);
+}
+
+/* Writes to a file, format and options from the name ("a.png[bitdepth=16]"). Tests use it to
+ * make fixtures; the build writes through the buffer encoders and atomic renames instead. */
+static inline int cvips_write_file(VipsImage *in, const char *path) {
+    return vips_image_write_to_file(in, path, NULL);
+}
+
+/* Converts to a device space through an ICC profile ("cmyk" is libvips's built-in one). */
+static inline int cvips_icc_export(VipsImage *in, const char *profile, VipsImage **out) {
+    return vips_icc_export(in, out, "output_profile", profile, NULL);
 }
 
 static inline void cvips_unref(VipsImage *image) { g_object_unref(image); }

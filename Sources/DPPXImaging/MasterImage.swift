@@ -14,6 +14,8 @@ public final class MasterImage: @unchecked Sendable {
     public let frames: Int
     /// Whether the master has an alpha channel.
     public let hasAlpha: Bool
+    /// EXIF orientation, 1 when upright.
+    public let orientation: Int
 
     private let header: VipsImage
 
@@ -42,18 +44,25 @@ public final class MasterImage: @unchecked Sendable {
         self.size = frame
         self.frames = frames
         self.hasAlpha = header.hasAlpha
+        self.orientation = header.orientation
     }
 
-    /// Decodes every pixel (and every frame of an animation) into memory, upright.
-    /// Damaged or truncated data is an error, not grey fill.
+    /// Decodes every pixel (and every frame of an animation) into memory once: upright, 8-bit,
+    /// sRGB (or grey). Every variant is resized from this copy. Damaged or truncated data is an
+    /// error, not grey fill.
     public func decode() throws(ImagingError) -> DecodedImage {
         let path = self.path
         let pages: Int32 = frames > 1 ? -1 : 1
-        let lazy = try VipsImage.make(file: path) { cvips_open(path, pages, $0) }
-        // Rotation must come before the pixels are fixed in memory, and libvips rotates
-        // animations frame by frame only through thumbnail; keep animations as they are.
-        let upright = frames > 1 ? lazy : try VipsImage.make(file: path) { cvips_autorot(lazy.pointer, $0) }
-        let decoded = try VipsImage.make(file: path) { cvips_copy_memory(upright.pointer, $0) }
+        // Rotating needs random access; everything else streams from the file.
+        let rotate = frames == 1 && orientation != 1
+        var image = try VipsImage.make(file: path) { cvips_open(path, pages, rotate ? 1 : 0, $0) }
+        if rotate {
+            let stored = image
+            image = try VipsImage.make(file: path) { cvips_autorot(stored.pointer, $0) }
+        }
+        image = try DecodedImage.toDisplayColour(image, file: path)
+        let displayable = image
+        let decoded = try VipsImage.make(file: path) { cvips_copy_memory(displayable.pointer, $0) }
         return DecodedImage(path: path, image: decoded, frames: frames, frameSize: size)
     }
 }
@@ -72,21 +81,14 @@ public final class DecodedImage: @unchecked Sendable {
         self.frameSize = frameSize
     }
 
-    /// The image at exactly `target` (per frame), alpha premultiplied during the resize,
-    /// colour converted to 8-bit sRGB (or 8-bit grey for grey masters).
+    /// The image at exactly `target` (per frame), alpha premultiplied during the resize.
     public func resized(to target: PixelSize) throws(ImagingError) -> VipsImage {
         let path = self.path
-        var result: VipsImage
-        if frames > 1 {
-            result = try resizeAnimation(to: target)
-        } else if target == frameSize {
-            result = image
-        } else {
-            result = try VipsImage.make(file: path) {
-                cvips_thumbnail_image(image.pointer, Int32(target.width), Int32(target.height), 1, $0)
-            }
+        if frames > 1 { return try resizeAnimation(to: target) }
+        if target == frameSize { return image }
+        return try VipsImage.make(file: path) {
+            cvips_thumbnail_image(image.pointer, Int32(target.width), Int32(target.height), $0)
         }
-        return try Self.toDisplayColour(result, file: path)
     }
 
     /// Animations resize as one tall strip of frames, then get their frame height back.
@@ -113,10 +115,14 @@ public final class DecodedImage: @unchecked Sendable {
     /// 8-bit sRGB, or 8-bit grey, whatever the master was (CMYK, 16-bit, embedded profiles).
     static func toDisplayColour(_ input: VipsImage, file: String) throws(ImagingError) -> VipsImage {
         var image = input
+        let grey = image.interpretation == VIPS_INTERPRETATION_B_W || image.interpretation == VIPS_INTERPRETATION_GREY16
+        if image.interpretation == VIPS_INTERPRETATION_CMYK || (image.hasICCProfile && !grey) {
+            // The embedded profile when there is one; libvips's CMYK profile for bare CMYK.
+            let source = image
+            let fallback = image.interpretation == VIPS_INTERPRETATION_CMYK ? "cmyk" : "srgb"
+            image = try VipsImage.make(file: file) { cvips_icc_to_srgb(source.pointer, fallback, $0) }
+        }
         switch image.interpretation {
-        case VIPS_INTERPRETATION_CMYK:
-            let cmyk = image
-            image = try VipsImage.make(file: file) { cvips_icc_to_srgb(cmyk.pointer, "cmyk", $0) }
         case VIPS_INTERPRETATION_sRGB, VIPS_INTERPRETATION_B_W:
             break
         case VIPS_INTERPRETATION_GREY16:

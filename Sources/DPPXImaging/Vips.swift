@@ -33,6 +33,8 @@ public enum Vips {
 
     /// Takes and clears libvips's error text. libvips keeps one buffer for the whole process,
     /// so concurrent failures can share a message; the caller adds the file name.
+    public static func lastError() -> String { takeErrorText() }
+
     static func takeErrorText() -> String {
         guard let raw = cvips_error_take() else { return "unknown libvips error" }
         defer { g_free(raw) }

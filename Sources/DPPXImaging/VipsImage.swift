@@ -5,11 +5,17 @@ import DPPXCore
 ///
 /// libvips images are immutable lazy pipelines, so one may be read from several threads.
 public final class VipsImage: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<CVips.VipsImage>
+    private let storage: UnsafeMutablePointer<CVips.VipsImage>
 
-    init(_ pointer: UnsafeMutablePointer<CVips.VipsImage>) { self.pointer = pointer }
+    init(_ pointer: UnsafeMutablePointer<CVips.VipsImage>) { self.storage = pointer }
 
-    deinit { cvips_unref(pointer) }
+    /// Takes ownership of an image a libvips call returned (one reference, released on deinit).
+    public convenience init(adopting pointer: UnsafeMutablePointer<CVips.VipsImage>) { self.init(pointer) }
+
+    /// The underlying libvips image, for callers of CVips; valid while `self` lives.
+    public var pointer: UnsafeMutablePointer<CVips.VipsImage> { storage }
+
+    deinit { cvips_unref(storage) }
 
     /// Runs a libvips call that writes one output image; turns failure into an `ImagingError`.
     static func make(file: String?, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CVips.VipsImage>?>) -> Int32)

@@ -77,6 +77,7 @@ public struct Density: Hashable, Comparable, Sendable, Codable, CustomStringConv
 /// A density list entry that is not a number in (0, 10].
 public struct DensityListError: Error, CustomStringConvertible, Equatable {
     public let entry: String
+    public init(entry: String) { self.entry = entry }
     public var description: String {
         "expected densities as numbers between 0 and 10 separated by commas (e.g. 1,1.5,2), but got '\(entry)'"
     }

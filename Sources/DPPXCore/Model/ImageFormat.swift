@@ -94,6 +94,7 @@ public enum ImageFormat: String, CaseIterable, Codable, Sendable, Comparable {
 /// An unknown or unsupported entry in `--formats`.
 public struct FormatListError: Error, CustomStringConvertible, Equatable {
     public let entry: String
+    public init(entry: String) { self.entry = entry }
     public var description: String {
         "expected extra formats among avif, webp, jpeg, png separated by commas (e.g. webp,avif), but got '\(entry)'"
     }

@@ -1,0 +1,67 @@
+import DPPXCore
+import Foundation
+
+/// The images `dppx css` and `dppx html` describe, from either kind of folder:
+/// a built folder (its `dppx-manifest.json` is read) or a folder of masters (only image
+/// headers are read, through the same plan `dppx build` uses, so a Makefile can write the CSS
+/// without waiting for the variants, and the names and sizes agree).
+public struct RenderInput: Sendable {
+    /// Where the images came from.
+    public enum Origin: Hashable, Sendable {
+        /// A built folder's manifest, at this path.
+        case manifest(String)
+        /// A folder (or one file) of masters.
+        case masters(String)
+    }
+
+    public let manifest: Manifest
+    public let origin: Origin
+    /// The folder the manifest's paths are relative to: where the variants are (or will be,
+    /// for masters built into a folder of the same layout).
+    public let imageRoot: String
+    /// Masters whose headers could not be read, and name collisions; the rest are described.
+    public let failures: [BuildFailure]
+    /// Every file read, as the user named them: what a make depfile lists.
+    public let inputs: [String]
+
+    /// Reads `path`: a built folder, a `dppx-manifest.json`, a folder of masters or one master.
+    /// `plan` and `maxPixels` apply to masters only (a manifest already says what was built).
+    public static func load(_ path: String, plan: PlanSettings = PlanSettings(),
+                            maxPixels: Int = BuildOptions.defaultMaxPixels) throws(RenderOutputError) -> RenderInput {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .input(path: path, problem: "no such file or folder; give a folder built by 'dppx build' (with \(Manifest.fileName)) or a folder of master images")
+        }
+        let manifestPath: String? = isDirectory.boolValue
+            ? (FileManager.default.fileExists(atPath: join(path, Manifest.fileName)) ? join(path, Manifest.fileName) : nil)
+            : ((path as NSString).pathExtension.lowercased() == "json" ? path : nil)
+        if let manifestPath {
+            let bytes: [UInt8]
+            do { bytes = try AtomicFile.read(manifestPath) } catch { throw .file(error) }
+            let manifest: Manifest
+            do { manifest = try Manifest.decode(bytes) } catch {
+                throw .input(path: manifestPath, problem: error.description)
+            }
+            let root = isDirectory.boolValue ? path : parent(of: path)
+            return RenderInput(manifest: manifest, origin: .manifest(manifestPath), imageRoot: root,
+                               failures: [], inputs: [manifestPath])
+        }
+        let options = BuildOptions(sourceRoot: path, outputRoot: path, plan: plan, maxPixels: maxPixels, jobs: 1)
+        let prediction: ManifestPredictor.Prediction
+        do { prediction = try ManifestPredictor.predict(options: options) } catch {
+            throw .input(path: path, problem: error.description)
+        }
+        let root = isDirectory.boolValue ? path : parent(of: path)
+        return RenderInput(manifest: prediction.manifest, origin: .masters(path), imageRoot: root,
+                           failures: prediction.failures, inputs: prediction.inputs.sorted())
+    }
+
+    private static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    private static func parent(of path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
+    }
+}

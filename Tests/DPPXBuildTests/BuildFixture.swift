@@ -1,0 +1,25 @@
+import DPPXBuild
+import DPPXCore
+import DPPXTestSupport
+import Foundation
+
+/// A source folder and an output folder, and a way to build one into the other.
+final class BuildFixture {
+    let source = ScratchFolder("dppx-src")
+    let output = ScratchFolder("dppx-out")
+
+    func options(_ plan: PlanSettings = PlanSettings(), maxPixels: Int = BuildOptions.defaultMaxPixels, jobs: Int = 2) -> BuildOptions {
+        BuildOptions(sourceRoot: source.path, outputRoot: output.path, plan: plan, maxPixels: maxPixels, jobs: jobs)
+    }
+
+    @discardableResult
+    func build(_ plan: PlanSettings = PlanSettings(), maxPixels: Int = BuildOptions.defaultMaxPixels) throws -> BuildReport {
+        try Builder(options: options(plan, maxPixels: maxPixels)).run()
+    }
+
+    func decoded(_ relative: String) throws -> DecodedFile { try DecodedFile(output(relative)) }
+
+    func manifestOnDisk() throws -> Manifest {
+        try Manifest.decode(AtomicFile.read(output(Manifest.fileName)))
+    }
+}

@@ -1,0 +1,194 @@
+import DPPXBuild
+import DPPXCore
+import DPPXImaging
+import DPPXTestSupport
+import Foundation
+import Testing
+
+@Suite("Variants: sizes, formats, orientation and colour")
+struct VariantOutputTests {
+    @Test("a photo-like 2x JPEG becomes 1x, 1.5x and 2x JPEGs of the right sizes, listed in the manifest")
+    func photo() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("hero.jpg"), width: 800, height: 500)
+        let report = try fixture.build()
+        #expect(report.succeeded)
+        #expect(report.built == ["hero.jpg"])
+        let expected = [("hero.jpg", 400, 250), ("hero@1.5x.jpg", 600, 375), ("hero@2x.jpg", 800, 500)]
+        for (path, width, height) in expected {
+            let file = try fixture.decoded(path)
+            #expect((file.width, file.height) == (width, height), "\(path)")
+            #expect(file.loader.hasPrefix("jpegload"))
+            #expect(file.interpretation == "srgb")
+            #expect(file.orientation == nil, "metadata is stripped")
+            #expect(file.brightQuadrant == .topLeft)
+        }
+        let image = try #require(try fixture.manifestOnDisk().images.first)
+        #expect(image.source == "hero.jpg")
+        #expect(image.path == "hero.jpg")
+        #expect(image.cssSize == PixelSize(width: 400, height: 250))
+        #expect(image.sourceDensity == Density(2))
+        for variant in image.variants {
+            let bytes = try AtomicFile.read(fixture.output(variant.path))
+            #expect(variant.bytes == bytes.count)
+            #expect(variant.hash == ContentHash.sha256(bytes))
+            #expect(variant.format == .jpeg)
+        }
+        #expect(image.variants.map(\.density) == [Density(1), Density(1.5), Density(2)])
+    }
+
+    @Test("odd master sizes follow the documented rounding rule")
+    func oddSize() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("odd.png"), width: 301, height: 201)
+        try fixture.build()
+        #expect(try (fixture.decoded("odd.png").width, fixture.decoded("odd.png").height) == (151, 101))
+        #expect(try fixture.decoded("odd@1.5x.png").width == 226)
+        #expect(try fixture.decoded("odd@2x.png").width == 301)
+    }
+
+    @Test("alpha is kept in PNG, WebP and AVIF variants")
+    func alpha() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("badge.png"), width: 200, height: 200, bands: 4)
+        try fixture.build(PlanSettings(extraFormats: [.webp, .avif]))
+        for path in ["badge.png", "badge@2x.png", "badge@1.5x.webp", "badge.avif"] {
+            let file = try fixture.decoded(path)
+            #expect(file.bands == 4, "\(path) keeps its alpha")
+            // The radial fade: opaque centre, transparent corners.
+            #expect(file.mean(band: 3, x: 0.45...0.55, y: 0.45...0.55) > 200)
+            #expect(file.mean(band: 3, x: 0...0.05, y: 0...0.05) < 60)
+        }
+        #expect(try fixture.decoded("badge.webp").loader.hasPrefix("webpload"))
+        #expect(try fixture.decoded("badge@2x.avif").loader.hasPrefix("heifload"))
+    }
+
+    @Test("EXIF orientation is applied and no rotation tag is left", arguments: [
+        (6, DecodedFile.Quadrant.topRight), (3, .bottomRight), (8, .bottomLeft),
+    ])
+    func orientation(tag: Int, bright: DecodedFile.Quadrant) throws {
+        let fixture = BuildFixture()
+        // Stored 500x800; orientations 6 and 8 display it as 800x500.
+        let stored = tag == 3 ? (800, 500) : (500, 800)
+        try TestImages.write(fixture.source("turned.jpg"), width: stored.0, height: stored.1, orientation: tag)
+        try fixture.build()
+        for (path, width) in [("turned.jpg", 400), ("turned@2x.jpg", 800)] {
+            let file = try fixture.decoded(path)
+            #expect((file.width, file.height) == (width, width * 5 / 8))
+            #expect(file.orientation == nil || file.orientation == 1)
+            #expect(file.brightQuadrant == bright)
+        }
+        #expect(try fixture.manifestOnDisk().images[0].cssSize == PixelSize(width: 400, height: 250))
+    }
+
+    @Test("CMYK masters, with and without an embedded profile, become sRGB", arguments: [false, true])
+    func cmyk(stripProfile: Bool) throws {
+        let fixture = BuildFixture()
+        try TestImages.writeCMYK(fixture.source("print.jpg"), width: 400, height: 300, stripProfile: stripProfile)
+        let report = try fixture.build()
+        #expect(report.succeeded, "\(report.failures)")
+        let file = try fixture.decoded("print.jpg")
+        #expect(file.bands == 3)
+        #expect(file.interpretation == "srgb")
+        #expect(file.brightQuadrant == .topLeft)
+    }
+
+    @Test("16-bit masters are written as 8-bit")
+    func sixteenBit() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("deep.png"), width: 300, height: 200, depth: .sixteen)
+        #expect(try DecodedFile(fixture.source("deep.png")).bitsPerSample == 16)
+        try fixture.build()
+        for path in ["deep.png", "deep@2x.png"] {
+            let file = try fixture.decoded(path)
+            #expect(file.bitsPerSample == 8)
+            #expect(file.brightQuadrant == .topLeft)
+        }
+    }
+
+    @Test("grey masters stay grey")
+    func grey() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("mono.jpg"), width: 300, height: 200, bands: 1)
+        try fixture.build()
+        let file = try fixture.decoded("mono@1.5x.jpg")
+        #expect(file.bands == 1)
+        #expect(file.interpretation == "b-w")
+    }
+
+    @Test("a 1x master is not upscaled; the skipped densities are reported; --upscale allows them")
+    func noUpscale() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("small@1x.png"), width: 120, height: 80)
+        let report = try fixture.build()
+        #expect(fixture.output.files() == ["dppx-manifest.json", "small.png"])
+        #expect(report.warnings.contains { $0.file == "small@1x.png" && $0.reason.contains("1.5x, 2x") && $0.reason.contains("--upscale") })
+        #expect(try fixture.manifestOnDisk().images[0].skippedDensities == [Density(1.5), Density(2)])
+        try fixture.build(PlanSettings(allowUpscale: true))
+        #expect(try fixture.decoded("small@2x.png").width == 240)
+    }
+
+    @Test("a 3x master named @3x gives a third-size CSS box and variants up to 3x")
+    func threeX() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("icons/logo@3x.png"), width: 360, height: 180, bands: 4)
+        try fixture.build(PlanSettings(densities: [Density(1), Density(2), Density(3)]))
+        #expect(fixture.output.files() == ["dppx-manifest.json", "icons/logo.png", "icons/logo@2x.png", "icons/logo@3x.png"])
+        #expect(try fixture.decoded("icons/logo.png").width == 120)
+        #expect(try fixture.manifestOnDisk().images[0].path == "icons/logo.png")
+    }
+
+    @Test("nested folders, spaces and non-ASCII names are mirrored")
+    func names() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a/b c/Ünïcødé phöto.jpg"), width: 100, height: 60)
+        try TestImages.write(fixture.source("a/plain.webp"), width: 100, height: 60)
+        let report = try fixture.build()
+        #expect(report.succeeded)
+        #expect(fixture.output.files().contains("a/b c/Ünïcødé phöto@1.5x.jpg"))
+        #expect(try fixture.decoded("a/plain@2x.webp").loader.hasPrefix("webpload"))
+    }
+
+    @Test("an SVG is copied once, unchanged, and marked density-independent")
+    func svg() throws {
+        let fixture = BuildFixture()
+        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="48" height="32"><rect width="48" height="32" fill="red"/></svg>"#
+        try TestImages.writeBytes(Array(svg.utf8), to: fixture.source("icons/box.svg"))
+        try fixture.build(PlanSettings(extraFormats: [.webp]))
+        #expect(fixture.output.files() == ["dppx-manifest.json", "icons/box.svg"])
+        #expect(try AtomicFile.read(fixture.output("icons/box.svg")) == Array(svg.utf8))
+        let image = try fixture.manifestOnDisk().images[0]
+        #expect(image.densityIndependent)
+        #expect(image.cssSize == PixelSize(width: 48, height: 32))
+    }
+
+    @Test("an animated GIF keeps its animation in every variant; AVIF is skipped with a reason")
+    func animated() throws {
+        let fixture = BuildFixture()
+        try TestImages.writeAnimation(fixture.source("spin.gif"), width: 80, height: 60, frames: 4)
+        let report = try fixture.build(PlanSettings(extraFormats: [.webp, .avif]))
+        #expect(report.succeeded, "\(report.failures)")
+        for (path, width) in [("spin.gif", 40), ("spin@1.5x.gif", 60), ("spin@2x.webp", 80)] {
+            let file = try fixture.decoded(path)
+            #expect(file.pages == 4, "\(path)")
+            #expect(file.width == width)
+            #expect(file.height == width * 3 / 4)
+        }
+        #expect(!fixture.output.files().contains { $0.hasSuffix(".avif") })
+        #expect(report.warnings.contains { $0.reason.contains("avif") })
+    }
+
+    @Test("identical inputs give byte-identical manifests")
+    func deterministicManifest() throws {
+        let one = BuildFixture()
+        try TestImages.write(one.source("z.jpg"), width: 200, height: 100)
+        try TestImages.write(one.source("a/y.png"), width: 100, height: 100, bands: 4)
+        try one.build(PlanSettings(extraFormats: [.webp]))
+        let other = BuildFixture()
+        for file in one.source.files() {
+            try TestImages.writeBytes(AtomicFile.read(one.source(file)), to: other.source(file))
+        }
+        try other.build(PlanSettings(extraFormats: [.webp]))
+        #expect(try AtomicFile.read(one.output("dppx-manifest.json")) == AtomicFile.read(other.output("dppx-manifest.json")))
+    }
+}
