@@ -1,0 +1,153 @@
+@testable import DPPXBuild
+import DPPXCore
+import DPPXTestSupport
+import Foundation
+import Testing
+
+@Suite("Incremental builds, locking and interrupted runs")
+struct IncrementalBuildTests {
+    @Test("a second run with nothing changed rewrites no file")
+    func noOp() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 200, height: 100)
+        try TestImages.write(fixture.source("sub/b.png"), width: 100, height: 100, bands: 4)
+        try fixture.build(PlanSettings(extraFormats: [.webp]))
+        let before = fixture.output.modificationTimes()
+        Thread.sleep(forTimeInterval: 0.02)
+        let report = try fixture.build(PlanSettings(extraFormats: [.webp]))
+        #expect(report.built.isEmpty)
+        #expect(report.unchanged == ["a.jpg", "sub/b.png"])
+        #expect(report.filesWritten == 0)
+        // Only the lock file (it records the pid of the build holding it) is touched.
+        #expect(fixture.output.modificationTimes().filter { $0.key != ".dppx.lock" } == before.filter { $0.key != ".dppx.lock" })
+    }
+
+    @Test("a touched but identical master is not rebuilt; a changed one is")
+    func contentHash() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 200, height: 100)
+        try TestImages.write(fixture.source("b.jpg"), width: 200, height: 100, seed: 5)
+        try fixture.build()
+        // Same bytes, new modification time.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: fixture.source("a.jpg"))
+        // New content, new size.
+        try TestImages.write(fixture.source("b.jpg"), width: 300, height: 100, seed: 5)
+        let report = try fixture.build()
+        #expect(report.unchanged == ["a.jpg"])
+        #expect(report.built == ["b.jpg"])
+        #expect(try fixture.decoded("b.jpg").width == 150)
+        let entry = try #require(try fixture.manifestOnDisk().images.first { $0.source == "b.jpg" })
+        #expect(entry.cssSize == PixelSize(width: 150, height: 50))
+    }
+
+    @Test("a deleted master has its outputs removed; files dppx did not write are left alone")
+    func deleted() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 200, height: 100)
+        try TestImages.write(fixture.source("gone.jpg"), width: 200, height: 100)
+        try fixture.build()
+        try TestImages.writeBytes(Array("keep me".utf8), to: fixture.output("notes.txt"))
+        try FileManager.default.removeItem(atPath: fixture.source("gone.jpg"))
+        let report = try fixture.build()
+        #expect(report.removed == ["gone.jpg", "gone@1.5x.jpg", "gone@2x.jpg"])
+        #expect(fixture.output.files() == ["a.jpg", "a@1.5x.jpg", "a@2x.jpg", "dppx-manifest.json", "notes.txt"])
+        #expect(try fixture.manifestOnDisk().images.map(\.source) == ["a.jpg"])
+    }
+
+    @Test("changing the densities or formats rebuilds and removes what is no longer wanted")
+    func settingsChange() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 300, height: 150)
+        try fixture.build(PlanSettings(extraFormats: [.webp]))
+        let report = try fixture.build(PlanSettings(densities: [Density(1), Density(2)]))
+        #expect(report.built == ["a.jpg"])
+        #expect(fixture.output.files() == ["a.jpg", "a@2x.jpg", "dppx-manifest.json"])
+    }
+
+    @Test("an output deleted by hand is written again")
+    func repairs() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 200, height: 100)
+        try fixture.build()
+        try FileManager.default.removeItem(atPath: fixture.output("a@1.5x.jpg"))
+        let report = try fixture.build()
+        #expect(report.built == ["a.jpg"])
+        #expect(FileManager.default.fileExists(atPath: fixture.output("a@1.5x.jpg")))
+    }
+
+    @Test("a master that breaks keeps the outputs it had, and the build says so")
+    func brokenEdit() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 200, height: 100)
+        try fixture.build()
+        let before = try AtomicFile.read(fixture.output("a@2x.jpg"))
+        try TestImages.writeBytes(Array("oops".utf8), to: fixture.source("a.jpg"))
+        let report = try fixture.build()
+        #expect(report.failures.map(\.file) == ["a.jpg"])
+        #expect(try AtomicFile.read(fixture.output("a@2x.jpg")) == before)
+        #expect(try fixture.manifestOnDisk().images.map(\.source) == ["a.jpg"])
+    }
+
+    @Test("temporary files of a killed run are cleaned up and the job completes")
+    func interrupted() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 200, height: 100)
+        try TestImages.writeBytes([1, 2, 3], to: fixture.output(".dppx-tmp-a.jpg.ABC123"))
+        try TestImages.writeBytes([1, 2, 3], to: fixture.output("sub/.dppx-tmp-x.png.QWERTY"))
+        let report = try fixture.build()
+        #expect(report.succeeded)
+        #expect(!fixture.output.files(includingHidden: true).contains { $0.contains(".dppx-tmp-") })
+    }
+
+    @Test("a second build into a locked output folder stops with a message naming the holder")
+    func locked() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 200, height: 100)
+        try {
+            let lock = try BuildLock(output: fixture.output.path)
+            defer { withExtendedLifetime(lock) {} }
+            do {
+                try fixture.build()
+                Issue.record("expected the lock to stop the build")
+            } catch {
+                #expect(String(describing: error).contains("pid \(getpid())"))
+                #expect(String(describing: error).contains("another --out"))
+            }
+        }()
+        #expect(try fixture.build().succeeded)
+    }
+
+    @Test("two masters that would write the same files both fail, naming each other")
+    func collisions() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("logo.png"), width: 100, height: 100)
+        try TestImages.write(fixture.source("logo@2x.png"), width: 100, height: 100)
+        try TestImages.write(fixture.source("fine.png"), width: 100, height: 100)
+        let report = try fixture.build()
+        #expect(report.failures.map(\.file) == ["logo.png", "logo@2x.png"])
+        #expect(report.failures[0].reason.contains("logo@2x.png"))
+        #expect(report.built == ["fine.png"])
+        // A JPEG and a WebP of the same name only collide when WebP variants are asked for.
+        let other = BuildFixture()
+        try TestImages.write(other.source("hero.jpg"), width: 100, height: 100)
+        try TestImages.write(other.source("hero.webp"), width: 100, height: 100)
+        #expect(try other.build().succeeded)
+        #expect(try other.build(PlanSettings(extraFormats: [.webp])).failures.count == 2)
+    }
+
+    @Test("the header-only prediction names and sizes exactly what a build writes")
+    func prediction() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 301, height: 201)
+        try TestImages.write(fixture.source("icons/logo@3x.png"), width: 90, height: 60, bands: 4)
+        try TestImages.write(fixture.source("turned.jpg"), width: 100, height: 200, orientation: 6)
+        let settings = PlanSettings(extraFormats: [.webp])
+        let predicted = try ManifestPredictor.predict(options: fixture.options(settings))
+        let built = try fixture.build(settings).manifest
+        func shape(_ manifest: Manifest) -> [String] {
+            manifest.images.flatMap { image in image.variants.map { "\(image.source) \(image.cssSize) \($0.path) \($0.size)" } }
+        }
+        #expect(shape(predicted.manifest) == shape(built))
+        #expect(predicted.inputs.count == 3)
+    }
+}
