@@ -75,9 +75,10 @@ let package = Package(
         .testTarget(
             name: "DPPXServerTests",
             dependencies: [
-                "DPPXServer", "DPPXBuild", "DPPXCore",
+                "DPPXServer", "DPPXBuild", "DPPXCore", "DPPXTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Runs the real dppx executable, make, and headless Chromium.

@@ -1,0 +1,45 @@
+/// The URLs of one image's variants, arranged the way CSS and HTML use them: the fallback
+/// (1x in the master's format), the master-format variants by density, and the same for each
+/// extra format, most preferred first.
+public struct ImageCandidates: Sendable {
+    /// One variant's URL and density.
+    public struct Candidate: Hashable, Sendable {
+        public let url: String
+        public let density: Density
+        public let format: ImageFormat
+    }
+
+    public let image: Manifest.Image
+    /// The URL plain `src` and `background-image` use: 1x in the master's format, or the
+    /// lowest density built when 1x was not asked for.
+    public let fallback: Candidate
+    /// Master-format variants, ascending by density (the fallback first).
+    public let primary: [Candidate]
+    /// Extra formats (AVIF, WebP...), most preferred first, each ascending by density.
+    public let extra: [(format: ImageFormat, candidates: [Candidate])]
+
+    public init(image: Manifest.Image, urls: URLBase) {
+        self.image = image
+        func candidates(_ format: ImageFormat) -> [Candidate] {
+            image.variants(in: format).map { Candidate(url: urls.url(for: $0.path), density: $0.density, format: format) }
+        }
+        let primaryFormat = image.primaryFormat
+        var primary = candidates(primaryFormat)
+        if primary.isEmpty {
+            // A manifest entry without variants still names its 1x path.
+            primary = [Candidate(url: urls.url(for: image.path), density: Density(1), format: primaryFormat)]
+        }
+        if image.densityIndependent { primary = Array(primary.prefix(1)) }
+        self.primary = primary
+        self.fallback = primary.first { $0.density == Density(1) } ?? primary[0]
+        self.extra = image.densityIndependent ? [] : image.formats.filter { $0 != primaryFormat }.map { ($0, candidates($0)) }
+    }
+
+    /// Master-format variants denser than the fallback: the media-query overrides.
+    public var overrides: [Candidate] { primary.filter { $0.density > fallback.density } }
+
+    /// `hero.jpg 1x, hero@2x.jpg 2x`: a `srcset` value.
+    public static func srcset(_ candidates: [Candidate]) -> String {
+        candidates.map { "\($0.url) \($0.density)x" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,28 @@
+/// What the `img` and `picture` templates see for one image: URLs already percent-encoded;
+/// Mustache HTML-escapes every value into the attributes.
+///
+/// `variableNames` lists every property so a template's unknown name is reported (a test keeps
+/// the list in step with the properties).
+struct MarkupView {
+    let source: String
+    /// 1x in the master's format.
+    let src: String
+    /// `hero.jpg 1x, hero@1.5x.jpg 1.5x`; nil for SVG, which needs none.
+    let srcset: String?
+    /// The CSS size: reserves the box before the image loads.
+    let width: Int
+    let height: Int
+    let alt: String
+    /// Extra formats, most preferred first: the `<source>` elements of a `<picture>`.
+    let sources: [Source]
+    /// True when there are `sources`: dppx renders `picture`, else `img`.
+    let picture: Bool
+
+    struct Source {
+        /// `image/avif`.
+        let type: String
+        let srcset: String
+    }
+
+    static let variableNames = ["source", "src", "srcset", "width", "height", "alt", "sources", "picture", "type"]
+}

@@ -1,0 +1,63 @@
+/// Renders the density stylesheet of a manifest: per image a class rule with the 1x
+/// background, its CSS size as `background-size` (and box), then one `@media` block per
+/// density with the denser files, then `image-set()` rules for extra formats.
+///
+/// The cascade is the point: every browser gets a working image from the plain rules and media
+/// queries; browsers that accept `-webkit-image-set()` or `image-set()` with `type()` replace
+/// them with the later rules (a declaration a browser rejects is dropped, so the previous one
+/// stays). Output is deterministic: manifest order, densities ascending.
+public struct StylesheetRenderer: Sendable {
+    public let templates: RenderTemplates
+
+    /// `templates` must be of kind `.stylesheet`.
+    public init(templates: RenderTemplates) {
+        precondition(templates.kind == .stylesheet, "StylesheetRenderer needs the stylesheet templates")
+        self.templates = templates
+    }
+
+    /// The stylesheet text; throws when two images would get one selector.
+    public func render(manifest: Manifest, urls: URLBase, options: StylesheetOptions = StylesheetOptions()) throws(RenderError) -> String {
+        let selectors = try SelectorNamer(prefix: options.classPrefix).selectors(for: manifest.images)
+        var rules: [StylesheetView.Rule] = []
+        var overridesByDensity: [Density: [StylesheetView.Override]] = [:]
+        var imageSets: [StylesheetView.ImageSet] = []
+        for image in manifest.images {
+            let selector = selectors[image.source] ?? ""
+            let candidates = ImageCandidates(image: image, urls: urls)
+            rules.append(StylesheetView.Rule(
+                selector: selector, source: image.source, url: URLEncoding.cssURL(candidates.fallback.url),
+                width: image.width, height: image.height, box: options.box,
+                densityIndependent: image.densityIndependent))
+            for candidate in candidates.overrides {
+                overridesByDensity[candidate.density, default: []].append(
+                    StylesheetView.Override(selector: selector, source: image.source, url: URLEncoding.cssURL(candidate.url)))
+            }
+            if !candidates.extra.isEmpty {
+                imageSets.append(Self.imageSet(selector: selector, candidates: candidates))
+            }
+        }
+        let blocks = overridesByDensity.keys.sorted().map { density in
+            StylesheetView.DensityBlock(density: density.description,
+                                        query: DensityMediaQuery(density: density, legacy: options.legacy).text,
+                                        overrides: overridesByDensity[density] ?? [])
+        }
+        let view = StylesheetView(rules: rules, densityBlocks: blocks, hasImageSets: !imageSets.isEmpty,
+                                  imageSets: imageSets, imageCount: manifest.images.count)
+        return templates.render("stylesheet", view)
+    }
+
+    private static func imageSet(selector: String, candidates: ImageCandidates) -> StylesheetView.ImageSet {
+        func entry(_ candidate: ImageCandidates.Candidate, typed: Bool) -> String {
+            let type = typed ? " type(\(URLEncoding.cssString(candidate.format.mediaType)))" : ""
+            return "\(URLEncoding.cssURL(candidate.url))\(type) \(candidate.density)x"
+        }
+        let webkit = candidates.primary.map { entry($0, typed: false) }.joined(separator: ", ")
+        // Preferred formats first, each with type() so browsers skip what they cannot decode;
+        // the master's format last, without type(): always usable.
+        let typed = candidates.extra.flatMap { $0.candidates.map { entry($0, typed: true) } }
+        let plain = candidates.primary.map { entry($0, typed: false) }
+        return StylesheetView.ImageSet(selector: selector, source: candidates.image.source,
+                                       webkitImageSet: "-webkit-image-set(\(webkit))",
+                                       imageSet: "image-set(\((typed + plain).joined(separator: ", ")))")
+    }
+}

@@ -1,0 +1,26 @@
+import DPPXCore
+
+/// ROOT's manifest, indexed by the URL path the server negotiates on.
+public struct ManifestIndex: Sendable {
+    /// The manifest as read; empty when there is none.
+    public let manifest: Manifest
+    private let byBasePath: [String: Manifest.Image]
+
+    public init(_ manifest: Manifest) {
+        self.manifest = manifest
+        var index: [String: Manifest.Image] = [:]
+        for image in manifest.images where index[image.path] == nil {
+            index[image.path] = image
+        }
+        self.byBasePath = index
+    }
+
+    /// No images: every request is a plain static file.
+    public static let empty = ManifestIndex(Manifest(images: []))
+
+    /// The image whose 1x URL is `path` (relative to ROOT, no leading slash, not percent-encoded).
+    /// Explicit variant paths (`hero@2x.jpg`) are not negotiated and give nil.
+    public func image(atBasePath path: String) -> Manifest.Image? {
+        byBasePath[path]
+    }
+}

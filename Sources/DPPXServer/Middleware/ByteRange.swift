@@ -1,0 +1,40 @@
+/// A single `Range: bytes=...` request, resolved against a file's size.
+///
+/// `FileMiddleware` reads `bytes=-500` as the first 501 bytes (it means the last 500) and
+/// answers a range starting past the end with a 206 and a backwards `Content-Range`;
+/// `RangeRequestMiddleware` resolves ranges here first and hands it only satisfiable ones.
+enum ByteRange: Equatable {
+    /// Serve these bytes (inclusive).
+    case satisfiable(ClosedRange<Int>)
+    /// No byte of the file is in the range: 416.
+    case unsatisfiable
+    /// Not a single byte range we read (several ranges, other units, garbage): ignore it and
+    /// send the whole file, as RFC 9110 allows.
+    case ignored
+
+    init(header: String, size: Int) {
+        let text = header.filter { $0 != " " && $0 != "\t" }
+        guard text.lowercased().hasPrefix("bytes="), !text.contains(",") else {
+            self = .ignored
+            return
+        }
+        let spec = text.dropFirst("bytes=".count)
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count <= 18 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
+            self = .ignored
+            return
+        }
+        switch (Int(parts[0]), Int(parts[1])) {
+        case (nil, let suffix?):
+            guard suffix > 0, size > 0 else { self = .unsatisfiable; return }
+            self = .satisfiable(max(0, size - suffix)...(size - 1))
+        case (let first?, nil):
+            self = first < size ? .satisfiable(first...(size - 1)) : .unsatisfiable
+        case (let first?, let last?):
+            guard first <= last else { self = .ignored; return }
+            self = first < size ? .satisfiable(first...min(last, size - 1)) : .unsatisfiable
+        case (nil, nil):
+            self = .ignored
+        }
+    }
+}

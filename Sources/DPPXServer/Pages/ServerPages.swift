@@ -1,0 +1,62 @@
+import DPPXCore
+import HTTPTypes
+import Hummingbird
+
+/// The server's own pages under `/_dppx/`: the DPR cookie script and the inspector.
+struct ServerPages {
+    static let inspectorPath = "/_dppx/"
+
+    let manifests: ManifestStore
+    let session: DevelopmentSession?
+    let templatesFolder: String?
+    /// Compiled at startup; in dev mode the template is re-read on every request instead, so
+    /// edits show on reload.
+    let inspector: Result<InspectorTemplate, TemplateError>
+
+    init(manifests: ManifestStore, session: DevelopmentSession?, templatesFolder: String?) {
+        self.manifests = manifests
+        self.session = session
+        self.templatesFolder = templatesFolder
+        self.inspector = Result { () throws(TemplateError) in try InspectorTemplate.load(templatesFolder: templatesFolder) }
+    }
+
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on(RouterPath(DPRScript.path), method: method) { request, _ in
+                Self.text(DPRScript.source, contentType: "text/javascript; charset=utf-8",
+                          cacheControl: "public, max-age=86400", head: request.method == .head)
+            }
+            router.on(RouterPath(Self.inspectorPath), method: method) { request, _ in
+                inspectorPage(request)
+            }
+        }
+    }
+
+    private func inspectorPage(_ request: Request) -> Response {
+        let template = session == nil ? inspector : Result { () throws(TemplateError) in try InspectorTemplate.load(templatesFolder: templatesFolder) }
+        switch template {
+        case .failure(let error):
+            return Self.text("The inspector page cannot be shown: \(error)\n", contentType: "text/plain; charset=utf-8",
+                             cacheControl: "no-store", status: .serviceUnavailable, head: request.method == .head)
+        case .success(let template):
+            let accept = request.headers[values: .accept]
+            let view = InspectorView(manifest: manifests.index().manifest, status: manifests.status(),
+                                     dpr: request.clientDPR,
+                                     accept: AcceptHeader(accept), acceptText: accept.joined(separator: ", "),
+                                     build: session?.latestStatus)
+            return Self.text(template.render(view), contentType: "text/html; charset=utf-8", cacheControl: "no-store",
+                             head: request.method == .head)
+        }
+    }
+
+    /// A small in-memory response.
+    static func text(_ text: String, contentType: String, cacheControl: String, status: HTTPResponse.Status = .ok,
+                     head: Bool = false) -> Response {
+        let bytes = ByteBuffer(string: text)
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.cacheControl] = cacheControl
+        headers[.contentLength] = String(bytes.readableBytes)
+        return Response(status: status, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: bytes))
+    }
+}

@@ -1,0 +1,173 @@
+import DPPXBuild
+import DPPXCore
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// `dppx serve`: a static file server over ROOT that answers an image's 1x URL with the variant
+/// each screen needs.
+///
+/// The request path, outermost first:
+/// 1. `AccessLogMiddleware`: one line per request, once the body is sent;
+/// 2. `ErrorPageMiddleware`: readable 404 and 400 pages;
+/// 3. `ClientHintsMiddleware`: `Accept-CH` on HTML, so Chromium sends its DPR with images;
+/// 4. `LiveReloadMiddleware` (dev mode only): the reload script in HTML;
+/// 5. `CacheControlMiddleware`: `--cache-control` on files;
+/// 6. `PathGuardMiddleware`: no `..`, encoded separators or hidden files;
+/// 7. `VariantMiddleware`: picks the variant and rewrites the path to it;
+/// 8. `RangeRequestMiddleware`: suffix and out-of-range `Range` requests done right;
+/// 9. Hummingbird's `FileMiddleware` over `RootedFileSystem`: the file itself, with ETag,
+///    Last-Modified, 304, Range, HEAD and streaming;
+/// and the routes under `/_dppx/` (DPR script, inspector, live reload).
+public struct ImageServer: Sendable {
+    public let options: ServerOptions
+    /// ROOT's manifest, re-read when a build replaces it.
+    public let manifests: ManifestStore
+    /// Dev mode's state; nil without `--watch`.
+    public let session: DevelopmentSession?
+    let logger: Logger
+    let accessLogger: Logger?
+
+    /// `logger` receives startup, build and shutdown messages; `accessLogger` one line per
+    /// request (nil: no access log, `--quiet`).
+    public init(options: ServerOptions, logger: Logger, accessLogger: Logger?) {
+        self.options = options
+        self.logger = logger
+        self.accessLogger = accessLogger
+        let manifests = ManifestStore(root: options.root, recheckInterval: options.manifestRecheckInterval)
+        self.manifests = manifests
+        self.session = options.development.map {
+            DevelopmentSession(options: $0, manifests: manifests, templatesFolder: options.templatesFolder, logger: logger)
+        }
+    }
+
+    /// Throws unless ROOT is an existing folder.
+    public func checkRoot() throws(ServerError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: options.root, isDirectory: &isDirectory) else {
+            throw .rootMissing(options.root)
+        }
+        guard isDirectory.boolValue else { throw .rootNotFolder(options.root) }
+    }
+
+    /// The router with every middleware and route; ROOT must exist.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        let files = RootedFileSystem(root: options.root)
+        if let accessLogger { router.add(middleware: AccessLogMiddleware(logger: accessLogger)) }
+        router.add(middleware: ErrorPageMiddleware())
+        router.add(middleware: ClientHintsMiddleware())
+        if session != nil { router.add(middleware: LiveReloadMiddleware()) }
+        router.add(middleware: CacheControlMiddleware(policy: options.cachePolicy))
+        router.add(middleware: PathGuardMiddleware())
+        router.add(middleware: VariantMiddleware(manifests: manifests, files: files, cachePolicy: options.cachePolicy))
+        router.add(middleware: RangeRequestMiddleware(files: files))
+        router.add(middleware: FileMiddleware(fileProvider: files, searchForIndexHtml: true))
+        ServerPages(manifests: manifests, session: session, templatesFolder: options.templatesFolder).register(on: router)
+        if let session { DevelopmentRoutes(session: session).register(on: router) }
+        return router
+    }
+
+    /// The Hummingbird application: `onRunning` gets the port once it listens (useful with port 0).
+    public func makeApplication(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .warning)
+        let port = options.port
+        let timeout = options.idleTimeout.components
+        return Application(
+            router: makeRouter(),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000))),
+            configuration: .init(address: .hostname(options.host, port: options.port)),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: quiet)
+    }
+
+    /// The services `run` starts, in start order: the application, then dev mode's watcher.
+    /// Graceful shutdown goes in reverse, so live-reload streams end before the server waits
+    /// for in-flight responses.
+    public func makeServices(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> [any Service] {
+        var services: [any Service] = [makeApplication(onRunning: onRunning)]
+        if let session { services.append(DevelopmentService(session: session)) }
+        return services
+    }
+
+    /// Everything `dppx serve` does: the first build in dev mode, the checks, then serving until
+    /// SIGINT or SIGTERM, after which in-flight requests finish (for up to `shutdownGrace`).
+    public func run(shutdownGrace: Duration = .seconds(30),
+                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws(ServerError) {
+        try await prepare()
+        let started = LockedValue(false)
+        var configuration = ServiceGroupConfiguration(
+            services: makeServices { port in
+                started.withLock { $0 = true }
+                announce(port: port)
+                await onRunning(port)
+            },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: quietLogger())
+        configuration.maximumGracefulShutdownDuration = shutdownGrace
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch {
+            if started.current { throw .stopped(String(describing: error)) }
+            throw ServerError.binding(error, host: options.host, port: options.port)
+        }
+        logger.info("stopped")
+    }
+
+    /// Like `run`, but in the background and without signal handling: returns once the server
+    /// listens. For embedding dppx's server in another program, and for tests.
+    public func start() async throws(ServerError) -> RunningServer {
+        try await prepare()
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: makeServices { port in
+                announce(port: port)
+                portContinuation.yield(port)
+            },
+            logger: quietLogger()))
+        let task = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            do { try await task.value } catch { throw ServerError.binding(error, host: options.host, port: options.port) }
+            throw ServerError.stopped("the server ended before it listened")
+        }
+        return RunningServer(port: port, group: group, task: task)
+    }
+
+    /// Dev mode's first build, then ROOT and the manifest; problems that still allow serving
+    /// are logged.
+    private func prepare() async throws(ServerError) {
+        if let session {
+            logger.info("building \(session.options.build.sourceRoot) into \(options.root)")
+            do { try await session.build(fatal: true) } catch { throw .buildFailed(error.description) }
+        }
+        try checkRoot()
+        let status = manifests.reload()
+        if status.isLoaded {
+            logger.info("\(options.root)/\(Manifest.fileName): \(status)")
+        } else {
+            logger.warning("\(status)")
+        }
+        if session == nil, case .failure(let error) = Result(catching: { () throws(TemplateError) in
+            try InspectorTemplate.load(templatesFolder: options.templatesFolder)
+        }) {
+            logger.warning("the inspector page /_dppx/ is unavailable: \(error)")
+        }
+    }
+
+    private func announce(port: Int) {
+        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+        logger.info("serving \(options.root) at http://\(host):\(port)/ (Ctrl-C stops)")
+    }
+
+    private func quietLogger() -> Logger {
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .warning)
+        return quiet
+    }
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why the server could not start, worded for the person who typed the command.
+public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// ROOT does not exist (and no `--watch` build would create it).
+    case rootMissing(String)
+    /// ROOT is a file.
+    case rootNotFolder(String)
+    /// Another program listens on the port.
+    case portInUse(host: String, port: Int)
+    /// The address cannot be listened on (unknown host, no permission for a low port...).
+    case cannotListen(host: String, port: Int, reason: String)
+    /// The server stopped with an error after it had started.
+    case stopped(String)
+    /// Dev mode's first build could not run at all.
+    case buildFailed(String)
+    /// The inspector's template cannot be used.
+    case template(String)
+
+    public var description: String {
+        switch self {
+        case .rootMissing(let root):
+            "\(root): no such folder; build one first with 'dppx build SRC --out \(root)', or serve another folder: dppx serve DIR"
+        case .rootNotFolder(let root):
+            "\(root) is a file; dppx serve takes the folder to serve, e.g. dppx serve Public"
+        case .portInUse(let host, let port):
+            "port \(port) on \(host) is already in use by another program; stop it or choose another port, e.g. --port \(port == 65535 ? 8081 : port + 1)"
+        case .cannotListen(let host, let port, let reason):
+            "cannot listen on \(host):\(port): \(reason); check --host and --port"
+        case .stopped(let reason):
+            "the server stopped: \(reason)"
+        case .buildFailed(let reason):
+            "the first build failed: \(reason)"
+        case .template(let reason):
+            reason
+        }
+    }
+
+    /// Recognises the socket errors NIO reports when binding, by their system message.
+    static func binding(_ error: any Error, host: String, port: Int) -> ServerError {
+        let text = String(describing: error)
+        if text.contains(String(cString: strerror(EADDRINUSE))) { return .portInUse(host: host, port: port) }
+        return .cannotListen(host: host, port: port, reason: text)
+    }
+}

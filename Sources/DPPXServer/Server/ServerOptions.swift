@@ -1,0 +1,38 @@
+/// Everything `dppx serve` needs to know.
+public struct ServerOptions: Sendable {
+    /// The folder served: variants, pages and `dppx-manifest.json`.
+    public var root: String
+    /// The address to listen on: `127.0.0.1` (this machine only) or `0.0.0.0` (every interface).
+    public var host: String
+    /// The TCP port; 0 picks a free one (printed at startup).
+    public var port: Int
+    /// `Cache-Control` for files.
+    public var cachePolicy: CachePolicy
+    /// A connection that sends no complete request headers for this long is closed: idle
+    /// keep-alive connections and slow clients dribbling headers (slow-loris) alike.
+    public var idleTimeout: Duration
+    /// How often ROOT's manifest is checked for a new build.
+    public var manifestRecheckInterval: Duration
+    /// Dev mode (`--watch SRC`): build, watch, rebuild and reload pages; nil in production.
+    public var development: DevelopmentOptions?
+    /// A folder with the user's copies of the server's templates (`--templates`).
+    public var templatesFolder: String?
+
+    public static let defaultHost = "127.0.0.1"
+    public static let defaultPort = 8080
+    public static let defaultIdleTimeout: Duration = .seconds(30)
+
+    public init(root: String, host: String = ServerOptions.defaultHost, port: Int = ServerOptions.defaultPort,
+                cachePolicy: CachePolicy = .revalidate, idleTimeout: Duration = ServerOptions.defaultIdleTimeout,
+                manifestRecheckInterval: Duration = .seconds(1), development: DevelopmentOptions? = nil,
+                templatesFolder: String? = nil) {
+        self.root = root
+        self.host = host
+        self.port = port
+        self.cachePolicy = cachePolicy
+        self.idleTimeout = idleTimeout
+        self.manifestRecheckInterval = manifestRecheckInterval
+        self.development = development
+        self.templatesFolder = templatesFolder
+    }
+}

@@ -1,0 +1,115 @@
+import DPPXCore
+import Testing
+
+@Suite("Variant choice")
+struct NegotiationChoiceTests {
+    /// `hero.jpg` at 1, 1.5 and 2x, in `formats` (the master's JPEG first).
+    static func hero(formats: [ImageFormat] = [.jpeg], densities: [Double] = [1, 1.5, 2]) -> Manifest.Image {
+        var variants: [Manifest.Variant] = []
+        for density in densities.map(Density.init) {
+            for format in formats {
+                let ext = format.fileExtension
+                variants.append(Manifest.Variant(
+                    path: "images/hero\(density.fileSuffix).\(ext)", density: density, format: format,
+                    size: PixelSize(width: Int(400 * density.value), height: Int(250 * density.value)),
+                    bytes: 1000, hash: "\(format)\(density.milli)"))
+            }
+        }
+        return Manifest.Image(source: "images/hero.jpg", path: "images/hero.jpg", sourceHash: "abc",
+                              sourceDensity: Density(2), cssSize: PixelSize(width: 400, height: 250),
+                              densityIndependent: false, skippedDensities: [], variants: variants)
+    }
+
+    static func dpr(_ header: String?) -> ClientDPR {
+        ClientDPR(query: nil, secCHDPR: header.map { [$0] } ?? [], dpr: [], cookies: CookieHeader([]))
+    }
+
+    static func choose(_ image: Manifest.Image, dpr: String?, accept: [String] = []) -> VariantChoice? {
+        VariantChoice(image: image, dpr: Self.dpr(dpr), accept: AcceptHeader(accept))
+    }
+
+    @Test("the smallest density at or above the DPR, else the largest", arguments: [
+        ("1", "images/hero.jpg"), ("1.2", "images/hero@1.5x.jpg"), ("1.5", "images/hero@1.5x.jpg"),
+        ("1.75", "images/hero@2x.jpg"), ("2", "images/hero@2x.jpg"), ("3", "images/hero@2x.jpg"),
+        ("0.5", "images/hero.jpg"), ("abc", "images/hero.jpg"),
+    ] as [(String, String)])
+    func density(dpr: String, expected: String) {
+        #expect(Self.choose(Self.hero(), dpr: dpr)?.variant.path == expected)
+    }
+
+    @Test("density rule on its own")
+    func densityRule() {
+        let set = [Density(1), Density(2), Density(3)]
+        #expect(VariantChoice.density(for: Density(2.625), among: set) == Density(3))
+        #expect(VariantChoice.density(for: Density(4), among: set) == Density(3))
+        #expect(VariantChoice.density(for: Density(1), among: []) == nil)
+    }
+
+    @Test("browsers' real Accept headers get AVIF when it was built", arguments: [
+        NegotiationAcceptTests.chromium, NegotiationAcceptTests.firefox, NegotiationAcceptTests.safari,
+    ])
+    func browsersGetAVIF(accept: String) {
+        let image = Self.hero(formats: [.jpeg, .webp, .avif])
+        #expect(Self.choose(image, dpr: "2", accept: [accept])?.variant.path == "images/hero@2x.avif")
+    }
+
+    @Test("WebP when AVIF is not accepted or not built")
+    func webp() {
+        let all = Self.hero(formats: [.jpeg, .webp, .avif])
+        #expect(Self.choose(all, dpr: "1", accept: ["image/webp,*/*"])?.variant.path == "images/hero.webp")
+        let webpOnly = Self.hero(formats: [.jpeg, .webp])
+        #expect(Self.choose(webpOnly, dpr: "1", accept: [NegotiationAcceptTests.chromium])?.variant.path == "images/hero.webp")
+    }
+
+    @Test("*/* alone, image/* alone or no Accept mean the master's format", arguments: [["*/*"], ["image/*"], []])
+    func masterFormat(accept: [String]) {
+        let image = Self.hero(formats: [.jpeg, .webp, .avif])
+        #expect(Self.choose(image, dpr: "1", accept: accept)?.variant.format == .jpeg)
+    }
+
+    @Test("q-values are honoured")
+    func qValues() {
+        let image = Self.hero(formats: [.jpeg, .webp, .avif])
+        #expect(Self.choose(image, dpr: "1", accept: ["image/avif;q=0.5,image/webp;q=0.9,*/*;q=0.1"])?.variant.format == .webp)
+        #expect(Self.choose(image, dpr: "1", accept: ["image/avif;q=0,image/webp;q=0,*/*"])?.variant.format == .jpeg)
+        #expect(Self.choose(image, dpr: "1", accept: ["image/jpeg,image/avif;q=0.5"])?.variant.format == .jpeg)
+        #expect(Self.choose(image, dpr: "1", accept: ["image/jpeg;q=0,image/webp;q=0.2"])?.variant.format == .webp)
+    }
+
+    @Test("Vary names the DPR headers read, and Accept only when formats were negotiated")
+    func vary() {
+        let single = Self.hero()
+        #expect(Self.choose(single, dpr: "2")?.vary == ["Sec-CH-DPR"])
+        #expect(Self.choose(single, dpr: nil)?.vary == ["Sec-CH-DPR", "DPR", "Cookie"])
+        let multi = Self.hero(formats: [.jpeg, .webp])
+        #expect(Self.choose(multi, dpr: "2", accept: ["*/*"])?.vary == ["Sec-CH-DPR", "Accept"])
+        let query = ClientDPR(query: "2", secCHDPR: ["1"], dpr: [], cookies: CookieHeader([]))
+        #expect(VariantChoice(image: single, dpr: query, accept: AcceptHeader([]))?.vary == [])
+    }
+
+    @Test("one density and one format: nothing to negotiate, nothing to vary on")
+    func nothingToNegotiate() {
+        let choice = Self.choose(Self.hero(densities: [1]), dpr: "3")
+        #expect(choice?.variant.path == "images/hero.jpg")
+        #expect(choice?.vary == [])
+        #expect(choice?.isPrivate == false)
+    }
+
+    @Test("a density decided by the cookie is private; one decided by a hint is not")
+    func privateForCookie() {
+        let cookie = ClientDPR(query: nil, secCHDPR: [], dpr: [], cookies: CookieHeader(["dpr=2"]))
+        let byCookie = VariantChoice(image: Self.hero(), dpr: cookie, accept: AcceptHeader([]))
+        #expect(byCookie?.isPrivate == true)
+        #expect(byCookie?.variant.density == Density(2))
+        #expect(Self.choose(Self.hero(), dpr: "2")?.isPrivate == false)
+        #expect(Self.choose(Self.hero(), dpr: nil)?.isPrivate == false)
+    }
+
+    @Test("an image without variants has no choice")
+    func empty() {
+        let image = Manifest.Image(source: "a.jpg", path: "a.jpg", sourceHash: "", sourceDensity: Density(1),
+                                   cssSize: PixelSize(width: 1, height: 1), densityIndependent: false,
+                                   skippedDensities: [], variants: [])
+        #expect(Self.choose(image, dpr: "1") == nil)
+    }
+}

@@ -1,0 +1,129 @@
+import DPPXCore
+import DPPXTestSupport
+import Foundation
+import Testing
+
+@Suite("dppx build on the command line")
+struct BuildCommandTests {
+    func sources() throws -> ScratchFolder {
+        let source = ScratchFolder("dppx-cli-src")
+        try TestImages.write(source("hero.jpg"), width: 400, height: 250)
+        try TestImages.write(source("icons/logo@3x.png"), width: 90, height: 90, bands: 4)
+        return source
+    }
+
+    @Test("builds, prints a line per image and a summary, then does nothing the second time")
+    func buildsAndRebuilds() throws {
+        let source = try sources()
+        let output = ScratchFolder("dppx-cli-out")
+        let first = try DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout.contains("built hero.jpg (3 files)"))
+        #expect(first.stdout.contains("2 images: 2 built, 0 unchanged"))
+        #expect(first.stderr.isEmpty, "\(first)")
+        #expect(output.files() == ["dppx-manifest.json", "hero.jpg", "hero@1.5x.jpg", "hero@2x.jpg",
+                                   "icons/logo.png", "icons/logo@1.5x.png", "icons/logo@2x.png"])
+        let second = try DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
+        #expect(second.status == 0)
+        #expect(second.stdout.contains("2 images: 0 built, 2 unchanged"))
+    }
+
+    @Test("bad masters: one line each on stderr naming the file, the rest built, exit 1")
+    func badInput() throws {
+        let source = try sources()
+        try TestImages.writeBytes(Array("not an image".utf8), to: source("broken.png"))
+        try TestImages.writeBytes([], to: source("sub/empty.jpg"))
+        let output = ScratchFolder("dppx-cli-out")
+        let result = try DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
+        #expect(result.status == 1, "\(result)")
+        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("dppx: error: ") }
+        #expect(errors.contains { $0.contains("broken.png: is not an image") })
+        #expect(errors.contains { $0.contains("sub/empty.jpg: is empty") })
+        #expect(result.stderr.contains("2 images failed; the rest were built"))
+        #expect(FileManager.default.fileExists(atPath: output("hero@2x.jpg")))
+    }
+
+    @Test("usage errors exit 2 with a hint, before any work", arguments: [
+        (["build", "SRC"], "--out"),
+        (["build", "SRC", "--out", "OUT", "--densities", "1,two"], "'two'"),
+        (["build", "SRC", "--out", "OUT", "--formats", "bmp"], "'bmp'"),
+        (["build", "SRC", "--out", "OUT", "--jobs", "0"], "--jobs"),
+        (["build", "SRC", "--out", "OUT", "--quality", "101"], "--quality"),
+        (["build", "SRC", "--out", "OUT", "--source-density", "-2"], "--source-density"),
+        (["frobnicate"], "frobnicate"),
+    ])
+    func usage(arguments: [String], hint: String) throws {
+        let folder = ScratchFolder("dppx-cli-usage")
+        let result = try DPPXBinary.run(arguments, in: folder.path)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains(hint), "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(folder.files(includingHidden: true).isEmpty, "nothing was written")
+    }
+
+    @Test("a missing source folder is exit 1 with its name")
+    func missingSource() throws {
+        let folder = ScratchFolder("dppx-cli-missing")
+        let result = try DPPXBinary.run(["build", "no-such-folder", "--out", "out"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no-such-folder: no such file or folder"))
+    }
+
+    @Test("--json prints only a JSON summary on stdout; --quiet prints nothing when all is well")
+    func machineOutput() throws {
+        let source = try sources()
+        let output = ScratchFolder("dppx-cli-out")
+        let json = try DPPXBinary.run(["build", source.path, "--out", output.path, "--json", "--formats", "webp"], in: source.path)
+        #expect(json.status == 0)
+        let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(summary?["built"] as? [String] == ["hero.jpg", "icons/logo@3x.png"])
+        #expect(summary?["variants"] as? Int == 12)
+        #expect((summary?["failures"] as? [Any])?.isEmpty == true)
+        let quiet = try DPPXBinary.run(["build", source.path, "--out", output.path, "--quiet"], in: source.path)
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+    }
+
+    @Test("help explains every flag with an example")
+    func help() throws {
+        let folder = ScratchFolder("dppx-cli-help")
+        let root = try DPPXBinary.run(["--help"], in: folder.path)
+        #expect(root.status == 0)
+        for command in ["build", "css", "html", "serve"] { #expect(root.stdout.contains(command)) }
+        let build = try DPPXBinary.run(["build", "--help"], in: folder.path)
+        for flag in ["--out", "--densities", "--source-density", "--formats", "--upscale", "--max-pixels", "--jobs",
+                     "--quality", "--webp-quality", "--avif-quality", "--png-compression", "--quiet", "--json"] {
+            #expect(build.stdout.contains(flag), "\(flag) is documented")
+        }
+        #expect(build.stdout.contains("dppx build Examples --out Public"))
+    }
+
+    @Test("killed with SIGKILL at random moments, the next run completes: every output decodes, no temporary files")
+    func killed() throws {
+        let source = ScratchFolder("dppx-kill-src")
+        for index in 0..<6 {
+            try TestImages.write(source("photo\(index).png"), width: 1200, height: 800, seed: UInt64(index))
+        }
+        let output = ScratchFolder("dppx-kill-out")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<4 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: DPPXBinary.path)
+            process.arguments = ["build", source.path, "--out", output.path, "--quiet", "--formats", "webp"]
+            try process.run()
+            usleep(UInt32.random(in: 50_000...600_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let final = try DPPXBinary.run(["build", source.path, "--out", output.path, "--formats", "webp"], in: source.path)
+        #expect(final.status == 0, "\(final)")
+        #expect(!output.files(includingHidden: true).contains { $0.contains(".dppx-tmp-") })
+        let manifest = try Manifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: output("dppx-manifest.json")))))
+        #expect(manifest.images.count == 6)
+        for variant in manifest.images.flatMap(\.variants) {
+            let file = try DecodedFile(output(variant.path))
+            #expect(file.width == variant.width && file.height == variant.height)
+        }
+        #expect(Set(output.files()) == Set(manifest.images.flatMap { $0.variants.map(\.path) } + ["dppx-manifest.json"]))
+    }
+}

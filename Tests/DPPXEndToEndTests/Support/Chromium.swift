@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// Headless Chromium for browser tests: loads a page at a forced device pixel ratio and returns
+/// the DOM after the page's scripts ran, so a page can write what it observed (Resource Timing
+/// entries, element boxes) into an element and the test reads it back.
+///
+/// Each load uses a fresh profile (no cache, no client-hint memory) and `--no-sandbox`, which
+/// Chromium needs when run as root in a container. `DPPX_CHROMIUM` overrides the binary.
+struct Chromium {
+    let executable: String
+
+    /// The installed Chromium, or nil (browser tests are then skipped with `skipReason`).
+    static let installed: Chromium? = {
+        if let configured = ProcessInfo.processInfo.environment["DPPX_CHROMIUM"], !configured.isEmpty {
+            return Chromium(executable: configured)
+        }
+        for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
+            if let path = ExternalProcess.which(name) { return Chromium(executable: path) }
+        }
+        return nil
+    }()
+
+    /// Why browser tests do not run here.
+    static let skipReason: Comment = "chromium is not installed (apt-get install chromium, or set DPPX_CHROMIUM): browser tests skipped"
+
+    struct Failure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    /// Loads `url` at `deviceScaleFactor` and returns the serialised DOM once the page is idle
+    /// or `virtualTimeBudget` milliseconds of page time have passed.
+    func dumpDOM(of url: String, deviceScaleFactor: Double, windowSize: (width: Int, height: Int) = (1000, 800),
+                 virtualTimeBudget: Int = 15_000, extraArguments: [String] = [], timeout: Double = 120) throws -> String {
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-chromium-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--mute-audio", "--hide-scrollbars",
+            "--user-data-dir=\(profile)",
+            "--force-device-scale-factor=\(deviceScaleFactor)",
+            "--window-size=\(windowSize.width),\(windowSize.height)",
+            "--virtual-time-budget=\(virtualTimeBudget)",
+        ] + extraArguments + ["--dump-dom", url]
+        let result = try ExternalProcess.run(executable, arguments, timeout: timeout)
+        guard result.status == 0, result.stdout.contains("<html") else {
+            throw Failure(message: "chromium failed at DPR \(deviceScaleFactor) loading \(url): \(result)")
+        }
+        return result.stdout
+    }
+
+    /// The text inside `<TAG id="ID">...</TAG>` of a dumped DOM, with HTML entities decoded.
+    static func text(ofElementWithID id: String, in dom: String) -> String? {
+        guard let open = dom.range(of: "id=\"\(id)\"") else { return nil }
+        guard let start = dom[open.upperBound...].firstIndex(of: ">") else { return nil }
+        let rest = dom[dom.index(after: start)...]
+        guard let end = rest.range(of: "</") else { return nil }
+        return String(rest[..<end.lowerBound])
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

@@ -1,0 +1,115 @@
+import DPPXCore
+import DPPXServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("dppx serve starts, times out slow clients and stops cleanly")
+struct ServeLifecycleTests {
+    @Test("a port in use is a clear startup error")
+    func portInUse() async throws {
+        let fixture = try ServerFixture()
+        let (socket, port) = try Self.listen()
+        defer { close(socket) }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let server = ImageServer(options: ServerOptions(root: fixture.root, host: "127.0.0.1", port: port),
+                                 logger: logger, accessLogger: nil)
+        await #expect(throws: ServerError.portInUse(host: "127.0.0.1", port: port)) {
+            _ = try await server.start()
+        }
+        #expect(ServerError.portInUse(host: "127.0.0.1", port: port).description.contains("choose another port, e.g. --port \(port + 1)"))
+    }
+
+    @Test("a missing ROOT, or a file as ROOT, is a clear startup error")
+    func rootErrors() async throws {
+        let fixture = try ServerFixture()
+        let missing = ImageServer(options: ServerOptions(root: fixture.root + "/nope", port: 0), logger: Logger(label: "t"), accessLogger: nil)
+        await #expect(throws: ServerError.rootMissing(fixture.root + "/nope")) { _ = try await missing.start() }
+        #expect(ServerError.rootMissing("Public").description.contains("dppx build SRC --out Public"))
+        let file = ImageServer(options: ServerOptions(root: fixture.root + "/digits.txt", port: 0), logger: Logger(label: "t"), accessLogger: nil)
+        await #expect(throws: ServerError.rootNotFolder(fixture.root + "/digits.txt")) { _ = try await file.start() }
+    }
+
+    @Test("an unreadable manifest: static files are still served, and the log says why")
+    func unreadableManifest() async throws {
+        let fixture = try ServerFixture()
+        try fixture.write(Manifest.fileName, "{ not json")
+        let capture = LogCapture()
+        let server = ImageServer(options: ServerOptions(root: fixture.root, port: 0), logger: capture.logger(), accessLogger: nil)
+        let running = try await server.start()
+        let connection = try RawHTTPConnection(port: running.port)
+        let image = try connection.request("/images/hero.jpg", headers: ["Sec-CH-DPR": "2"])
+        #expect(image.status == 200)
+        #expect(image.text == ServerFixture.heroBody(Density(1), .jpeg))
+        #expect(image.header("Content-DPR") == nil)
+        try await running.shutdown()
+        let warning = capture.messages.first { $0.hasPrefix("warning:") } ?? ""
+        #expect(warning.contains("dppx-manifest.json is not a valid dppx manifest"), "\(capture.messages)")
+        #expect(warning.contains("serving static files only"))
+        #expect(capture.messages.contains { $0.contains("serving \(fixture.root) at http://127.0.0.1:\(running.port)/") })
+    }
+
+    @Test("graceful shutdown: a download in progress completes, then the server stops")
+    func gracefulShutdown() async throws {
+        let fixture = try ServerFixture()
+        let bytes = [UInt8](repeating: 7, count: 16 * 1024 * 1024)
+        try fixture.writeBytes("big.bin", bytes)
+        let running = try await fixture.server().start()
+        let connection = try RawHTTPConnection(port: running.port)
+        try connection.send("GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+        let first = try connection.receive(upTo: 1024)
+        #expect(!first.isEmpty)
+        async let stopped: Void = running.shutdown()
+        // Read slowly at first so the shutdown begins mid-body.
+        try await Task.sleep(for: .milliseconds(300))
+        let response = try connection.readRest(after: first)
+        #expect(response.status == 200)
+        #expect(response.body.count == bytes.count)
+        try await stopped
+        #expect(throws: (any Error).self) { _ = try RawHTTPConnection(port: running.port).request("/") }
+    }
+
+    @Test("a client that sends no complete request headers within the idle timeout is disconnected")
+    func slowHeaders() async throws {
+        let fixture = try ServerFixture()
+        let running = try await fixture.server(idleTimeout: .seconds(1)).start()
+        let slow = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
+        try slow.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        let start = ContinuousClock.now
+        try await Task.sleep(for: .milliseconds(600))
+        try slow.send("a")
+        #expect(slow.isClosedByServer())
+        #expect(ContinuousClock.now - start < .seconds(4))
+
+        let idle = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
+        #expect(try idle.request("/digits.txt").status == 200)
+        #expect(idle.isClosedByServer())
+        try await running.shutdown()
+    }
+
+    /// A listening socket on a free port of 127.0.0.1.
+    static func listen() throws -> (Int32, Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && Glibc.listen(descriptor, 1) == 0
+                    && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw RawHTTPConnection.Failure(description: "cannot listen: \(String(cString: strerror(errno)))") }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}

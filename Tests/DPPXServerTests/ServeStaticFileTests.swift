@@ -1,0 +1,122 @@
+import DPPXServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("dppx serve as a static file server")
+struct ServeStaticFileTests {
+    @Test("a folder serves its index.html; a folder without its slash is redirected")
+    func indexFiles() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server().makeApplication().test(.router) { client in
+            let home = try await client.get("/")
+            #expect(home.status == .ok)
+            #expect(home.text.contains("<h1>home</h1>"))
+            #expect(home.headers[.contentType]?.hasPrefix("text/html") == true)
+            let docs = try await client.get("/docs/")
+            #expect(docs.text.contains("docs"))
+            let redirect = try await client.get("/docs")
+            #expect(redirect.status == .movedPermanently)
+            #expect(redirect.headers[.location] == "/docs/")
+        }
+    }
+
+    @Test("Content-Type follows the extension", arguments: [
+        ("/style.css", "text/css"), ("/app.js", "application/javascript"), ("/icons/arrow.svg", "image/svg+xml"),
+        ("/images/hero@2x.jpg", "image/jpeg"), ("/digits.txt", "text/plain"),
+    ])
+    func contentTypes(path: String, type: String) async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server().makeApplication().test(.router) { client in
+            let response = try await client.get(path)
+            #expect(response.headers[.contentType]?.hasPrefix(type) == true, "\(path): \(response.headers[.contentType] ?? "none")")
+        }
+    }
+
+    @Test("ETag and Last-Modified, and 304 for If-None-Match and If-Modified-Since")
+    func conditionals() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server().makeApplication().test(.router) { client in
+            let first = try await client.get("/style.css")
+            let tag = try #require(first.headers[.eTag])
+            let modified = try #require(first.headers[.lastModified])
+            #expect(try await client.get("/style.css", [(.ifNoneMatch, tag)]).status == .notModified)
+            #expect(try await client.get("/style.css", [(.ifModifiedSince, modified)]).status == .notModified)
+            #expect(try await client.get("/style.css", [(.ifNoneMatch, "\"other\"")]).status == .ok)
+        }
+    }
+
+    @Test("HEAD: the headers of GET, no body")
+    func head() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server().makeApplication().test(.router) { client in
+            let response = try await client.get("/digits.txt", method: .head)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentLength] == "10")
+            #expect(response.body.readableBytes == 0)
+        }
+    }
+
+    @Test("single byte ranges: 206 with Content-Range, suffix ranges, 416 past the end", arguments: [
+        ("bytes=0-3", 206, "0123", "bytes 0-3/10"),
+        ("bytes=7-", 206, "789", "bytes 7-9/10"),
+        ("bytes=-3", 206, "789", "bytes 7-9/10"),
+        ("bytes=-30", 206, "0123456789", "bytes 0-9/10"),
+        ("bytes=8-100", 206, "89", "bytes 8-9/10"),
+        ("bytes=10-", 416, "", "bytes */10"),
+        ("bytes=50-60", 416, "", "bytes */10"),
+        ("bytes=-0", 416, "", "bytes */10"),
+        ("bytes=0-1,4-5", 200, "0123456789", nil),
+        ("bytes=5-2", 200, "0123456789", nil),
+        ("lines=1-2", 200, "0123456789", nil),
+        ("bytes=abc", 200, "0123456789", nil),
+    ] as [(String, Int, String, String?)])
+    func ranges(range: String, status: Int, body: String, contentRange: String?) async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server().makeApplication().test(.router) { client in
+            let response = try await client.get("/digits.txt", [(.range, range)])
+            #expect(response.status.code == status)
+            if status != 416 { #expect(response.text == body) }
+            #expect(response.headers[.contentRange] == contentRange)
+        }
+    }
+
+    @Test("a range with a stale If-Range gets the whole file")
+    func ifRange() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server().makeApplication().test(.router) { client in
+            let tag = try #require(try await client.get("/digits.txt").headers[.eTag])
+            let current = try await client.get("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, tag)])
+            #expect(current.status == .partialContent)
+            let stale = try await client.get("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, "\"old\"")])
+            #expect(stale.status == .ok)
+            #expect(stale.text == "0123456789")
+        }
+    }
+
+    @Test("Cache-Control is configurable and set on every file")
+    func cacheControl() async throws {
+        let fixture = try ServerFixture()
+        let policy = try CachePolicy(parsing: "public,max-age=3600")
+        try await fixture.server(cachePolicy: policy).makeApplication().test(.router) { (client) async throws in
+            for path in ["/", "/style.css", "/images/hero@2x.jpg", "/digits.txt"] {
+                #expect(try await client.get(path).headers[.cacheControl] == "public, max-age=3600", "\(path)")
+            }
+        }
+    }
+
+    @Test("a large file arrives whole and streamed in chunks")
+    func largeFile() async throws {
+        let fixture = try ServerFixture()
+        let bytes = (0..<(3 * 1024 * 1024 + 17)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try fixture.writeBytes("big.bin", bytes)
+        try await fixture.server().makeApplication().test(.live) { client in
+            let response = try await client.get("/big.bin")
+            #expect(response.status == .ok)
+            #expect(response.body.readableBytes == bytes.count)
+            #expect(Array(response.body.readableBytesView) == bytes)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import DPPXCore
+import DPPXServer
+import DPPXTestSupport
+import Foundation
+import Logging
+
+/// A ROOT written by hand for router tests: pages, a hidden file, symbolic links in and out of
+/// ROOT, and `images/hero.*` in three densities and three formats with a manifest describing
+/// them. File contents are short distinct texts, so a test knows from the body which file came.
+final class ServerFixture: Sendable {
+    let scratch: ScratchFolder
+    /// ROOT: `scratch/root`.
+    let root: String
+
+    /// The hero's variants, ascending by density then format preference.
+    static let heroDensities: [Density] = [Density(1), Density(1.5), Density(2)]
+
+    init(formats: [ImageFormat] = [.jpeg], writeManifest: Bool = true) throws {
+        scratch = ScratchFolder("dppx-serve")
+        root = scratch("root")
+        try write("index.html", "<!doctype html><html><body><h1>home</h1></body></html>\n")
+        try write("docs/index.html", "<!doctype html><html><body>docs</body></html>\n")
+        try write("style.css", "body { color: black; }\n")
+        try write("app.js", "console.log('hi');\n")
+        try write(".hidden", "secret\n")
+        try write("icons/arrow.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"48\" height=\"48\"/>\n")
+        try write("digits.txt", "0123456789")
+        // Outside ROOT: must never be served.
+        try FileManager.default.createDirectory(atPath: scratch("outside"), withIntermediateDirectories: true)
+        try "outside secret\n".write(toFile: scratch("outside.txt"), atomically: true, encoding: .utf8)
+        try "outside folder secret\n".write(toFile: scratch("outside/secret.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: root + "/escape", withDestinationPath: scratch("outside"))
+        try FileManager.default.createSymbolicLink(atPath: root + "/escape.txt", withDestinationPath: scratch("outside.txt"))
+        try FileManager.default.createSymbolicLink(atPath: root + "/inside.css", withDestinationPath: "style.css")
+        var variants: [Manifest.Variant] = []
+        for density in Self.heroDensities {
+            for format in formats.sorted() {
+                let path = Self.heroPath(density, format)
+                let body = Self.heroBody(density, format)
+                try write(path, body)
+                variants.append(Manifest.Variant(
+                    path: path, density: density, format: format,
+                    size: PixelSize(width: Int(400 * density.value), height: Int(250 * density.value)),
+                    bytes: body.utf8.count, hash: Self.heroHash(density, format)))
+            }
+        }
+        if writeManifest {
+            let hero = Manifest.Image(source: "images/hero.jpg", path: "images/hero.jpg", sourceHash: "source",
+                                      sourceDensity: Density(2), cssSize: PixelSize(width: 400, height: 250),
+                                      densityIndependent: false, skippedDensities: [], variants: variants)
+            let arrow = Manifest.Image(
+                source: "icons/arrow.svg", path: "icons/arrow.svg", sourceHash: "svg", sourceDensity: Density(1),
+                cssSize: PixelSize(width: 48, height: 48), densityIndependent: true, skippedDensities: [],
+                variants: [Manifest.Variant(path: "icons/arrow.svg", density: Density(1), format: .svg,
+                                            size: PixelSize(width: 48, height: 48), bytes: 0, hash: "svg")])
+            try writeBytes(Manifest.fileName, Manifest(images: [hero, arrow]).encoded())
+        }
+    }
+
+    static func heroPath(_ density: Density, _ format: ImageFormat) -> String {
+        "images/hero\(density.fileSuffix).\(format.fileExtension)"
+    }
+
+    /// The body of a hero variant: its path, padded to a length unique to the variant.
+    static func heroBody(_ density: Density, _ format: ImageFormat) -> String {
+        let name = heroPath(density, format)
+        let length = 40 + density.milli / 100 + (ImageFormat.allCases.firstIndex(of: format) ?? 0)
+        return name + String(repeating: ".", count: max(0, length - name.utf8.count))
+    }
+
+    /// A fake but distinct content hash per variant.
+    static func heroHash(_ density: Density, _ format: ImageFormat) -> String {
+        "\(format.rawValue)\(density.milli)" + String(repeating: "0", count: 20)
+    }
+
+    /// The strong ETag the server must send for a hero variant.
+    static func heroETag(_ density: Density, _ format: ImageFormat) -> String {
+        "\"\(heroHash(density, format))\""
+    }
+
+    func write(_ relative: String, _ text: String) throws {
+        try writeBytes(relative, Array(text.utf8))
+    }
+
+    func writeBytes(_ relative: String, _ bytes: [UInt8]) throws {
+        let path = root + "/" + relative
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// A server over this ROOT with test-friendly settings.
+    func server(cachePolicy: CachePolicy = .revalidate, accessLog: Logger? = nil,
+                idleTimeout: Duration = .seconds(30), development: DevelopmentOptions? = nil) -> ImageServer {
+        var logger = Logger(label: "dppx.test")
+        logger.logLevel = .critical
+        return ImageServer(
+            options: ServerOptions(root: root, host: "127.0.0.1", port: 0, cachePolicy: cachePolicy,
+                                   idleTimeout: idleTimeout, manifestRecheckInterval: .zero, development: development),
+            logger: logger, accessLogger: accessLog)
+    }
+}
