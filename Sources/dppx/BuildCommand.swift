@@ -19,6 +19,7 @@ struct BuildCommand: ParsableCommand {
           dppx build Examples --out Public
           dppx build src/img --out public/img --densities 1,2,3 --formats webp,avif
           dppx build photos --out site --source-density 3 --quality 78 --json
+          dppx build Examples --out Public --css Public/samples.css
         """
     )
 
@@ -50,6 +51,12 @@ struct BuildCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("PNG compression level, 0 (fast) to 9 (small).", valueName: "N"))
     var pngCompression: Int = EncodeSettings().pngCompression
+
+    @Option(help: ArgumentHelp("Also write the density stylesheet (as 'dppx css OUT -o FILE' would), rewritten only when it changes.", valueName: "FILE"))
+    var css: String?
+
+    @Option(help: ArgumentHelp("A folder with your copies of dppx's templates, for --css.", valueName: "DIR"))
+    var templates: String?
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
@@ -87,6 +94,7 @@ struct BuildCommand: ParsableCommand {
             throw ExitCode(ExitStatus.failure)
         }
         progress.finish()
+        let stylesheetFailed = css.map { writeStylesheet(report.manifest, to: $0) } ?? false
         if json {
             Terminal.printJSON(report.summary(manifestPath: out + "/" + Manifest.fileName))
         } else if !quiet {
@@ -95,6 +103,21 @@ struct BuildCommand: ParsableCommand {
         if !report.succeeded {
             if !json { Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built") }
             throw ExitCode(ExitStatus.failure)
+        }
+        if stylesheetFailed { throw ExitCode(ExitStatus.failure) }
+    }
+
+    /// Writes `--css FILE` from the new manifest; true when it failed (said on stderr).
+    private func writeStylesheet(_ manifest: Manifest, to path: String) -> Bool {
+        do {
+            let writer = try StylesheetWriter(library: try TemplateLibrary.locate(override: templates))
+            if try writer.write(manifest: manifest, imageRoot: out, to: path), !quiet, !json {
+                Terminal.out("wrote \(path)")
+            }
+            return false
+        } catch {
+            Terminal.error("\(path): \(error)")
+            return true
         }
     }
 }

@@ -13,28 +13,28 @@ struct BuildCommandTests {
     }
 
     @Test("builds, prints a line per image and a summary, then does nothing the second time")
-    func buildsAndRebuilds() throws {
+    func buildsAndRebuilds() async throws {
         let source = try sources()
         let output = ScratchFolder("dppx-cli-out")
-        let first = try DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
+        let first = try await DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
         #expect(first.status == 0, "\(first)")
         #expect(first.stdout.contains("built hero.jpg (3 files)"))
         #expect(first.stdout.contains("2 images: 2 built, 0 unchanged"))
         #expect(first.stderr.isEmpty, "\(first)")
         #expect(output.files() == ["dppx-manifest.json", "hero.jpg", "hero@1.5x.jpg", "hero@2x.jpg",
                                    "icons/logo.png", "icons/logo@1.5x.png", "icons/logo@2x.png"])
-        let second = try DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
+        let second = try await DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
         #expect(second.status == 0)
         #expect(second.stdout.contains("2 images: 0 built, 2 unchanged"))
     }
 
     @Test("bad masters: one line each on stderr naming the file, the rest built, exit 1")
-    func badInput() throws {
+    func badInput() async throws {
         let source = try sources()
         try TestImages.writeBytes(Array("not an image".utf8), to: source("broken.png"))
         try TestImages.writeBytes([], to: source("sub/empty.jpg"))
         let output = ScratchFolder("dppx-cli-out")
-        let result = try DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
+        let result = try await DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
         #expect(result.status == 1, "\(result)")
         let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("dppx: error: ") }
         #expect(errors.contains { $0.contains("broken.png: is not an image") })
@@ -52,9 +52,9 @@ struct BuildCommandTests {
         (["build", "SRC", "--out", "OUT", "--source-density", "-2"], "--source-density"),
         (["frobnicate"], "frobnicate"),
     ])
-    func usage(arguments: [String], hint: String) throws {
+    func usage(arguments: [String], hint: String) async throws {
         let folder = ScratchFolder("dppx-cli-usage")
-        let result = try DPPXBinary.run(arguments, in: folder.path)
+        let result = try await DPPXBinary.run(arguments, in: folder.path)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains(hint), "\(result)")
         #expect(result.stdout.isEmpty)
@@ -62,35 +62,35 @@ struct BuildCommandTests {
     }
 
     @Test("a missing source folder is exit 1 with its name")
-    func missingSource() throws {
+    func missingSource() async throws {
         let folder = ScratchFolder("dppx-cli-missing")
-        let result = try DPPXBinary.run(["build", "no-such-folder", "--out", "out"], in: folder.path)
+        let result = try await DPPXBinary.run(["build", "no-such-folder", "--out", "out"], in: folder.path)
         #expect(result.status == 1)
         #expect(result.stderr.contains("no-such-folder: no such file or folder"))
     }
 
     @Test("--json prints only a JSON summary on stdout; --quiet prints nothing when all is well")
-    func machineOutput() throws {
+    func machineOutput() async throws {
         let source = try sources()
         let output = ScratchFolder("dppx-cli-out")
-        let json = try DPPXBinary.run(["build", source.path, "--out", output.path, "--json", "--formats", "webp"], in: source.path)
+        let json = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--json", "--formats", "webp"], in: source.path)
         #expect(json.status == 0)
         let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(summary?["built"] as? [String] == ["hero.jpg", "icons/logo@3x.png"])
         #expect(summary?["variants"] as? Int == 12)
         #expect((summary?["failures"] as? [Any])?.isEmpty == true)
-        let quiet = try DPPXBinary.run(["build", source.path, "--out", output.path, "--quiet"], in: source.path)
+        let quiet = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--quiet"], in: source.path)
         #expect(quiet.status == 0)
         #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty)
     }
 
     @Test("help explains every flag with an example")
-    func help() throws {
+    func help() async throws {
         let folder = ScratchFolder("dppx-cli-help")
-        let root = try DPPXBinary.run(["--help"], in: folder.path)
+        let root = try await DPPXBinary.run(["--help"], in: folder.path)
         #expect(root.status == 0)
         for command in ["build", "css", "html", "serve"] { #expect(root.stdout.contains(command)) }
-        let build = try DPPXBinary.run(["build", "--help"], in: folder.path)
+        let build = try await DPPXBinary.run(["build", "--help"], in: folder.path)
         for flag in ["--out", "--densities", "--source-density", "--formats", "--upscale", "--max-pixels", "--jobs",
                      "--quality", "--webp-quality", "--avif-quality", "--png-compression", "--quiet", "--json"] {
             #expect(build.stdout.contains(flag), "\(flag) is documented")
@@ -99,7 +99,7 @@ struct BuildCommandTests {
     }
 
     @Test("killed with SIGKILL at random moments, the next run completes: every output decodes, no temporary files")
-    func killed() throws {
+    func killed() async throws {
         let source = ScratchFolder("dppx-kill-src")
         for index in 0..<6 {
             try TestImages.write(source("photo\(index).png"), width: 1200, height: 800, seed: UInt64(index))
@@ -115,7 +115,7 @@ struct BuildCommandTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        let final = try DPPXBinary.run(["build", source.path, "--out", output.path, "--formats", "webp"], in: source.path)
+        let final = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--formats", "webp"], in: source.path)
         #expect(final.status == 0, "\(final)")
         #expect(!output.files(includingHidden: true).contains { $0.contains(".dppx-tmp-") })
         let manifest = try Manifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: output("dppx-manifest.json")))))

@@ -5,84 +5,84 @@ import Testing
 @Suite("dppx css (end to end)", .serialized)
 struct CSSCommandTests {
     @Test("prints the stylesheet of a built folder on stdout, URLs relative to it, nothing on stderr")
-    func builtFolder() throws {
+    func builtFolder() async throws {
         let scenario = try RenderScenario()
-        try scenario.build()
-        let result = try scenario.dppx("css", "public")
+        try await scenario.build()
+        let result = try await scenario.dppx("css", "public")
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         #expect(result.stdout.contains(".hero {\n  background-image: url(\"hero.jpg\");\n  background-size: 400px 250px;\n  width: 400px;\n  height: 250px;\n}"))
         #expect(result.stdout.contains("@media (-webkit-min-device-pixel-ratio: 1.5), (min-resolution: 1.5dppx) {\n  .hero { background-image: url(\"hero@1.5x.jpg\"); }\n  .icons-logo { background-image: url(\"icons/logo@1.5x.png\"); }\n}"))
         #expect(result.stdout.contains(".vector {\n  background-image: url(\"vector.svg\");\n  background-size: 24px 24px;"))
-        #expect(try scenario.dppx("css", "public").stdout == result.stdout, "output must be byte-identical run to run")
+        #expect(try await scenario.dppx("css", "public").stdout == result.stdout, "output must be byte-identical run to run")
     }
 
     @Test("a folder of masters gives exactly the CSS of the folder it builds into", arguments: [[String](), ["--formats", "webp,avif"], ["--densities", "1,2,3"]])
-    func mastersMatchBuild(flags: [String]) throws {
+    func mastersMatchBuild(flags: [String]) async throws {
         let scenario = try RenderScenario()
-        try scenario.build(flags)
-        let built = try scenario.dppx(arguments: ["css", "public"])
-        let predicted = try scenario.dppx(arguments: ["css", "src"] + flags)
+        try await scenario.build(flags)
+        let built = try await scenario.dppx(arguments: ["css", "public"])
+        let predicted = try await scenario.dppx(arguments: ["css", "src"] + flags)
         #expect(built.status == 0, "\(built)")
         #expect(predicted.status == 0, "\(predicted)")
         #expect(predicted.stdout == built.stdout)
     }
 
     @Test("-o makes URLs relative to the stylesheet's folder; --image-dir points a masters folder at its build")
-    func relativeURLs() throws {
+    func relativeURLs() async throws {
         let scenario = try RenderScenario()
-        try scenario.build()
-        #expect(try scenario.dppx("css", "public", "-o", "public/css/images.css").status == 0)
+        try await scenario.build()
+        #expect(try await scenario.dppx("css", "public", "-o", "public/css/images.css").status == 0)
         #expect(scenario.read("public/css/images.css")?.contains("url(\"../hero.jpg\")") == true)
-        #expect(try scenario.dppx("css", "public", "-o", "site.css").status == 0)
+        #expect(try await scenario.dppx("css", "public", "-o", "site.css").status == 0)
         #expect(scenario.read("site.css")?.contains("url(\"public/icons/logo@2x.png\")") == true)
-        #expect(try scenario.dppx("css", "src", "--image-dir", "public", "-o", "public/css/predicted.css").status == 0)
+        #expect(try await scenario.dppx("css", "src", "--image-dir", "public", "-o", "public/css/predicted.css").status == 0)
         #expect(scenario.read("public/css/predicted.css") == scenario.read("public/css/images.css"))
-        let cdn = try scenario.dppx("css", "public", "--base-url", "https://cdn.example.com/img/", "-o", "cdn.css")
+        let cdn = try await scenario.dppx("css", "public", "--base-url", "https://cdn.example.com/img/", "-o", "cdn.css")
         #expect(cdn.status == 0, "\(cdn)")
         #expect(scenario.read("cdn.css")?.contains("url(\"https://cdn.example.com/img/hero@2x.jpg\")") == true)
     }
 
     @Test("-o rewrites the file only when its content changes")
-    func writeIfChanged() throws {
+    func writeIfChanged() async throws {
         let scenario = try RenderScenario()
-        try scenario.build()
-        #expect(try scenario.dppx("css", "public", "-o", "out/images.css").status == 0)
+        try await scenario.build()
+        #expect(try await scenario.dppx("css", "public", "-o", "out/images.css").status == 0)
         try scenario.age("out/images.css")
         let before = scenario.modificationDate("out/images.css")
-        let again = try scenario.dppx("css", "public", "-o", "out/images.css")
+        let again = try await scenario.dppx("css", "public", "-o", "out/images.css")
         #expect(again.status == 0 && again.stdout.isEmpty && again.stderr.isEmpty, "\(again)")
         #expect(scenario.modificationDate("out/images.css") == before)
-        #expect(try scenario.dppx("css", "public", "-o", "out/images.css", "--prefix", "img-").status == 0)
+        #expect(try await scenario.dppx("css", "public", "-o", "out/images.css", "--prefix", "img-").status == 0)
         #expect(scenario.modificationDate("out/images.css") != before)
         #expect(scenario.read("out/images.css")?.contains(".img-hero {") == true)
     }
 
     @Test("--check exits 1 naming the stale file, 0 when current, and writes nothing")
-    func check() throws {
+    func check() async throws {
         let scenario = try RenderScenario()
-        try scenario.build()
-        let missing = try scenario.dppx("css", "public", "-o", "images.css", "--check")
+        try await scenario.build()
+        let missing = try await scenario.dppx("css", "public", "-o", "images.css", "--check")
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("images.css is stale: it does not exist"), "\(missing)")
         #expect(scenario.read("images.css") == nil)
-        #expect(try scenario.dppx("css", "public", "-o", "images.css").status == 0)
-        let current = try scenario.dppx("css", "public", "-o", "images.css", "--check")
+        #expect(try await scenario.dppx("css", "public", "-o", "images.css").status == 0)
+        let current = try await scenario.dppx("css", "public", "-o", "images.css", "--check")
         #expect(current.status == 0, "\(current)")
         #expect(current.stderr.isEmpty)
         try scenario.write((scenario.read("images.css") ?? "") + "/* edited */\n", to: "images.css")
-        let edited = try scenario.dppx("css", "public", "-o", "images.css", "--check")
+        let edited = try await scenario.dppx("css", "public", "-o", "images.css", "--check")
         #expect(edited.status == 1)
         #expect(edited.stderr.contains("images.css is stale: it differs from what would be written, from line"), "\(edited)")
         #expect(scenario.read("images.css")?.hasSuffix("/* edited */\n") == true)
-        let depfile = try scenario.dppx("css", "public", "-o", "images.css", "--depfile", "images.css.d", "--check")
+        let depfile = try await scenario.dppx("css", "public", "-o", "images.css", "--depfile", "images.css.d", "--check")
         #expect(depfile.stderr.contains("images.css.d is stale: it does not exist"), "\(depfile)")
     }
 
     @Test("--depfile lists the masters read (or the manifest), each with an empty rule")
-    func depfile() throws {
+    func depfile() async throws {
         let scenario = try RenderScenario()
-        #expect(try scenario.dppx("css", "src", "-o", "site.css", "--depfile", "site.css.d").status == 0)
+        #expect(try await scenario.dppx("css", "src", "-o", "site.css", "--depfile", "site.css.d").status == 0)
         #expect(scenario.read("site.css.d") == """
         site.css: \\
           src/hero.jpg \\
@@ -96,8 +96,8 @@ struct CSSCommandTests {
         src/vector.svg:
 
         """)
-        try scenario.build()
-        #expect(try scenario.dppx("css", "public", "-o", "site.css", "--depfile", "deps/site.css.d").status == 0)
+        try await scenario.build()
+        #expect(try await scenario.dppx("css", "public", "-o", "site.css", "--depfile", "deps/site.css.d").status == 0)
         #expect(scenario.read("deps/site.css.d") == "site.css: \\\n  public/dppx-manifest.json\n\npublic/dppx-manifest.json:\n")
     }
 
@@ -111,28 +111,28 @@ struct CSSCommandTests {
         (["css", "public", "--base-url", " "], "--base-url"),
         (["css"], "DIR"),
     ])
-    func usage(arguments: [String], hint: String) throws {
+    func usage(arguments: [String], hint: String) async throws {
         let scenario = try RenderScenario(masters: [:], svg: false)
-        let result = try scenario.dppx(arguments: arguments)
+        let result = try await scenario.dppx(arguments: arguments)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains(hint), "\(result)")
         #expect(result.stdout.isEmpty)
     }
 
     @Test("two images with one selector: exit 1 naming both, nothing written")
-    func collision() throws {
+    func collision() async throws {
         let scenario = try RenderScenario(masters: ["hero.jpg": (80, 50), "hero.png": (80, 50)], svg: false)
-        let result = try scenario.dppx("css", "src", "-o", "images.css")
+        let result = try await scenario.dppx("css", "src", "-o", "images.css")
         #expect(result.status == 1)
         #expect(result.stderr.contains("hero.jpg and hero.png would both get the selector .hero"), "\(result)")
         #expect(scenario.read("images.css") == nil)
     }
 
     @Test("a master that cannot be read is named, the others are still written, exit 1")
-    func unreadableMaster() throws {
+    func unreadableMaster() async throws {
         let scenario = try RenderScenario()
         try TestImages.writeBytes(Array("not an image".utf8), to: scenario.scratch("src/broken.jpg"))
-        let result = try scenario.dppx("css", "src", "-o", "images.css")
+        let result = try await scenario.dppx("css", "src", "-o", "images.css")
         #expect(result.status == 1)
         #expect(result.stderr.contains("broken.jpg"), "\(result)")
         #expect(scenario.read("images.css")?.contains("url(\"src/hero.jpg\")") == true)
@@ -140,56 +140,56 @@ struct CSSCommandTests {
     }
 
     @Test("a missing folder or a broken manifest: exit 1 with the path and what to do")
-    func badInput() throws {
+    func badInput() async throws {
         let scenario = try RenderScenario(masters: [:], svg: false)
-        let missing = try scenario.dppx("css", "nowhere")
+        let missing = try await scenario.dppx("css", "nowhere")
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("nowhere: no such file or folder"), "\(missing)")
         try scenario.write("{", to: "built/dppx-manifest.json")
-        let broken = try scenario.dppx("css", "built")
+        let broken = try await scenario.dppx("css", "built")
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("built/dppx-manifest.json"), "\(broken)")
         #expect(broken.stderr.contains("rebuild"), "\(broken)")
     }
 
     @Test("--templates replaces templates file by file; a broken one is named with its line")
-    func templates() throws {
+    func templates() async throws {
         let scenario = try RenderScenario()
         try scenario.write("{{%CONTENT_TYPE: TEXT}}\n{{selector}} { background: {{url}} 0 0 / {{width}}px {{height}}px no-repeat; }\n", to: "mine/rule.mustache")
-        let custom = try scenario.dppx("css", "src", "--templates", "mine")
+        let custom = try await scenario.dppx("css", "src", "--templates", "mine")
         #expect(custom.status == 0, "\(custom)")
         #expect(custom.stdout.contains(".hero { background: url(\"hero.jpg\") 0 0 / 400px 250px no-repeat; }"))
         #expect(custom.stdout.contains("@media"), "the other templates still come from the defaults")
         try scenario.write("{{%CONTENT_TYPE: TEXT}}\n{{selector}} {\n  background: {{urll}};\n}\n", to: "broken/rule.mustache")
-        let broken = try scenario.dppx("css", "src", "--templates", "broken")
+        let broken = try await scenario.dppx("css", "src", "--templates", "broken")
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("broken/rule.mustache:3: uses 'urll'"), "\(broken)")
-        let notAFolder = try scenario.dppx("css", "src", "--templates", "nope")
+        let notAFolder = try await scenario.dppx("css", "src", "--templates", "nope")
         #expect(notAFolder.status == 1)
         #expect(notAFolder.stderr.contains("nope: is not a folder"), "\(notAFolder)")
-        let unrelated = try scenario.dppx("css", "src", "--templates", "src")
+        let unrelated = try await scenario.dppx("css", "src", "--templates", "src")
         #expect(unrelated.stderr.contains("holds none of the stylesheet templates"), "\(unrelated)")
     }
 
     @Test("the default templates are found from any working folder, or where DPPX_TEMPLATES says")
-    func templateLookup() throws {
+    func templateLookup() async throws {
         let scenario = try RenderScenario()
-        let elsewhere = try scenario.dppx(arguments: ["css", "src"], environment: ["DPPX_TEMPLATES": nil])
+        let elsewhere = try await scenario.dppx(arguments: ["css", "src"], environment: ["DPPX_TEMPLATES": nil])
         #expect(elsewhere.status == 0, "\(elsewhere)")
         try scenario.write("{{%CONTENT_TYPE: TEXT}}\n/* packaged */\n", to: "share/stylesheet.mustache")
         try scenario.write("{{%CONTENT_TYPE: TEXT}}\n", to: "share/rule.mustache")
         try scenario.write("{{%CONTENT_TYPE: TEXT}}\n", to: "share/image-set.mustache")
-        let packaged = try scenario.dppx(arguments: ["css", "src"], environment: ["DPPX_TEMPLATES": scenario.scratch("share")])
+        let packaged = try await scenario.dppx(arguments: ["css", "src"], environment: ["DPPX_TEMPLATES": scenario.scratch("share")])
         #expect(packaged.stdout == "/* packaged */\n", "\(packaged)")
-        let wrong = try scenario.dppx(arguments: ["css", "src"], environment: ["DPPX_TEMPLATES": scenario.scratch("missing")])
+        let wrong = try await scenario.dppx(arguments: ["css", "src"], environment: ["DPPX_TEMPLATES": scenario.scratch("missing")])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("DPPX_TEMPLATES"), "\(wrong)")
     }
 
     @Test("--legacy, --no-box and --prefix reach the output")
-    func styleFlags() throws {
+    func styleFlags() async throws {
         let scenario = try RenderScenario()
-        let result = try scenario.dppx("css", "src", "--legacy", "--no-box", "--prefix", "img-")
+        let result = try await scenario.dppx("css", "src", "--legacy", "--no-box", "--prefix", "img-")
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("(min--moz-device-pixel-ratio: 2), (-o-min-device-pixel-ratio: 2/1), (min-resolution: 192dpi)"))
         #expect(!result.stdout.contains("width:"))
@@ -197,9 +197,9 @@ struct CSSCommandTests {
     }
 
     @Test("file names with spaces, quotes and parentheses are percent-encoded in url()")
-    func escapedNames() throws {
+    func escapedNames() async throws {
         let scenario = try RenderScenario(masters: ["my \"best\" (1).jpg": (40, 20), "2019 café.jpg": (40, 20)], svg: false)
-        let result = try scenario.dppx("css", "src")
+        let result = try await scenario.dppx("css", "src")
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains(".my-\\\"best\\\"-\\(1\\) {\n  background-image: url(\"my%20%22best%22%20%281%29.jpg\");"))
         #expect(result.stdout.contains(".\\32 019-café {\n  background-image: url(\"2019%20caf%C3%A9.jpg\");"))

@@ -18,14 +18,14 @@ struct ChromiumDensityTests {
     /// Two builds of the same masters: `plain` (JPEG only: media queries and srcset) and
     /// `modern` (plus WebP and AVIF: image-set() and <picture>). `hero` is shown as a CSS
     /// background, `photo` as an image, so each fetch is attributable.
-    static func makeSite() throws -> RenderScenario {
+    static func makeSite() async throws -> RenderScenario {
         let scenario = try RenderScenario(masters: ["hero@3x.jpg": (600, 300), "photo@3x.jpg": (600, 300)], svg: false)
-        try scenario.build(into: "plain", ["--densities", "1,1.5,2,3"])
-        try scenario.build(into: "modern", ["--densities", "1,1.5,2,3", "--formats", "webp,avif"])
+        try await scenario.build(into: "plain", ["--densities", "1,1.5,2,3"])
+        try await scenario.build(into: "modern", ["--densities", "1,1.5,2,3", "--formats", "webp,avif"])
         for (name, prefix) in [("plain", "plain-"), ("modern", "modern-")] {
-            let css = try scenario.dppx("css", name, "-o", "\(name).css", "--prefix", prefix)
+            let css = try await scenario.dppx("css", name, "-o", "\(name).css", "--prefix", prefix)
             guard css.status == 0 else { throw RenderScenario.ScenarioFailure(message: "dppx css failed: \(css)") }
-            let html = try scenario.dppx("html", name, "photo.jpg", "-o", "\(name).html")
+            let html = try await scenario.dppx("html", name, "photo.jpg", "-o", "\(name).html")
             guard html.status == 0 else { throw RenderScenario.ScenarioFailure(message: "dppx html failed: \(html)") }
         }
         let page = """
@@ -70,12 +70,12 @@ struct ChromiumDensityTests {
     }
 
     @Test("at DPR 1, 1.5, 2 and 3 the browser fetches exactly the matching variants, and boxes are the CSS size")
-    func densities() throws {
+    func densities() async throws {
         let chromium = try #require(Chromium.installed)
-        let site = try Self.makeSite()
+        let site = try await Self.makeSite()
         let server = try StaticServer(root: site.root)
         for (dpr, suffix) in [(1.0, ""), (1.5, "@1.5x"), (2.0, "@2x"), (3.0, "@3x")] {
-            let dom = try chromium.dumpDOM(of: server.url("page.html"), deviceScaleFactor: dpr)
+            let dom = try await chromium.dumpDOM(of: server.url("page.html"), deviceScaleFactor: dpr)
             let json = try #require(Chromium.text(ofElementWithID: "observation", in: dom), "the page wrote no observation: \(dom)")
             let observation = try JSONDecoder().decode(Observation.self, from: Data(json.utf8))
             #expect(observation.dpr == dpr)

@@ -5,10 +5,10 @@ import Testing
 @Suite("dppx html (end to end)", .serialized)
 struct HTMLCommandTests {
     @Test("prints an <img srcset> per image, with the CSS size, empty alt, lazy loading and async decoding")
-    func images() throws {
+    func images() async throws {
         let scenario = try RenderScenario()
-        try scenario.build()
-        let result = try scenario.dppx("html", "public")
+        try await scenario.build()
+        let result = try await scenario.dppx("html", "public")
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdout == """
@@ -20,10 +20,10 @@ struct HTMLCommandTests {
     }
 
     @Test("with extra formats, a <picture> lists AVIF then WebP before the <img>")
-    func picture() throws {
+    func picture() async throws {
         let scenario = try RenderScenario()
-        try scenario.build(["--formats", "webp,avif"])
-        let result = try scenario.dppx("html", "public", "hero.jpg")
+        try await scenario.build(["--formats", "webp,avif"])
+        let result = try await scenario.dppx("html", "public", "hero.jpg")
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == """
         <picture>
@@ -36,30 +36,30 @@ struct HTMLCommandTests {
     }
 
     @Test("PATHS pick images in the order given, by master or variant path, with or without DIR in front")
-    func paths() throws {
+    func paths() async throws {
         let scenario = try RenderScenario()
-        try scenario.build()
-        let result = try scenario.dppx("html", "public", "vector.svg", "public/icons/logo@1.5x.png", "./hero.jpg")
+        try await scenario.build()
+        let result = try await scenario.dppx("html", "public", "vector.svg", "public/icons/logo@1.5x.png", "./hero.jpg")
         #expect(result.status == 0, "\(result)")
         let sources = result.stdout.split(separator: "\n").map { $0.split(separator: "\"")[1] }
         #expect(sources == ["vector.svg", "icons/logo.png", "hero.jpg"])
     }
 
     @Test("an unknown PATH is named, the rest printed, exit 1")
-    func unknownPath() throws {
+    func unknownPath() async throws {
         let scenario = try RenderScenario()
-        try scenario.build()
-        let result = try scenario.dppx("html", "public", "nope.jpg", "hero.jpg")
+        try await scenario.build()
+        let result = try await scenario.dppx("html", "public", "nope.jpg", "hero.jpg")
         #expect(result.status == 1)
         #expect(result.stderr.contains("nope.jpg: no such image in public"), "\(result)")
         #expect(result.stdout.hasPrefix("<img src=\"hero.jpg\""))
     }
 
     @Test("--json prints the same data for other tools")
-    func json() throws {
+    func json() async throws {
         let scenario = try RenderScenario()
-        try scenario.build(["--formats", "webp"])
-        let result = try scenario.dppx("html", "public", "--json")
+        try await scenario.build(["--formats", "webp"])
+        let result = try await scenario.dppx("html", "public", "--json")
         #expect(result.status == 0, "\(result)")
         let document = try JSONDecoder().decode(MarkupDocument.self, from: Data(result.stdout.utf8))
         #expect(document.images.map(\.source) == ["hero.jpg", "icons/logo@3x.png", "vector.svg"])
@@ -70,16 +70,16 @@ struct HTMLCommandTests {
     }
 
     @Test("-o writes relative to its folder, only when changed; a masters folder gives the same markup")
-    func output() throws {
+    func output() async throws {
         let scenario = try RenderScenario()
-        try scenario.build()
-        #expect(try scenario.dppx("html", "public", "-o", "snippets/images.html").status == 0)
+        try await scenario.build()
+        #expect(try await scenario.dppx("html", "public", "-o", "snippets/images.html").status == 0)
         #expect(scenario.read("snippets/images.html")?.hasPrefix("<img src=\"../public/hero.jpg\"") == true)
         try scenario.age("snippets/images.html")
         let before = scenario.modificationDate("snippets/images.html")
-        #expect(try scenario.dppx("html", "src", "--image-dir", "public", "-o", "snippets/images.html").status == 0)
+        #expect(try await scenario.dppx("html", "src", "--image-dir", "public", "-o", "snippets/images.html").status == 0)
         #expect(scenario.modificationDate("snippets/images.html") == before)
-        let check = try scenario.dppx("html", "public", "-o", "snippets/images.html", "--base-url", "/img/", "--check")
+        let check = try await scenario.dppx("html", "public", "-o", "snippets/images.html", "--base-url", "/img/", "--check")
         #expect(check.status == 1)
         #expect(check.stderr.contains("snippets/images.html is stale"), "\(check)")
     }

@@ -46,7 +46,7 @@ struct ServeLifecycleTests {
         let server = ImageServer(options: ServerOptions(root: fixture.root, port: 0), logger: capture.logger(), accessLogger: nil)
         let running = try await server.start()
         let connection = try RawHTTPConnection(port: running.port)
-        let image = try connection.request("/images/hero.jpg", headers: ["Sec-CH-DPR": "2"])
+        let image = try await connection.request("/images/hero.jpg", headers: ["Sec-CH-DPR": "2"])
         #expect(image.status == 200)
         #expect(image.text == ServerFixture.heroBody(Density(1), .jpeg))
         #expect(image.header("Content-DPR") == nil)
@@ -64,17 +64,17 @@ struct ServeLifecycleTests {
         try fixture.writeBytes("big.bin", bytes)
         let running = try await fixture.server().start()
         let connection = try RawHTTPConnection(port: running.port)
-        try connection.send("GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
-        let first = try connection.receive(upTo: 1024)
+        try await connection.send("GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+        let first = try await connection.receive(upTo: 1024)
         #expect(!first.isEmpty)
         async let stopped: Void = running.shutdown()
         // Read slowly at first so the shutdown begins mid-body.
         try await Task.sleep(for: .milliseconds(300))
-        let response = try connection.readRest(after: first)
+        let response = try await connection.readRest(after: first)
         #expect(response.status == 200)
         #expect(response.body.count == bytes.count)
         try await stopped
-        #expect(throws: (any Error).self) { _ = try RawHTTPConnection(port: running.port).request("/") }
+        await #expect(throws: (any Error).self) { _ = try await RawHTTPConnection(port: running.port).request("/") }
     }
 
     @Test("a client that sends no complete request headers within the idle timeout is disconnected")
@@ -82,16 +82,16 @@ struct ServeLifecycleTests {
         let fixture = try ServerFixture()
         let running = try await fixture.server(idleTimeout: .seconds(1)).start()
         let slow = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
-        try slow.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        try await slow.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
         let start = ContinuousClock.now
         try await Task.sleep(for: .milliseconds(600))
-        try slow.send("a")
-        #expect(slow.isClosedByServer())
+        try await slow.send("a")
+        #expect(await slow.isClosedByServer())
         #expect(ContinuousClock.now - start < .seconds(4))
 
         let idle = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
-        #expect(try idle.request("/digits.txt").status == 200)
-        #expect(idle.isClosedByServer())
+        #expect(try await idle.request("/digits.txt").status == 200)
+        #expect(await idle.isClosedByServer())
         try await running.shutdown()
     }
 

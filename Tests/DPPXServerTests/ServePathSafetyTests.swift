@@ -37,7 +37,7 @@ struct ServePathSafetyTests {
             for (path, status) in Self.attacks {
                 let response = try await client.get(path)
                 #expect(response.status.code == status, "\(path) gave \(response.status.code)")
-                #expect(!response.text.contains("secret"), "\(path) leaked: \(response.text)")
+                #expect(!response.text.contains(ServerFixture.secretMarker), "\(path) leaked: \(response.text)")
             }
         }
     }
@@ -49,11 +49,11 @@ struct ServePathSafetyTests {
         do {
             for (path, status) in Self.attacks {
                 let connection = try RawHTTPConnection(port: server.port)
-                let response = try connection.request(path)
+                let response = try await connection.request(path)
                 #expect(response.status == status, "\(path) gave \(response.status)")
-                #expect(!response.text.contains("secret"), "\(path) leaked")
+                #expect(!response.text.contains(ServerFixture.secretMarker), "\(path) leaked")
             }
-            let absolute = try RawHTTPConnection(port: server.port).request("http://127.0.0.1/../outside.txt")
+            let absolute = try await RawHTTPConnection(port: server.port).request("http://127.0.0.1/../outside.txt")
             #expect(absolute.status == 400)
         } catch {
             try await server.shutdown()

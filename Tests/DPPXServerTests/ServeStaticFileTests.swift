@@ -24,7 +24,7 @@ struct ServeStaticFileTests {
     }
 
     @Test("Content-Type follows the extension", arguments: [
-        ("/style.css", "text/css"), ("/app.js", "application/javascript"), ("/icons/arrow.svg", "image/svg+xml"),
+        ("/style.css", "text/css"), ("/app.js", "text/javascript"), ("/icons/arrow.svg", "image/svg+xml"),
         ("/images/hero@2x.jpg", "image/jpeg"), ("/digits.txt", "text/plain"),
     ])
     func contentTypes(path: String, type: String) async throws {

@@ -17,7 +17,8 @@ import ServiceLifecycle
 /// 6. `PathGuardMiddleware`: no `..`, encoded separators or hidden files;
 /// 7. `VariantMiddleware`: picks the variant and rewrites the path to it;
 /// 8. `RangeRequestMiddleware`: suffix and out-of-range `Range` requests done right;
-/// 9. Hummingbird's `FileMiddleware` over `RootedFileSystem`: the file itself, with ETag,
+/// 9. `ImageContentTypeMiddleware`: `Content-Type` for AVIF and HEIC;
+/// 10. Hummingbird's `FileMiddleware` over `RootedFileSystem`: the file itself, with ETag,
 ///    Last-Modified, 304, Range, HEAD and streaming;
 /// and the routes under `/_dppx/` (DPR script, inspector, live reload).
 public struct ImageServer: Sendable {
@@ -63,6 +64,7 @@ public struct ImageServer: Sendable {
         router.add(middleware: PathGuardMiddleware())
         router.add(middleware: VariantMiddleware(manifests: manifests, files: files, cachePolicy: options.cachePolicy))
         router.add(middleware: RangeRequestMiddleware(files: files))
+        router.add(middleware: ImageContentTypeMiddleware())
         router.add(middleware: FileMiddleware(fileProvider: files, searchForIndexHtml: true))
         ServerPages(manifests: manifests, session: session, templatesFolder: options.templatesFolder).register(on: router)
         if let session { DevelopmentRoutes(session: session).register(on: router) }

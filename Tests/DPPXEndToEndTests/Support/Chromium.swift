@@ -32,7 +32,7 @@ struct Chromium {
     /// Loads `url` at `deviceScaleFactor` and returns the serialised DOM once the page is idle
     /// or `virtualTimeBudget` milliseconds of page time have passed.
     func dumpDOM(of url: String, deviceScaleFactor: Double, windowSize: (width: Int, height: Int) = (1000, 800),
-                 virtualTimeBudget: Int = 15_000, extraArguments: [String] = [], timeout: Double = 120) throws -> String {
+                 virtualTimeBudget: Int = 15_000, extraArguments: [String] = [], timeout: Double = 120) async throws -> String {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-chromium-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let arguments = [
@@ -44,7 +44,7 @@ struct Chromium {
             "--window-size=\(windowSize.width),\(windowSize.height)",
             "--virtual-time-budget=\(virtualTimeBudget)",
         ] + extraArguments + ["--dump-dom", url]
-        let result = try ExternalProcess.run(executable, arguments, timeout: timeout)
+        let result = try await ExternalProcess.run(executable, arguments, timeout: timeout)
         guard result.status == 0, result.stdout.contains("<html") else {
             throw Failure(message: "chromium failed at DPR \(deviceScaleFactor) loading \(url): \(result)")
         }

@@ -18,7 +18,7 @@ enum DPPXBinary {
     }()
 
     /// Runs `dppx` with `arguments` in `directory`.
-    static func run(_ arguments: [String], in directory: String, environment: [String: String?] = [:]) throws -> ExternalProcess.Result {
-        try ExternalProcess.run(path, arguments, in: directory, environment: environment)
+    static func run(_ arguments: [String], in directory: String, environment: [String: String?] = [:]) async throws -> ExternalProcess.Result {
+        try await ExternalProcess.run(path, arguments, in: directory, environment: environment)
     }
 }

@@ -1,3 +1,4 @@
+import DPPXTestSupport
 import Foundation
 
 /// Runs a program to completion and captures what it printed: the dppx binary under test,
@@ -20,7 +21,12 @@ struct ExternalProcess {
     /// Runs `executable` with `arguments` in `directory`; `environment` entries are added to
     /// this process's environment (a nil value removes the variable).
     static func run(_ executable: String, _ arguments: [String], in directory: String? = nil,
-                    environment: [String: String?] = [:], timeout: Double = 300) throws -> Result {
+                    environment: [String: String?] = [:], timeout: Double = 300) async throws -> Result {
+        try await offPool { try runBlocking(executable, arguments, in: directory, environment: environment, timeout: timeout) }
+    }
+
+    private static func runBlocking(_ executable: String, _ arguments: [String], in directory: String?,
+                                    environment: [String: String?], timeout: Double) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -42,7 +48,7 @@ struct ExternalProcess {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)  // SIGTERM may be ignored, inherited from the runner
             process.waitUntilExit()
             throw Timeout(command: ([executable] + arguments).joined(separator: " "), seconds: timeout)
         }

@@ -24,18 +24,18 @@ struct RenderScenario {
     ]
 
     /// Runs `dppx` in the scratch folder.
-    func dppx(_ arguments: String...) throws -> ExternalProcess.Result {
-        try DPPXBinary.run(arguments, in: root)
+    func dppx(_ arguments: String...) async throws -> ExternalProcess.Result {
+        try await DPPXBinary.run(arguments, in: root)
     }
 
-    func dppx(arguments: [String], environment: [String: String?] = [:]) throws -> ExternalProcess.Result {
-        try DPPXBinary.run(arguments, in: root, environment: environment)
+    func dppx(arguments: [String], environment: [String: String?] = [:]) async throws -> ExternalProcess.Result {
+        try await DPPXBinary.run(arguments, in: root, environment: environment)
     }
 
     /// Builds `src` into `out` (with `extra` build flags); throws when the build fails.
     @discardableResult
-    func build(into out: String = "public", _ extra: [String] = []) throws -> ExternalProcess.Result {
-        let result = try dppx(arguments: ["build", "src", "--out", out, "--quiet"] + extra)
+    func build(into out: String = "public", _ extra: [String] = []) async throws -> ExternalProcess.Result {
+        let result = try await dppx(arguments: ["build", "src", "--out", out, "--quiet"] + extra)
         guard result.status == 0 else { throw ScenarioFailure(message: "dppx build failed: \(result)") }
         return result
     }

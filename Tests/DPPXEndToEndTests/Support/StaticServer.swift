@@ -35,7 +35,7 @@ final class StaticServer {
             }
         }
         guard let found else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw ServerFailure(message: "python3 -m http.server did not start: \(text)")
         }
         port = found
@@ -45,7 +45,9 @@ final class StaticServer {
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
 
     deinit {
-        process.terminate()
+        // SIGKILL, not SIGTERM: the test runner may ignore SIGTERM (a server under test installs
+        // its own handling), and children inherit ignored signals.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 

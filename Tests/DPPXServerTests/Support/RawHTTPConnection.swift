@@ -1,3 +1,4 @@
+import DPPXTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -6,7 +7,7 @@ import Glibc
 
 /// A bare TCP connection to the server under test: the request goes out byte for byte (no
 /// client library normalising `..` or `%2e`), and the response is read as it arrives.
-final class RawHTTPConnection {
+final class RawHTTPConnection: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
@@ -48,7 +49,7 @@ final class RawHTTPConnection {
 
     deinit { close(descriptor) }
 
-    func send(_ text: String) throws {
+    func sendBlocking(_ text: String) throws {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -59,7 +60,7 @@ final class RawHTTPConnection {
     }
 
     /// Up to `count` bytes; empty at end of stream. Throws on timeout.
-    func receive(upTo count: Int = 65536) throws -> [UInt8] {
+    func receiveBlocking(upTo count: Int = 65536) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, count, 0) }
         guard received >= 0 else { throw Failure(description: "receive: \(String(cString: strerror(errno)))") }
@@ -67,25 +68,25 @@ final class RawHTTPConnection {
     }
 
     /// Sends a GET (or `method`) for `target` with `headers`, and reads one response.
-    func request(_ target: String, method: String = "GET", headers: [String: String] = [:]) throws -> Response {
+    func requestBlocking(_ target: String, method: String = "GET", headers: [String: String] = [:]) throws -> Response {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        try send(text + "\r\n")
-        return try readResponse(bodyExpected: method != "HEAD")
+        try sendBlocking(text + "\r\n")
+        return try readResponseBlocking(bodyExpected: method != "HEAD")
     }
 
     /// Reads one response: head, then a `Content-Length` or chunked body.
-    func readResponse(bodyExpected: Bool = true) throws -> Response {
-        try readRest(after: [], bodyExpected: bodyExpected)
+    func readResponseBlocking(bodyExpected: Bool = true) throws -> Response {
+        try readRestBlocking(after: [], bodyExpected: bodyExpected)
     }
 
     /// Reads the rest of a response whose first bytes were already received.
-    func readRest(after received: [UInt8], bodyExpected: Bool = true) throws -> Response {
+    func readRestBlocking(after received: [UInt8], bodyExpected: Bool = true) throws -> Response {
         var data = received
         let separator = Array("\r\n\r\n".utf8)
         var headEnd = Self.find(separator, in: data)
         while headEnd == nil {
-            let chunk = try receive()
+            let chunk = try receiveBlocking()
             guard !chunk.isEmpty else { throw Failure(description: "connection closed before the response head") }
             data += chunk
             headEnd = Self.find(separator, in: data)
@@ -102,7 +103,7 @@ final class RawHTTPConnection {
         guard bodyExpected, status != 304, status != 204 else { return response([]) }
         if let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap({ Int($0.1) }) {
             while rest.count < length {
-                let chunk = try receive()
+                let chunk = try receiveBlocking()
                 guard !chunk.isEmpty else { break }
                 rest += chunk
             }
@@ -112,7 +113,7 @@ final class RawHTTPConnection {
             var body: [UInt8] = []
             while true {
                 while Self.find(Array("\r\n".utf8), in: rest) == nil {
-                    let chunk = try receive()
+                    let chunk = try receiveBlocking()
                     guard !chunk.isEmpty else { return response(body) }
                     rest += chunk
                 }
@@ -121,7 +122,7 @@ final class RawHTTPConnection {
                 rest.removeFirst(lineEnd + 2)
                 if size == 0 { return response(body) }
                 while rest.count < size + 2 {
-                    let chunk = try receive()
+                    let chunk = try receiveBlocking()
                     guard !chunk.isEmpty else { return response(body + rest) }
                     rest += chunk
                 }
@@ -133,11 +134,11 @@ final class RawHTTPConnection {
     }
 
     /// Reads until `text` has arrived (for event streams); returns everything read.
-    func read(until text: String, limit: Int = 1 << 20) throws -> String {
+    func readBlocking(until text: String, limit: Int = 1 << 20) throws -> String {
         var data: [UInt8] = []
         let needle = Array(text.utf8)
         while Self.find(needle, in: data) == nil {
-            let chunk = try receive()
+            let chunk = try receiveBlocking()
             guard !chunk.isEmpty else { throw Failure(description: "stream ended before '\(text)'; got: \(String(decoding: data, as: UTF8.self))") }
             data += chunk
             guard data.count < limit else { throw Failure(description: "no '\(text)' in \(limit) bytes") }
@@ -146,8 +147,34 @@ final class RawHTTPConnection {
     }
 
     /// True when the server closed the connection (a read returns end of stream).
-    func isClosedByServer() -> Bool {
-        (try? receive()) == []
+    func isClosedByServerBlocking() -> Bool {
+        (try? receiveBlocking()) == []
+    }
+
+    // Async faces of the blocking calls above: each runs on its own thread (see `offPool`).
+
+    func send(_ text: String) async throws { try await offPool { try self.sendBlocking(text) } }
+
+    func receive(upTo count: Int = 65536) async throws -> [UInt8] { try await offPool { try self.receiveBlocking(upTo: count) } }
+
+    func request(_ target: String, method: String = "GET", headers: [String: String] = [:]) async throws -> Response {
+        try await offPool { try self.requestBlocking(target, method: method, headers: headers) }
+    }
+
+    func readResponse(bodyExpected: Bool = true) async throws -> Response {
+        try await offPool { try self.readResponseBlocking(bodyExpected: bodyExpected) }
+    }
+
+    func readRest(after received: [UInt8], bodyExpected: Bool = true) async throws -> Response {
+        try await offPool { try self.readRestBlocking(after: received, bodyExpected: bodyExpected) }
+    }
+
+    func read(until text: String, limit: Int = 1 << 20) async throws -> String {
+        try await offPool { try self.readBlocking(until: text, limit: limit) }
+    }
+
+    func isClosedByServer() async -> Bool {
+        (try? await offPool { self.isClosedByServerBlocking() }) ?? false
     }
 
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

@@ -8,6 +8,9 @@ import Logging
 /// ROOT, and `images/hero.*` in three densities and three formats with a manifest describing
 /// them. File contents are short distinct texts, so a test knows from the body which file came.
 final class ServerFixture: Sendable {
+    /// Text in every file outside ROOT or hidden: a response holding it leaked one.
+    static let secretMarker = "dppx-test-secret-7f3a"
+
     let scratch: ScratchFolder
     /// ROOT: `scratch/root`.
     let root: String
@@ -22,13 +25,13 @@ final class ServerFixture: Sendable {
         try write("docs/index.html", "<!doctype html><html><body>docs</body></html>\n")
         try write("style.css", "body { color: black; }\n")
         try write("app.js", "console.log('hi');\n")
-        try write(".hidden", "secret\n")
+        try write(".hidden", "\(Self.secretMarker) hidden\n")
         try write("icons/arrow.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"48\" height=\"48\"/>\n")
         try write("digits.txt", "0123456789")
         // Outside ROOT: must never be served.
         try FileManager.default.createDirectory(atPath: scratch("outside"), withIntermediateDirectories: true)
-        try "outside secret\n".write(toFile: scratch("outside.txt"), atomically: true, encoding: .utf8)
-        try "outside folder secret\n".write(toFile: scratch("outside/secret.txt"), atomically: true, encoding: .utf8)
+        try "\(Self.secretMarker) outside\n".write(toFile: scratch("outside.txt"), atomically: true, encoding: .utf8)
+        try "\(Self.secretMarker) outside folder\n".write(toFile: scratch("outside/secret.txt"), atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: root + "/escape", withDestinationPath: scratch("outside"))
         try FileManager.default.createSymbolicLink(atPath: root + "/escape.txt", withDestinationPath: scratch("outside.txt"))
         try FileManager.default.createSymbolicLink(atPath: root + "/inside.css", withDestinationPath: "style.css")
