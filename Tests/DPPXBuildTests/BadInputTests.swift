@@ -4,6 +4,10 @@ import DPPXTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite("Bad input is named, skipped, and never stops the rest")
 struct BadInputTests {
     @Test("truncated, empty, fake and oversized masters each get one clear reason; the others build")
@@ -85,4 +89,141 @@ enum PNGBomb {
         }
         return ~crc
     }
+}
+
+/// More hostile masters: formats, profiles, markup and names an attacker or a careless export
+/// can produce. Each is either built correctly, or skipped with one clear reason; none stops the
+/// others, none makes dppx touch the network.
+@Suite("Hostile masters are built safely or refused with a reason")
+struct HostileMasterTests {
+    @Test("a truncated WebP is refused with a reason; the good master builds")
+    func truncatedWebP() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("good.webp"), width: 200, height: 100)
+        try TestImages.write(fixture.source("truncated.webp"), width: 400, height: 300)
+        try TestImages.truncate(fixture.source("truncated.webp"), keeping: 0.5)
+        let report = try fixture.build()
+        #expect(report.built == ["good.webp"])
+        #expect(report.failures.map(\.file) == ["truncated.webp"])
+        #expect(report.failures.first.map { !$0.reason.isEmpty } == true)
+        #expect(fixture.output.files() == ["dppx-manifest.json", "good.webp", "good@1.5x.webp", "good@2x.webp"])
+    }
+
+    @Test("a PNG claiming 20000x20000 is refused by the default --max-pixels, naming the size and the flag")
+    func bombMessage() throws {
+        let fixture = BuildFixture()
+        try TestImages.writeBytes(PNGBomb.header(width: 20_000, height: 20_000), to: fixture.source("bomb.png"))
+        try TestImages.write(fixture.source("good.png"), width: 60, height: 40)
+        let report = try fixture.build()
+        let reason = try #require(report.failures.first { $0.file == "bomb.png" }?.reason)
+        #expect(reason.contains("20000x20000"), "\(reason)")
+        #expect(reason.contains("more than the limit of \(BuildOptions.defaultMaxPixels) pixels"), "\(reason)")
+        #expect(reason.contains("--max-pixels"), "\(reason)")
+        #expect(report.built == ["good.png"])
+    }
+
+    @Test("a JPEG with a corrupt ICC profile never crashes: built as sRGB at the right sizes, or refused with a reason")
+    func corruptProfile() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("plain.jpg"), width: 200, height: 100)
+        let plain = try AtomicFile.read(fixture.source("plain.jpg"))
+        // An APP2 ICC_PROFILE segment (sequence 1 of 1) whose profile is garbage that claims
+        // a size far larger than the segment.
+        var profile: [UInt8] = [0x7f, 0xff, 0xff, 0xff] + Array("lcmsmntrRGB XYZ ".utf8)
+        profile += (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let payload = Array("ICC_PROFILE".utf8) + [0, 1, 1] + profile
+        let length = payload.count + 2
+        let segment: [UInt8] = [0xff, 0xe2, UInt8(length >> 8), UInt8(length & 0xff)] + payload
+        try TestImages.writeBytes(Array(plain.prefix(2)) + segment + Array(plain.dropFirst(2)), to: fixture.source("badicc.jpg"))
+        try FileManager.default.removeItem(atPath: fixture.source("plain.jpg"))
+        try TestImages.write(fixture.source("good.jpg"), width: 200, height: 100)
+
+        let report = try fixture.build()
+        #expect(report.built.contains("good.jpg"))
+        if report.built.contains("badicc.jpg") {
+            for (name, width) in [("badicc.jpg", 100), ("badicc@1.5x.jpg", 150), ("badicc@2x.jpg", 200)] {
+                let file = try fixture.decoded(name)
+                #expect(file.width == width && file.height == width / 2, "\(name)")
+            }
+        } else {
+            let reason = try #require(report.failures.first { $0.file == "badicc.jpg" }?.reason)
+            #expect(!reason.isEmpty)
+        }
+        #expect(report.built.count + report.failures.count == 2)
+    }
+
+    @Test("an SVG with an external <image href> and a <script> is copied unchanged and nothing is fetched")
+    func svgWithExternalReference() throws {
+        let listener = try LocalListener()
+        defer { listener.close() }
+        let fixture = BuildFixture()
+        let svg = """
+        <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="40" height="20">\
+        <image href="http://127.0.0.1:\(listener.port)/x.png" xlink:href="http://127.0.0.1:\(listener.port)/y.png" width="40" height="20"/>\
+        <script>fetch("http://127.0.0.1:\(listener.port)/script")</script>\
+        <rect width="10" height="10" fill="red"/></svg>
+        """
+        try TestImages.writeBytes(Array(svg.utf8), to: fixture.source("remote.svg"))
+        let report = try fixture.build(PlanSettings(extraFormats: [.webp]))
+        #expect(report.succeeded, "\(report.failures)")
+        #expect(fixture.output.files() == ["dppx-manifest.json", "remote.svg"])
+        #expect(try AtomicFile.read(fixture.output("remote.svg")) == Array(svg.utf8))
+        #expect(try fixture.manifestOnDisk().images.first?.cssSize == PixelSize(width: 40, height: 20))
+        #expect(!listener.hasPendingConnection(), "dppx build connected to the URL an SVG referenced")
+    }
+
+    @Test("names with quotes are mirrored; a line break or non-UTF-8 bytes in a name are refused with a reason")
+    func hostileNames() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source(#"it's "quoted" & <b>.jpg"#), width: 100, height: 60)
+        try TestImages.write(fixture.source("line\nbreak.jpg"), width: 100, height: 60)
+        // A name with bytes that are not UTF-8 (Latin-1 "é"), made through the raw system call.
+        let raw: [UInt8] = Array(fixture.source.path.utf8) + Array("/caf".utf8) + [0xe9] + Array(".jpg".utf8)
+        try TestImages.write(fixture.source("valid.jpg"), width: 100, height: 60)
+        let renamed = (raw + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { rename(fixture.source("valid.jpg"), $0.baseAddress!) }
+        }
+        try #require(renamed == 0, "cannot create a non-UTF-8 file name here")
+
+        let report = try fixture.build()
+        #expect(report.built == [#"it's "quoted" & <b>.jpg"#])
+        #expect(fixture.output.files().contains(#"it's "quoted" & <b>@2x.jpg"#))
+        #expect(try fixture.manifestOnDisk().images.map(\.source) == [#"it's "quoted" & <b>.jpg"#])
+        #expect(report.failures.count == 2, "\(report.failures)")
+        #expect(report.failures.contains { $0.reason.contains("line break") })
+        #expect(report.failures.contains { $0.reason.contains("not valid UTF-8") })
+        #expect(!fixture.output.files().contains { $0.contains("\n") || $0.contains("caf") })
+    }
+}
+
+/// A listening socket on a free port of 127.0.0.1 that nothing should connect to.
+final class LocalListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let descriptor = self.descriptor
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(reason: String(cString: strerror(errno))) }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether a connection is waiting to be accepted.
+    func hasPendingConnection() -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
+
+    struct Failure: Error { let reason: String }
 }
