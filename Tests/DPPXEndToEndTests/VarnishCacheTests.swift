@@ -1,0 +1,234 @@
+import DPPXCore
+import DPPXTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `dppx serve` behind a real shared cache, Varnish, which honours `Vary`: each DPR gets its own
+/// cached variant, and a repeat is served from the cache. Runs only where `varnishd` is
+/// installed (`scripts/install-deps --test` installs it).
+@Suite("dppx serve behind Varnish (end to end)", .serialized,
+       .enabled(if: Varnish.executable != nil, "varnishd is not installed (apt-get install varnish): Varnish test skipped"))
+struct VarnishCacheTests {
+    @Test("Sec-CH-DPR 1 and 2 each get their own variant through the cache, and a repeat is a cache hit")
+    func varyThroughVarnish() async throws {
+        let site = try RenderScenario(masters: ["photo.jpg": (800, 500)], svg: false)
+        try await site.build(into: "public")
+        let oneX = try #require(FileManager.default.contents(atPath: site.scratch("public/photo.jpg")))
+        let twoX = try #require(FileManager.default.contents(atPath: site.scratch("public/photo@2x.jpg")))
+        #expect(oneX != twoX)
+        let server = try await ServeProcess(["public", "--cache-control", "public, max-age=600"], in: site.root)
+        let varnish = try await Varnish(backendPort: server.port)
+        do {
+            try await Self.checks(varnish: varnish, server: server, oneX: oneX, twoX: twoX)
+        } catch {
+            await varnish.stop()
+            throw error
+        }
+        await varnish.stop()
+        #expect(try await server.interrupt() == 0)
+    }
+
+    static func checks(varnish: Varnish, server: ServeProcess, oneX: Data, twoX: Data) async throws {
+
+        let first = try await varnish.get("/photo.jpg", ["Sec-CH-DPR": "1"])
+        #expect(first.status == 200)
+        #expect(first.header("Content-DPR") == "1")
+        #expect(first.body == oneX)
+        #expect(first.header("Vary")?.contains("Sec-CH-DPR") == true)
+        #expect(!first.isCacheHit, "X-Varnish \(first.header("X-Varnish") ?? "none")")
+
+        let second = try await varnish.get("/photo.jpg", ["Sec-CH-DPR": "2"])
+        #expect(second.status == 200)
+        #expect(second.header("Content-DPR") == "2", "the cache must not answer a DPR 2 screen with the DPR 1 copy")
+        #expect(second.body == twoX)
+        #expect(!second.isCacheHit, "X-Varnish \(second.header("X-Varnish") ?? "none")")
+
+        let repeated = try await varnish.get("/photo.jpg", ["Sec-CH-DPR": "2"])
+        #expect(repeated.status == 200)
+        #expect(repeated.isCacheHit, "X-Varnish \(repeated.header("X-Varnish") ?? "none"), Age \(repeated.header("Age") ?? "none")")
+        #expect(repeated.header("Content-DPR") == "2")
+        #expect(repeated.body == twoX)
+
+        let again = try await varnish.get("/photo.jpg", ["Sec-CH-DPR": "1"])
+        #expect(again.isCacheHit)
+        #expect(again.header("Content-DPR") == "1")
+        #expect(again.body == oneX)
+
+        // The backend saw exactly the two misses for the image.
+        let backendHits = server.log().split(separator: "\n").filter { $0.contains("/photo.jpg") }.count
+        #expect(backendHits == 2, "\(server.log())")
+    }
+}
+
+/// `varnishd` in the foreground on a free port of 127.0.0.1, with a minimal VCL whose only
+/// backend is `dppx serve`; the built-in VCL does the rest (it honours `Vary` and `Cache-Control`).
+final class Varnish: @unchecked Sendable {
+    static let executable: String? = ExternalProcess.which("varnishd")
+        ?? ["/usr/sbin/varnishd", "/usr/local/sbin/varnishd"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// The VCL, with `PORT` for the backend's port.
+    static let vcl = """
+    vcl 4.1;
+
+    backend dppx {
+        .host = "127.0.0.1";
+        .port = "PORT";
+    }
+    """
+
+    let port: Int
+    private let process: Process
+    private let folder = ScratchFolder("dppx-varnish")
+
+    init(backendPort: Int) async throws {
+        let executable = try #require(Self.executable)
+        try Self.vcl.replacingOccurrences(of: "PORT", with: String(backendPort))
+            .write(toFile: folder("dppx.vcl"), atomically: true, encoding: .utf8)
+        port = try Self.freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-F", "-a", "127.0.0.1:\(port)", "-f", folder("dppx.vcl"), "-n", folder("work"), "-s", "malloc,32m"]
+        let log = folder("varnishd.log")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        let port = self.port
+        let ready = try await offPool {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline && process.isRunning {
+                if (try? HTTPGet.run(port: port, path: "/dppx-manifest.json", headers: [:]))?.status == 200 { return true }
+                usleep(100_000)
+            }
+            return false
+        }
+        guard ready else {
+            stopBlocking()
+            throw HTTPGet.Failure(description: "varnishd did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        }
+    }
+
+    func get(_ path: String, _ headers: [String: String]) async throws -> HTTPGet.Response {
+        let port = self.port
+        return try await offPool { try HTTPGet.run(port: port, path: path, headers: headers) }
+    }
+
+    /// SIGKILL for the cache process (the manager's child) and then the manager: SIGTERM may be
+    /// ignored, inherited from the test runner.
+    func stop() async {
+        _ = try? await offPool { self.stopBlocking() }
+    }
+
+    func stopBlocking() {
+        let manager = process.processIdentifier
+        for child in Self.children(of: manager) { kill(child, SIGKILL) }
+        if process.isRunning { kill(manager, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { stopBlocking() }
+
+    static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+        }
+    }
+
+    /// A port of 127.0.0.1 free a moment ago.
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw HTTPGet.Failure(description: "no free port: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A blocking HTTP/1.1 GET to 127.0.0.1 with `Connection: close`, read to the end of stream.
+enum HTTPGet {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    struct Response {
+        let status: Int
+        let headers: [(name: String, value: String)]
+        let body: Data
+
+        func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
+
+        /// Varnish's `X-Varnish` holds two transaction ids on a hit (this request's and the
+        /// one that stored the object), one on a miss or pass.
+        var isCacheHit: Bool { (header("X-Varnish")?.split(separator: " ").count ?? 0) == 2 }
+    }
+
+    static func run(port: Int, path: String, headers: [String: String]) throws -> Response {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 15, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else { throw Failure(description: "connect to \(port): \(String(cString: strerror(errno)))") }
+        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        let bytes = Array((request + "\r\n").utf8)
+        guard bytes.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
+            throw Failure(description: "send: \(String(cString: strerror(errno)))")
+        }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while data.count < 64 << 20 {
+            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard received >= 0 else { throw Failure(description: "receive: \(String(cString: strerror(errno)))") }
+            if received == 0 { break }
+            data.append(contentsOf: buffer[..<received])
+        }
+        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else { throw Failure(description: "no response head") }
+        let head = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = head[0].split(separator: " ")
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure(description: "bad status line \(head[0])") }
+        let fields = head.dropFirst().compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var body = Data(data[split.upperBound...])
+        if fields.contains(where: { $0.0.lowercased() == "transfer-encoding" && $0.1.lowercased().contains("chunked") }) {
+            body = dechunk(body)
+        }
+        return Response(status: status, headers: fields, body: body)
+    }
+
+    static func dechunk(_ data: Data) -> Data {
+        var output = Data()
+        var rest = data[...]
+        while let lineEnd = rest.range(of: Data("\r\n".utf8)) {
+            let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? "", radix: 16) ?? 0
+            if size == 0 { break }
+            let start = lineEnd.upperBound
+            output.append(rest[start..<min(rest.endIndex, start + size)])
+            rest = rest[min(rest.endIndex, start + size + 2)...]
+        }
+        return output
+    }
+}
