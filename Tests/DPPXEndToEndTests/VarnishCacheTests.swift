@@ -58,8 +58,14 @@ struct VarnishCacheTests {
         #expect(again.header("Content-DPR") == "1")
         #expect(again.body == oneX)
 
-        // The backend saw exactly the two misses for the image.
-        let backendHits = server.log().split(separator: "\n").filter { $0.contains("/photo.jpg") }.count
+        // The backend saw exactly the two misses for the image. Its access-log line is written
+        // once the body is sent, so give the second one a moment to reach the file.
+        func backendRequests() -> Int { server.log().split(separator: "\n").filter { $0.contains("/photo.jpg") }.count }
+        var backendHits = backendRequests()
+        for _ in 0..<40 where backendHits < 2 {
+            try await Task.sleep(for: .milliseconds(50))
+            backendHits = backendRequests()
+        }
         #expect(backendHits == 2, "\(server.log())")
     }
 }
@@ -89,16 +95,8 @@ final class Varnish: @unchecked Sendable {
         try Self.vcl.replacingOccurrences(of: "PORT", with: String(backendPort))
             .write(toFile: folder("dppx.vcl"), atomically: true, encoding: .utf8)
         port = try Self.freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-F", "-a", "127.0.0.1:\(port)", "-f", folder("dppx.vcl"), "-n", folder("work"), "-s", "malloc,32m"]
         let log = folder("varnishd.log")
-        FileManager.default.createFile(atPath: log, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ExternalProcess.launch(executable, ["-F", "-a", "127.0.0.1:\(port)", "-f", folder("dppx.vcl"), "-n", folder("work"), "-s", "malloc,32m"], logFile: log)
         self.process = process
         let port = self.port
         let ready = try await offPool {

@@ -60,6 +60,22 @@ struct ExternalProcess {
                       stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
     }
 
+    /// Starts a long-running program (a server) in the background with stdout and stderr both
+    /// appended to `logFile`, which is created; the caller stops it (SIGINT or SIGKILL).
+    static func launch(_ executable: String, _ arguments: [String], in directory: String? = nil, logFile: String) throws -> Process {
+        FileManager.default.createFile(atPath: logFile, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// The full path of `name` on `PATH`, or nil.
     static func which(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"

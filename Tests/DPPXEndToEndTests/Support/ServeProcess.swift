@@ -11,16 +11,7 @@ final class ServeProcess: @unchecked Sendable {
     /// Starts `dppx serve` with `arguments` (ROOT and flags; `--port 0` is added) in `directory`.
     init(_ arguments: [String], in directory: String) async throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-serve-\(UUID().uuidString).log").path
-        FileManager.default.createFile(atPath: logFile, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: DPPXBinary.path)
-        process.arguments = ["serve"] + arguments + ["--port", "0"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
-        process.standardOutput = logHandle
-        process.standardError = logHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ExternalProcess.launch(DPPXBinary.path, ["serve"] + arguments + ["--port", "0"], in: directory, logFile: logFile)
         self.process = process
         let logFile = self.logFile
         let found: Int? = try await offPool {
