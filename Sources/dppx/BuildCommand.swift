@@ -110,8 +110,7 @@ struct BuildCommand: ParsableCommand {
     /// Writes `--css FILE` from the new manifest; true when it failed (said on stderr).
     private func writeStylesheet(_ manifest: Manifest, to path: String) -> Bool {
         do {
-            let writer = try StylesheetWriter(library: try TemplateLibrary.locate(override: templates))
-            if try writer.write(manifest: manifest, imageRoot: out, to: path), !quiet, !json {
+            if try StylesheetWriter.write(manifest: manifest, imageRoot: out, to: path, templatesFolder: templates), !quiet, !json {
                 Terminal.out("wrote \(path)")
             }
             return false

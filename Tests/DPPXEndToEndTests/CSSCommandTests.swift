@@ -43,6 +43,26 @@ struct CSSCommandTests {
         #expect(scenario.read("cdn.css")?.contains("url(\"https://cdn.example.com/img/hero@2x.jpg\")") == true)
     }
 
+    @Test("build --css writes what 'dppx css OUT -o FILE' writes, and leaves it alone when nothing changed")
+    func buildWritesStylesheet() async throws {
+        let scenario = try RenderScenario()
+        try await scenario.build(["--css", "public/css/site.css"])
+        let written = try #require(scenario.read("public/css/site.css"), "build --css wrote no stylesheet")
+        #expect(written.contains("url(\"../hero@2x.jpg\")"), "URLs are relative to the stylesheet's folder: \(written)")
+        #expect(try await scenario.dppx("css", "public", "-o", "public/css/site.css", "--check").status == 0,
+                "the file is exactly what dppx css would write")
+        try scenario.age("public/css/site.css")
+        let before = scenario.modificationDate("public/css/site.css")
+        let again = try await scenario.dppx(arguments: ["build", "src", "--out", "public", "--css", "public/css/site.css"])
+        #expect(again.status == 0, "\(again)")
+        #expect(!again.stdout.contains("wrote public/css/site.css"), "\(again)")
+        #expect(scenario.modificationDate("public/css/site.css") == before, "an unchanged stylesheet is not rewritten")
+
+        let broken = try await scenario.dppx(arguments: ["build", "src", "--out", "public", "--css", "public/css/site.css", "--templates", "nowhere"])
+        #expect(broken.status == 1, "\(broken)")
+        #expect(broken.stderr.contains("public/css/site.css"), "the failure names the stylesheet: \(broken)")
+    }
+
     @Test("-o rewrites the file only when its content changes")
     func writeIfChanged() async throws {
         let scenario = try RenderScenario()

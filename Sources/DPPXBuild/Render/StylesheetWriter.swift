@@ -13,6 +13,17 @@ public struct StylesheetWriter: Sendable {
         }
     }
 
+    /// Finds the templates (the user's `templatesFolder` copies first) and writes `manifest`'s
+    /// stylesheet to `path` when its content changed: what `dppx build --css` and
+    /// `dppx serve --watch --css` do after each build. Returns whether the file was written.
+    @discardableResult
+    public static func write(manifest: Manifest, imageRoot: String, to path: String,
+                             templatesFolder: String?) throws(RenderOutputError) -> Bool {
+        let library: TemplateLibrary
+        do { library = try TemplateLibrary.locate(override: templatesFolder) } catch { throw .template(error) }
+        return try StylesheetWriter(library: library).write(manifest: manifest, imageRoot: imageRoot, to: path)
+    }
+
     public init(renderer: StylesheetRenderer) {
         self.renderer = renderer
     }

@@ -67,9 +67,8 @@ public final class DevelopmentSession: Sendable {
     private func writeStylesheet(_ manifest: Manifest) -> BuildFailure? {
         guard let path = options.stylesheet else { return nil }
         do {
-            let library = try TemplateLibrary.locate(override: templatesFolder)
-            let writer = try StylesheetWriter(library: library)
-            if try writer.write(manifest: manifest, imageRoot: options.build.outputRoot, to: path) {
+            if try StylesheetWriter.write(manifest: manifest, imageRoot: options.build.outputRoot, to: path,
+                                          templatesFolder: templatesFolder) {
                 logger.info("wrote \(path)")
             }
             return nil
