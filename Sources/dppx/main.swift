@@ -1,4 +1,5 @@
 import ArgumentParser
+import DPPXServer
 import Foundation
 
 /// `dppx`: density variants of images, the CSS and HTML that use them, and a server that picks
@@ -17,6 +18,11 @@ struct DPPX: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [BuildCommand.self, CSSCommand.self, HTMLCommand.self, ServeCommand.self]
     )
+}
+
+// `dppx serve` handles requests on the server's own event loops (see ImageServer).
+if CommandLine.arguments.dropFirst().first == ServeCommand.configuration.commandName {
+    ImageServer.runTasksOnEventLoops()
 }
 
 await DPPX.mainWithUsageExitCode()

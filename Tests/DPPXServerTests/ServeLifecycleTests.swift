@@ -1,11 +1,13 @@
 import DPPXCore
-import DPPXServer
+@testable import DPPXServer
 import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOCore
+import NIOEmbedded
 import Testing
 
 #if canImport(Glibc)
@@ -73,13 +75,9 @@ struct ServeLifecycleTests {
         try await Task.sleep(for: .milliseconds(300))
         let response = try await connection.readRest(after: first)
         #expect(response.status == 200)
-        // Known upstream issue (Hummingbird 2.28 HTTPConnectionStateHandler): after the quiesce
-        // event it closes the channel right after writing the response's end, dropping writes
-        // NIO still holds when the client reads slower than the file is sent. Intermittent:
-        // whether bytes are pending at that moment depends on timing.
-        withKnownIssue("Hummingbird closes before flushing pending writes on graceful shutdown", isIntermittent: true) {
-            #expect(response.body.count == bytes.count)
-        }
+        // Every byte: Hummingbird closes a connection right after writing a response's end once
+        // shutdown began; CloseAfterWritesHandler holds that close until the bytes are sent.
+        #expect(response.body.count == bytes.count)
         #expect(response.body.count > 1024, "the download went on after the shutdown began")
         try await stopped
         await #expect(throws: (any Error).self) { _ = try await RawHTTPConnection(port: running.port).request("/") }
@@ -172,5 +170,65 @@ struct ServeLifecycleTests {
         }
         guard bound else { throw RawHTTPConnection.Failure(description: "cannot listen: \(String(cString: strerror(errno)))") }
         return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}
+
+/// The close-after-writes rule on its own, deterministic: `SlowSocket` stands for a socket
+/// whose client reads slowly, completing writes only when the test says so.
+@Suite("a connection closes only after its written bytes are sent")
+struct CloseAfterWritesTests {
+    final class SlowSocket: ChannelOutboundHandler, @unchecked Sendable {
+        typealias OutboundIn = Any
+        private var held: [EventLoopPromise<Void>?] = []
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) { held.append(promise) }
+        func flush(context: ChannelHandlerContext) {}
+        /// The client finally read everything.
+        func sendAll() {
+            let promises = held
+            held = []
+            for promise in promises { promise?.succeed() }
+        }
+    }
+
+    func connected(wait: TimeAmount) throws -> (EmbeddedChannel, SlowSocket) {
+        let socket = SlowSocket()
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(socket)
+        try channel.pipeline.syncOperations.addHandler(CloseAfterWritesHandler(maximumWait: wait))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        return (channel, socket)
+    }
+
+    @Test("a close waits until the written bytes are sent, then happens")
+    func holdsClose() throws {
+        let (channel, socket) = try connected(wait: .seconds(30))
+        channel.writeAndFlush(ByteBuffer(string: "last bytes of a download"), promise: nil)
+        let closed = channel.close()
+        channel.embeddedEventLoop.run()
+        #expect(channel.isActive, "closed while bytes were still pending")
+        socket.sendAll()
+        channel.embeddedEventLoop.run()
+        try closed.wait()
+        #expect(!channel.isActive)
+    }
+
+    @Test("a client that stops reading holds the close for at most the wait")
+    func boundedWait() throws {
+        let (channel, _) = try connected(wait: .seconds(5))
+        channel.writeAndFlush(ByteBuffer(string: "never read"), promise: nil)
+        let closed = channel.close()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(4))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        try closed.wait()
+        #expect(!channel.isActive)
+    }
+
+    @Test("with nothing pending, a close is immediate")
+    func immediate() throws {
+        let (channel, _) = try connected(wait: .seconds(30))
+        try channel.close().wait()
+        #expect(!channel.isActive)
     }
 }

@@ -20,6 +20,7 @@ struct ServeStaticFileTests {
             let redirect = try await client.get("/docs")
             #expect(redirect.status == .movedPermanently)
             #expect(redirect.headers[.location] == "/docs/")
+            #expect(try await client.get("/docs?lang=fr").headers[.location] == "/docs/?lang=fr")
         }
     }
 

@@ -1,8 +1,5 @@
-/// A single `Range: bytes=...` request, resolved against a file's size.
-///
-/// `FileMiddleware` reads `bytes=-500` as the first 501 bytes (it means the last 500) and
-/// answers a range starting past the end with a 206 and a backwards `Content-Range`;
-/// `RangeRequestMiddleware` resolves ranges here first and hands it only satisfiable ones.
+/// A single `Range: bytes=...` request, resolved against a file's size (RFC 9110 14.1): suffix
+/// ranges (`bytes=-500` is the last 500 bytes), open ranges, and ranges past the end.
 enum ByteRange: Equatable {
     /// Serve these bytes (inclusive).
     case satisfiable(ClosedRange<Int>)

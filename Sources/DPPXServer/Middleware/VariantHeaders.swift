@@ -17,7 +17,7 @@ struct VariantHeaders {
     /// The variant's own URL (RFC 9110 `Content-Location`), which the access log also reports.
     var contentLocation: String { "/" + URLEncoding.encodePath(choice.variant.path) }
 
-    /// Sets them on `fields`, replacing `FileMiddleware`'s weak modification-time `ETag`.
+    /// Sets them on `fields`, replacing the file's weak modification-time `ETag` when the hash is trusted.
     func apply(to fields: inout HTTPFields) {
         if !choice.vary.isEmpty { fields[.vary] = choice.vary.joined(separator: ", ") }
         fields[.contentDPR] = choice.variant.density.description

@@ -6,6 +6,11 @@ import Hummingbird
 struct ServerPages {
     static let inspectorPath = "/_dppx/"
 
+    /// Whether a raw request path is the server's own (`/_dppx` and below), not ROOT's.
+    static func owns(_ rawPath: String) -> Bool {
+        rawPath.hasPrefix(inspectorPath) || rawPath == String(inspectorPath.dropLast())
+    }
+
     let manifests: ManifestStore
     let session: DevelopmentSession?
     let templatesFolder: String?

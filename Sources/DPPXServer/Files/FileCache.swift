@@ -1,0 +1,83 @@
+import NIOCore
+
+/// What `RootedFileSystem` remembers between requests, per absolute path: that the path was
+/// found inside ROOT (for the file it reached then), and the bytes of small files.
+///
+/// Everything is keyed by `FileIdentity`, so a replaced or edited file is never answered from
+/// memory. Contents are bounded by `capacity` bytes; the oldest entries go first. The list of
+/// confirmed paths is bounded too (it is cleared when it grows past `maxPaths`), so a client
+/// asking for endless distinct URLs cannot grow the server.
+final class FileCache: Sendable {
+    private struct Entry {
+        var identity: FileIdentity
+        var contents: ByteBuffer?
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// Paths with contents, oldest first.
+        var order: [String] = []
+        var bytes = 0
+    }
+
+    let capacity: Int
+    let maxPaths: Int
+    private let state = LockedValue(State())
+
+    init(capacity: Int, maxPaths: Int = 10_000) {
+        self.capacity = capacity
+        self.maxPaths = maxPaths
+    }
+
+    /// Whether `path` was confirmed inside ROOT while it reached the file `identity` names.
+    func isConfirmedInside(_ path: String, _ identity: FileIdentity) -> Bool {
+        state.withLock { $0.entries[path]?.identity == identity }
+    }
+
+    /// Records that `path`, reaching `identity`, is inside ROOT.
+    func confirmInside(_ path: String, _ identity: FileIdentity) {
+        state.withLock { state in
+            if state.entries[path]?.identity == identity { return }
+            if state.entries.count >= maxPaths { state = State() }
+            Self.dropContents(of: path, from: &state)
+            state.entries[path] = Entry(identity: identity, contents: nil)
+        }
+    }
+
+    /// The bytes of `path` when they were read from the same version of the file.
+    func contents(of path: String, identity: FileIdentity) -> ByteBuffer? {
+        state.withLock { state in
+            guard let entry = state.entries[path], entry.identity == identity else { return nil }
+            return entry.contents
+        }
+    }
+
+    /// Keeps `contents`, read from the file `identity` names, unless they alone exceed the
+    /// capacity; older contents make room.
+    func store(_ contents: ByteBuffer, for path: String, identity: FileIdentity) {
+        let size = contents.readableBytes
+        guard size <= capacity else { return }
+        state.withLock { state in
+            Self.dropContents(of: path, from: &state)
+            while state.bytes + size > capacity, !state.order.isEmpty {
+                let oldest = state.order.removeFirst()
+                state.bytes -= state.entries[oldest]?.contents?.readableBytes ?? 0
+                state.entries[oldest]?.contents = nil
+            }
+            if state.entries.count >= maxPaths { state = State() }
+            state.entries[path] = Entry(identity: identity, contents: contents)
+            state.order.append(path)
+            state.bytes += size
+        }
+    }
+
+    /// Bytes of contents held now.
+    var heldBytes: Int { state.withLock { $0.bytes } }
+
+    private static func dropContents(of path: String, from state: inout State) {
+        guard let held = state.entries[path]?.contents else { return }
+        state.bytes -= held.readableBytes
+        state.entries[path]?.contents = nil
+        state.order.removeAll { $0 == path }
+    }
+}

@@ -1,0 +1,105 @@
+@testable import DPPXServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOEmbedded
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Small files are answered from memory; these tests change files under a running server and
+/// check that no request ever gets the old bytes.
+@Suite("dppx serve's in-memory files")
+struct ServeFileCacheTests {
+    @Test("a file rewritten in place (same size) is served new at once")
+    func rewrittenInPlace() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server().makeApplication().test(.router) { client in
+            #expect(try await client.get("/digits.txt").text == "0123456789")
+            let first = try await client.get("/digits.txt")
+            try fixture.write("digits.txt", "9876543210")
+            let second = try await client.get("/digits.txt")
+            #expect(second.text == "9876543210")
+            #expect(second.headers[.eTag] != first.headers[.eTag])
+            // The old tag no longer validates.
+            let stale = try await client.get("/digits.txt", [(.ifNoneMatch, try #require(first.headers[.eTag]))])
+            #expect(stale.status == .ok)
+        }
+    }
+
+    @Test("a file replaced by rename (as dppx build does) is served new at once, ranges too")
+    func replacedByRename() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server().makeApplication().test(.router) { client in
+            #expect(try await client.get("/style.css").text == "body { color: black; }\n")
+            try "body { color: red; }\n".write(toFile: fixture.root + "/.tmp-style", atomically: false, encoding: .utf8)
+            #expect(rename(fixture.root + "/.tmp-style", fixture.root + "/style.css") == 0)
+            #expect(try await client.get("/style.css").text == "body { color: red; }\n")
+            #expect(try await client.get("/style.css", [(.range, "bytes=14-16")]).text == "red")
+        }
+    }
+
+    @Test("a link pointed out of ROOT after it was served is refused")
+    func linkRetargeted() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server().makeApplication().test(.router) { client in
+            #expect(try await client.get("/inside.css").status == .ok)
+            try FileManager.default.removeItem(atPath: fixture.root + "/inside.css")
+            try FileManager.default.createSymbolicLink(atPath: fixture.root + "/inside.css", withDestinationPath: fixture.scratch("outside.txt"))
+            let response = try await client.get("/inside.css")
+            #expect(response.status == .notFound)
+            #expect(!response.text.contains(ServerFixture.secretMarker))
+        }
+    }
+
+    @Test("the cache holds at most its capacity, dropping the oldest contents")
+    func capacity() throws {
+        let fixture = try ServerFixture()
+        let cache = FileCache(capacity: 10)
+        let paths = ["digits.txt", "style.css", "app.js"].map { fixture.root + "/" + $0 }
+        let identities = try paths.map { try #require(FileIdentity(path: $0)) }
+        cache.store(ByteBuffer(string: "123456"), for: paths[0], identity: identities[0])
+        cache.store(ByteBuffer(string: "abcd"), for: paths[1], identity: identities[1])
+        #expect(cache.heldBytes == 10)
+        cache.store(ByteBuffer(string: "xyz"), for: paths[2], identity: identities[2])
+        #expect(cache.heldBytes == 7)
+        #expect(cache.contents(of: paths[0], identity: identities[0]) == nil)
+        #expect(cache.contents(of: paths[1], identity: identities[1]) == ByteBuffer(string: "abcd"))
+        // Contents larger than the whole cache are not kept; a different identity never matches.
+        cache.store(ByteBuffer(string: "far too long"), for: paths[0], identity: identities[0])
+        #expect(cache.contents(of: paths[0], identity: identities[0]) == nil)
+        #expect(cache.contents(of: paths[1], identity: identities[2]) == nil)
+    }
+
+    @Test("files above the in-memory limit stream from disk, whole and in ranges")
+    func overLimit() async throws {
+        let fixture = try ServerFixture()
+        let files = RootedFileSystem(root: fixture.root, cachedFileLimit: 4)
+        let identity = try #require(files.entry("digits.txt"))
+        let context = BasicRequestContext(source: .init(channel: EmbeddedChannel(), logger: .init(label: "test")))
+        let whole = CollectingWriter.Sink()
+        try await files.body(of: "digits.txt", identity: identity, range: nil, context: context).write(CollectingWriter(sink: whole, limit: 100))
+        #expect(String(buffer: whole.buffer) == "0123456789")
+        let part = CollectingWriter.Sink()
+        try await files.body(of: "digits.txt", identity: identity, range: 2...4, context: context).write(CollectingWriter(sink: part, limit: 100))
+        #expect(String(buffer: part.buffer) == "234")
+    }
+
+    @Test("HTTP dates: IMF-fixdate out; IMF-fixdate, RFC 850 and asctime in")
+    func dates() {
+        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == 784_111_777)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == 784_111_777)
+        #expect(HTTPDate.parse("Tue, 29 Feb 2028 23:59:59 GMT") == 1_835_481_599)
+        for bad in ["", "yesterday", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 32 Nov 1994 08:49:37 GMT",
+                    "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT", String(repeating: "9", count: 100)] {
+            #expect(HTTPDate.parse(bad) == nil, "\(bad)")
+        }
+    }
+}
