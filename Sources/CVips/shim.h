@@ -7,10 +7,25 @@
 #define CVIPS_SHIM_H
 
 #include <vips/vips.h>
+#include <webp/decode.h>
+#include <webp/encode.h>
 #include <glib.h>
 #include <string.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 static inline int cvips_init(const char *argv0) { return VIPS_INIT(argv0); }
+
+/* Large pixel buffers (decoded masters, encoder frames) are mapped and unmapped on their own,
+ * so memory goes back to the system as soon as an image is freed. glibc otherwise raises its
+ * mmap threshold after the first such free and keeps later buffers in its heaps. */
+static inline void cvips_return_large_buffers_promptly(void) {
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+}
 
 /* Takes (and clears) the process-wide error text; free the result with g_free. */
 static inline char *cvips_error_take(void) {
@@ -51,6 +66,49 @@ static inline int cvips_open_svg(const char *path, double scale, VipsImage **out
     *out = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "scale", scale,
                                     "unlimited", FALSE, NULL);
     return *out ? 0 : -1;
+}
+
+/* Decodes a still, 8-bit sRGB WebP file straight into a memory image (3 bands, or 4 with
+ * alpha): the pixels libvips's loader gives, without the two full-size RGBA frame buffers it
+ * builds on the way (134 MB for a 4096x4096 master). Damaged or truncated data is an error. */
+static inline int cvips_webp_decode_file(const char *path, VipsImage **out) {
+    gchar *data = NULL;
+    gsize length = 0;
+    GError *error = NULL;
+    if (!g_file_get_contents(path, &data, &length, &error)) {
+        vips_error("webpload", "%s", error ? error->message : "cannot be read");
+        if (error) g_error_free(error);
+        return -1;
+    }
+    WebPBitstreamFeatures features;
+    if (WebPGetFeatures((const uint8_t *) data, length, &features) != VP8_STATUS_OK || features.has_animation) {
+        vips_error("webpload", "not a still WebP image, or its header is damaged");
+        g_free(data);
+        return -1;
+    }
+    int bands = features.has_alpha ? 4 : 3;
+    VipsImage *image = vips_image_new_memory();
+    vips_image_init_fields(image, features.width, features.height, bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                           VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
+    if (vips_image_write_prepare(image)) {
+        g_object_unref(image);
+        g_free(data);
+        return -1;
+    }
+    size_t stride = VIPS_IMAGE_SIZEOF_LINE(image);
+    size_t size = stride * (size_t) features.height;
+    uint8_t *pixels = VIPS_IMAGE_ADDR(image, 0, 0);
+    uint8_t *decoded = bands == 4
+        ? WebPDecodeRGBAInto((const uint8_t *) data, length, pixels, size, (int) stride)
+        : WebPDecodeRGBInto((const uint8_t *) data, length, pixels, size, (int) stride);
+    g_free(data);
+    if (!decoded) {
+        vips_error("webpload", "the WebP data is damaged or truncated");
+        g_object_unref(image);
+        return -1;
+    }
+    *out = image;
+    return 0;
 }
 
 static inline int cvips_copy_memory(VipsImage *in, VipsImage **out) {
@@ -125,6 +183,52 @@ static inline int cvips_pngsave(VipsImage *in, int compression, int effort, void
 static inline int cvips_webpsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len) {
     return vips_webpsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort", effort,
                                 "strip", TRUE, NULL);
+}
+
+/* The same still-image WebP as cvips_webpsave (libwebp's default preset at `quality`, method
+ * `effort`, no metadata), encoded from the image's memory as it is: libvips's saver first
+ * copies the whole image into a buffer of its own (50 MB at 4096x4096). For 8-bit images with
+ * 3 or 4 bands; others go through cvips_webpsave. */
+static inline int cvips_webp_encode(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len) {
+    VipsImage *memory = vips_image_copy_memory(in); /* a reference, not a copy, when already in memory */
+    if (!memory) return -1;
+    WebPConfig config;
+    WebPPicture picture;
+    if (!WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, (float) quality) || !WebPPictureInit(&picture)) {
+        vips_error("webpsave", "libwebp version mismatch");
+        g_object_unref(memory);
+        return -1;
+    }
+    config.lossless = lossless;
+    config.method = effort;
+    picture.use_argb = lossless;
+    picture.width = memory->Xsize;
+    picture.height = memory->Ysize;
+    int stride = (int) VIPS_IMAGE_SIZEOF_LINE(memory);
+    const uint8_t *pixels = VIPS_IMAGE_ADDR(memory, 0, 0);
+    int imported = memory->Bands == 4 ? WebPPictureImportRGBA(&picture, pixels, stride)
+                                      : WebPPictureImportRGB(&picture, pixels, stride);
+    g_object_unref(memory);
+    if (!imported) {
+        vips_error("webpsave", "out of memory importing the pixels");
+        WebPPictureFree(&picture);
+        return -1;
+    }
+    WebPMemoryWriter writer;
+    WebPMemoryWriterInit(&writer);
+    picture.writer = WebPMemoryWrite;
+    picture.custom_ptr = &writer;
+    int encoded = WebPEncode(&config, &picture);
+    WebPPictureFree(&picture);
+    if (!encoded) {
+        vips_error("webpsave", "libwebp could not encode the image (error %d)", picture.error_code);
+        WebPMemoryWriterClear(&writer);
+        return -1;
+    }
+    *buf = g_memdup2(writer.mem, writer.size);
+    *len = writer.size;
+    WebPMemoryWriterClear(&writer);
+    return 0;
 }
 
 static inline int cvips_avifsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len) {

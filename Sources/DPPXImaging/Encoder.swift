@@ -17,8 +17,14 @@ public enum Encoder {
         case .png:
             status = cvips_pngsave(image.pointer, Int32(settings.pngCompression), 7, &buffer, &length)
         case .webp:
-            let lossless = losslessSource && settings.webpLosslessForPNG
-            status = cvips_webpsave(image.pointer, Int32(settings.webpQuality), lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
+            let lossless: Int32 = losslessSource && settings.webpLosslessForPNG ? 1 : 0
+            if image.bandFormat == VIPS_FORMAT_UCHAR && (image.bands == 3 || image.bands == 4) && image.pageHeight == image.fullHeight {
+                // libwebp straight from the pixels: the bitstream libvips's saver writes, without
+                // its copy of the whole image and without the EXIF chunk it adds even when stripping.
+                status = cvips_webp_encode(image.pointer, Int32(settings.webpQuality), lossless, Int32(settings.webpEffort), &buffer, &length)
+            } else {
+                status = cvips_webpsave(image.pointer, Int32(settings.webpQuality), lossless, Int32(settings.webpEffort), &buffer, &length)
+            }
         case .avif:
             status = cvips_avifsave(image.pointer, Int32(settings.avifQuality), 0, Int32(settings.avifEffort), &buffer, &length)
         case .gif:

@@ -17,7 +17,9 @@ public final class MasterImage: @unchecked Sendable {
     /// EXIF orientation, 1 when upright.
     public let orientation: Int
 
-    private let header: VipsImage
+    /// The pixels need no conversion: 8-bit sRGB or grey, no ICC profile, upright, one frame.
+    /// Such a master's own-size output can be its pixel data as it is (see `PNGChunks`).
+    public let isDisplayReady: Bool
 
     /// Reads the header of `path` without decoding pixels, refusing masters over `maxPixels`
     /// (decompression bombs) before any pixel memory is allocated.
@@ -39,7 +41,10 @@ public final class MasterImage: @unchecked Sendable {
         guard !total.overflow, total.partialValue <= maxPixels else {
             throw ImagingError(file: path, reason: "is \(frame.width)x\(frame.height)\(frames > 1 ? " x \(frames) frames" : ""), more than the limit of \(maxPixels) pixels; raise --max-pixels if it is genuine")
         }
-        self.header = header
+        // The header image is not kept: some loaders (WebP) hold a whole frame buffer for it.
+        self.isDisplayReady = frames == 1 && header.orientation == 1 && header.bandFormat == VIPS_FORMAT_UCHAR
+            && !header.hasICCProfile
+            && (header.interpretation == VIPS_INTERPRETATION_sRGB || header.interpretation == VIPS_INTERPRETATION_B_W)
         self.format = format
         self.size = frame
         self.frames = frames
@@ -52,6 +57,12 @@ public final class MasterImage: @unchecked Sendable {
     /// error, not grey fill.
     public func decode() throws(ImagingError) -> DecodedImage {
         let path = self.path
+        if format == .webp && isDisplayReady {
+            // libvips's WebP loader holds two full-size RGBA frames while decoding; this holds
+            // only the pixels.
+            let decoded = try VipsImage.make(file: path) { cvips_webp_decode_file(path, $0) }
+            return DecodedImage(path: path, image: decoded, frames: 1, frameSize: size)
+        }
         let pages: Int32 = frames > 1 ? -1 : 1
         // Rotating needs random access; everything else streams from the file.
         let rotate = frames == 1 && orientation != 1

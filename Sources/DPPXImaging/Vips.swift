@@ -4,6 +4,7 @@ import Foundation
 /// The process-wide libvips runtime: started once, before the first image is touched.
 public enum Vips {
     private static let started: Result<Void, ImagingError> = {
+        cvips_return_large_buffers_promptly()
         guard cvips_init("dppx") == 0 else {
             return .failure(ImagingError(file: nil, reason: "libvips could not start: \(takeErrorText())"))
         }

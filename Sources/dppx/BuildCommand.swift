@@ -34,7 +34,7 @@ struct BuildCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Refuse masters with more pixels than this (decompression bombs).", valueName: "N"))
     var maxPixels: Int = BuildOptions.defaultMaxPixels
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Masters built at once (default: the number of cores).", valueName: "N"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Worker threads, and masters held in memory at once (default: the number of cores).", valueName: "N"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: ArgumentHelp("JPEG quality, 1-100.", valueName: "Q"))

@@ -192,3 +192,55 @@ struct VariantOutputTests {
         #expect(try AtomicFile.read(one.output("dppx-manifest.json")) == AtomicFile.read(other.output("dppx-manifest.json")))
     }
 }
+
+@Suite("Own-size outputs and the WebP encoder")
+struct PassThroughTests {
+    @Test("a PNG master's own-size PNG is its pixel data as it is, metadata dropped; smaller ones are re-encoded")
+    func pngPassThrough() throws {
+        let fixture = BuildFixture()
+        let master = fixture.source("logo.png")
+        try TestImages.write(master, width: 320, height: 200, bands: 4)
+        // Metadata after the header: a text chunk (placeholder CRC; no reader checks it here).
+        var bytes = try AtomicFile.read(master)
+        let text = Array("Comment\0made by a test".utf8)
+        let chunk = [0, 0, 0, UInt8(text.count)] + Array("tEXt".utf8) + text + [0, 0, 0, 0]
+        bytes.insert(contentsOf: chunk, at: 8 + 25)
+        try TestImages.writeBytes(bytes, to: master)
+
+        let report = try fixture.build()
+        #expect(report.succeeded)
+        let own = try AtomicFile.read(fixture.output("logo@2x.png"))
+        #expect(own == PNGChunks.strippingMetadata(bytes))
+        #expect(!String(decoding: own, as: UTF8.self).contains("tEXt"))
+        #expect(try fixture.decoded("logo@2x.png").pixels == DecodedFile(master).pixels)
+        let small = try fixture.decoded("logo.png")
+        #expect((small.width, small.height, small.bands) == (160, 100, 4))
+    }
+
+    @Test("a PNG master that needs converting (16-bit) is re-encoded at its own size too")
+    func noPassThroughWhenConverted() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("deep.png"), width: 200, height: 100, depth: .sixteen)
+        #expect(try fixture.build().succeeded)
+        #expect(try fixture.decoded("deep@2x.png").bitsPerSample == 8)
+    }
+
+    @Test("WebP variants: libvips's bitstream, pixel for pixel, and no metadata chunk at all", arguments: [3, 4])
+    func webp(bands: Int) throws {
+        let fixture = BuildFixture()
+        // A lossless master: its decoded pixels are exactly the generated ones.
+        try TestImages.write(fixture.source("photo.webp") + "[lossless]", width: 300, height: 200, bands: bands)
+        #expect(try fixture.build().succeeded)
+        // The same pixels through libvips's own saver at the same settings, outside SRC.
+        let settings = EncodeSettings()
+        let reference = fixture.output("../reference.webp")
+        try TestImages.write(reference + "[Q=\(settings.webpQuality),effort=\(settings.webpEffort),strip]", width: 300, height: 200, bands: bands)
+        let ours = try AtomicFile.read(fixture.output("photo@2x.webp"))
+        #expect(!String(decoding: ours, as: UTF8.self).contains("EXIF"))
+        #expect(!String(decoding: ours, as: UTF8.self).contains("XMP "))
+        let theirs = try DecodedFile(reference)
+        let mine = try fixture.decoded("photo@2x.webp")
+        #expect(mine.bands == bands)
+        #expect(mine.pixels == theirs.pixels)
+    }
+}

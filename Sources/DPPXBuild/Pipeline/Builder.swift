@@ -13,7 +13,7 @@ public final class Builder: Sendable {
     public let options: BuildOptions
 
     /// Bumped when the pipeline's output for the same settings changes, so old outputs rebuild.
-    static let pipelineVersion = 1
+    static let pipelineVersion = 2
 
     public init(options: BuildOptions) {
         self.options = options
@@ -52,8 +52,9 @@ public final class Builder: Sendable {
         failures += collisions
 
         // Decide per master: reuse (hash and settings unchanged, outputs intact) or build.
-        let state = BuildState(total: buildable.count)
-        let jobs = max(1, min(options.jobs, buildable.count))
+        let state = BuildState()
+        // Even a single master keeps every worker busy: its outputs are separate tasks.
+        let jobs = max(1, options.jobs)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         Vips.threadsPerOperation = max(1, cores / jobs)
         onEvent(.started(total: buildable.count, toBuild: buildable.count))
@@ -61,27 +62,47 @@ public final class Builder: Sendable {
         let order = buildable.indices.sorted { buildable[$0].byteCount > buildable[$1].byteCount }
         let worker = MasterBuilder(options: options)
         let outputRoot = output
+        let queue = BuildQueue(masterCount: order.count, maxOpenMasters: jobs)
+        let built = { @Sendable (source: SourceFile, hash: String, result: MasterBuilder.Result) in
+            for warning in result.warnings { onEvent(.warning(warning)) }
+            onEvent(.built(source: source.relativePath, variants: result.image.variants.count))
+            state.record(.built(result, hash), for: source)
+        }
+        let failed = { @Sendable (source: SourceFile, failure: BuildFailure) in
+            onEvent(.failed(failure))
+            state.record(.failed(failure), for: source)
+        }
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-            while let index = state.next() {
-                let source = buildable[order[index]]
-                let outcome: BuildState.Outcome
-                do throws(BuildFailure) {
-                    let hash: String
-                    if let known = oldCache?.knownHash(for: source) { hash = known } else { hash = try Self.hash(source) }
-                    if sameSettings, let entry = previousBySource[source.relativePath], entry.sourceHash == hash,
-                       Self.outputsIntact(entry, in: outputRoot) {
-                        outcome = .unchanged(entry, hash)
-                    } else {
-                        let result = try worker.build(source, sourceHash: hash)
-                        outcome = .built(result, hash)
-                        for warning in result.warnings { onEvent(.warning(warning)) }
-                        onEvent(.built(source: source.relativePath, variants: result.image.variants.count))
+            while let task = queue.next() {
+                switch task {
+                case .master(let index):
+                    let source = buildable[order[index]]
+                    var job: MasterBuilder.Job?
+                    do throws(BuildFailure) {
+                        let hash: String
+                        if let known = oldCache?.knownHash(for: source) { hash = known } else { hash = try Self.hash(source) }
+                        if sameSettings, let entry = previousBySource[source.relativePath], entry.sourceHash == hash,
+                           Self.outputsIntact(entry, in: outputRoot) {
+                            state.record(.unchanged(entry, hash), for: source)
+                        } else {
+                            switch try worker.start(source, sourceHash: hash) {
+                            case .finished(let result): built(source, hash, result)
+                            case .decoded(let decoded): job = decoded
+                            }
+                        }
+                    } catch {
+                        failed(source, error)
                     }
-                } catch {
-                    outcome = .failed(error)
-                    onEvent(.failed(error))
+                    queue.opened(job)
+                case .output(let job, let index):
+                    guard worker.encode(job, output: index) else { continue }
+                    do throws(BuildFailure) {
+                        built(job.source, job.sourceHash, try worker.finish(job))
+                    } catch {
+                        failed(job.source, error)
+                    }
+                    queue.finished()
                 }
-                state.record(outcome, for: source)
             }
         }
 
@@ -216,7 +237,7 @@ public final class Builder: Sendable {
     }
 }
 
-/// The shared work list and results of one build's worker threads.
+/// The results of one build's worker threads.
 final class BuildState: @unchecked Sendable {
     enum Outcome: Sendable {
         case unchanged(Manifest.Image, String)
@@ -225,19 +246,7 @@ final class BuildState: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var nextIndex = 0
-    private let total: Int
     private(set) var results: [SourceFile: Outcome] = [:]
-
-    init(total: Int) { self.total = total }
-
-    func next() -> Int? {
-        lock.withLock {
-            guard nextIndex < total else { return nil }
-            defer { nextIndex += 1 }
-            return nextIndex
-        }
-    }
 
     func record(_ outcome: Outcome, for source: SourceFile) {
         lock.withLock { results[source] = outcome }

@@ -2,8 +2,10 @@ import DPPXCore
 import DPPXImaging
 import Foundation
 
-/// Turns one master into its variant files: header, plan, one decode, a resize per density,
-/// an encode per format, atomic writes.
+/// Turns one master into its variant files in three steps, so a build can spread one
+/// master's outputs over every core: `start` reads the header, plans and decodes once;
+/// `encode` writes one output (resize, encode, atomic write) and may run on any thread, several
+/// at a time for the same master; `finish` gathers the manifest entry once all are done.
 struct MasterBuilder: Sendable {
     let options: BuildOptions
 
@@ -13,8 +15,70 @@ struct MasterBuilder: Sendable {
         var filesWritten: Int
     }
 
-    func build(_ source: SourceFile, sourceHash: String) throws(BuildFailure) -> Result {
-        do {
+    /// What `start` leaves to do.
+    enum Started: Sendable {
+        /// Nothing more (a vector image copied as it is).
+        case finished(Result)
+        /// Decoded: encode `job.outputs` (any order, any threads), then `finish`.
+        case decoded(Job)
+    }
+
+    /// One decoded master and what its outputs produced so far.
+    final class Job: @unchecked Sendable {
+        let source: SourceFile
+        let sourceHash: String
+        let master: MasterImage
+        let plan: ImagePlan
+        let decoded: DecodedImage
+        /// Largest first, so the last tasks of a build are its small ones.
+        let outputs: [ImagePlan.Output]
+        let warnings: [BuildFailure]
+
+        private let lock = NSLock()
+        private var remaining: Int
+        private var files: [String: (bytes: Int, hash: String)] = [:]
+        private var written = 0
+        private var failure: BuildFailure?
+
+        init(source: SourceFile, sourceHash: String, master: MasterImage, plan: ImagePlan, decoded: DecodedImage, warnings: [BuildFailure]) {
+            self.source = source
+            self.sourceHash = sourceHash
+            self.master = master
+            self.plan = plan
+            self.decoded = decoded
+            self.outputs = plan.outputs.sorted { $0.size.width * $0.size.height > $1.size.width * $1.size.height }
+            self.warnings = warnings
+            self.remaining = outputs.count
+        }
+
+        /// Whether an output already failed: the others need not be encoded.
+        var hasFailed: Bool { lock.withLock { failure != nil } }
+
+        /// Records one output; true when it was the last.
+        func record(_ outcome: Swift.Result<(path: String, bytes: Int, hash: String, written: Bool), BuildFailure>) -> Bool {
+            lock.withLock {
+                switch outcome {
+                case .success(let file):
+                    files[file.path] = (file.bytes, file.hash)
+                    if file.written { written += 1 }
+                case .failure(let error):
+                    if failure == nil { failure = error }
+                }
+                remaining -= 1
+                return remaining == 0
+            }
+        }
+
+        fileprivate func outcome() -> Swift.Result<(files: [String: (bytes: Int, hash: String)], written: Int), BuildFailure> {
+            lock.withLock {
+                if let failure { return .failure(failure) }
+                return .success((files, written))
+            }
+        }
+    }
+
+    func start(_ source: SourceFile, sourceHash: String) throws(BuildFailure) -> Started {
+        try reportingAsBuildFailure(source) { () throws -> Started in
             let master = try MasterOpener.open(source, maxPixels: options.maxPixels)
             let plan = ImagePlan(name: source.name, source: source.relativePath, masterSize: master.size,
                                  hasAlpha: master.hasAlpha, animated: master.frames > 1, settings: options.plan)
@@ -22,31 +86,69 @@ struct MasterBuilder: Sendable {
             guard !plan.outputs.isEmpty else {
                 throw BuildFailure(file: source.relativePath, reason: "has no density to write: it is a \(plan.masterDensity)x master and every density asked for (\(options.densities.map(\.description).joined(separator: ", "))) is above it; add a lower density or pass --upscale")
             }
-            var files: [String: (bytes: Int, hash: String)] = [:]
-            var written = 0
-            if plan.densityIndependent {
-                let bytes = try AtomicFile.read(source.absolutePath)
-                let output = plan.outputs[0]
-                if try AtomicFile.writeIfChanged(bytes, to: outputPath(output.path)) { written += 1 }
-                files[output.path] = (bytes.count, ContentHash.sha256(bytes))
-            } else {
-                let decoded = try master.decode()
-                for density in Array(Set(plan.outputs.map(\.density))).sorted() {
-                    let outputs = plan.outputs.filter { $0.density == density }
-                    let resized = try decoded.resized(to: outputs[0].size)
-                    for output in outputs {
-                        let bytes = try Encoder.encode(resized, as: output.format, settings: options.encode,
-                                                       losslessSource: master.format == .png, file: source.relativePath)
-                        if try AtomicFile.writeIfChanged(bytes, to: outputPath(output.path)) { written += 1 }
-                        files[output.path] = (bytes.count, ContentHash.sha256(bytes))
-                    }
-                }
-            }
             if master.frames > 1 {
                 warnings.append(BuildFailure(file: source.relativePath, reason: "is animated (\(master.frames) frames); the animation is kept in every variant"))
             }
-            return Result(image: plan.manifestImage(sourceHash: sourceHash, files: files),
-                          warnings: warnings, filesWritten: written)
+            if plan.densityIndependent {
+                let bytes = try AtomicFile.read(source.absolutePath)
+                let output = plan.outputs[0]
+                let written = try AtomicFile.writeIfChanged(bytes, to: outputPath(output.path))
+                let files = [output.path: (bytes: bytes.count, hash: ContentHash.sha256(bytes))]
+                return .finished(Result(image: plan.manifestImage(sourceHash: sourceHash, files: files),
+                                        warnings: warnings, filesWritten: written ? 1 : 0))
+            }
+            return .decoded(Job(source: source, sourceHash: sourceHash, master: master, plan: plan,
+                                decoded: try master.decode(), warnings: warnings))
+        }
+    }
+
+    /// Writes `job.outputs[index]`. Failures are recorded in the job; true when this was the
+    /// job's last output.
+    func encode(_ job: Job, output index: Int) -> Bool {
+        let output = job.outputs[index]
+        guard !job.hasFailed else {
+            return job.record(.failure(BuildFailure(file: job.source.relativePath, reason: "skipped")))
+        }
+        do throws(BuildFailure) {
+            let bytes = try reportingAsBuildFailure(job.source) { () throws -> [UInt8] in
+                if let passed = try passThrough(job, output) { return passed }
+                let resized = try job.decoded.resized(to: output.size)
+                return try Encoder.encode(resized, as: output.format, settings: options.encode,
+                                          losslessSource: job.master.format == .png, file: job.source.relativePath)
+            }
+            let written = try reportingAsBuildFailure(job.source) { () throws -> Bool in
+                try AtomicFile.writeIfChanged(bytes, to: outputPath(output.path))
+            }
+            return job.record(.success((output.path, bytes.count, ContentHash.sha256(bytes), written)))
+        } catch {
+            return job.record(.failure(error))
+        }
+    }
+
+    /// The manifest entry once every output of `job` is written.
+    func finish(_ job: Job) throws(BuildFailure) -> Result {
+        switch job.outcome() {
+        case .failure(let failure):
+            throw failure
+        case .success(let done):
+            return Result(image: job.plan.manifestImage(sourceHash: job.sourceHash, files: done.files),
+                          warnings: job.warnings, filesWritten: done.written)
+        }
+    }
+
+    /// A PNG output at the master's own size from a PNG master whose pixels need no
+    /// conversion is the master's pixel data as it is, metadata dropped: the same pixels as a
+    /// re-encode, without the most expensive encode of the build.
+    private func passThrough(_ job: Job, _ output: ImagePlan.Output) throws -> [UInt8]? {
+        guard output.format == .png, job.master.format == .png, job.master.isDisplayReady,
+              output.size == job.master.size else { return nil }
+        return PNGChunks.strippingMetadata(try AtomicFile.read(job.source.absolutePath))
+    }
+
+    /// Runs `body`, turning imaging and file errors into a failure that names the master.
+    private func reportingAsBuildFailure<T>(_ source: SourceFile, _ body: () throws -> T) throws(BuildFailure) -> T {
+        do {
+            return try body()
         } catch let error as ImagingError {
             throw BuildFailure(file: source.relativePath, reason: error.reason)
         } catch let error as FileError {

@@ -12,7 +12,8 @@ public struct BuildOptions: Sendable {
     public var plan: PlanSettings
     /// Masters with more pixels than this are refused before decoding (decompression bombs).
     public var maxPixels: Int
-    /// Masters built at once; each uses cores / jobs libvips threads.
+    /// Worker threads, and the most masters open (decoded in memory) at once; each worker uses
+    /// cores / jobs libvips threads.
     public var jobs: Int
     /// Encoder qualities and efforts.
     public var encode: EncodeSettings
