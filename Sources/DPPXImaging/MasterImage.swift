@@ -92,6 +92,9 @@ public final class DecodedImage: @unchecked Sendable {
         self.frameSize = frameSize
     }
 
+    /// Bytes of pixels held.
+    public var byteCount: Int { image.width * image.fullHeight * image.bands * (image.bandFormat == VIPS_FORMAT_UCHAR ? 1 : 2) }
+
     /// The image at exactly `target` (per frame), alpha premultiplied during the resize.
     public func resized(to target: PixelSize) throws(ImagingError) -> VipsImage {
         let path = self.path

@@ -3,11 +3,15 @@ import Foundation
 /// The work of one build, handed to its worker threads one task at a time: open and decode a
 /// master, or write one output of a master already decoded.
 ///
-/// Outputs of decoded masters come first, oldest master first, and a new master is opened only
-/// while fewer than `maxOpenMasters` are open or decoded and unfinished: a decoded 4096x4096
-/// master is 50 MB, so this is what bounds a build's memory. A master's outputs spread over
-/// every core rather than one core finishing a master alone while the others wait at the end
-/// of a build.
+/// A master's outputs spread over every core rather than one core finishing a master alone
+/// while the others wait at the end of a build. Memory is what limits how much runs at once:
+/// a decoded 4096x4096 master is 50 MB and its WebP encode another 60 MB, so two workers
+/// each on a large WebP would hold twice that. Each task carries an estimate of the memory it
+/// needs (`MasterBuilder.Job`), and a task is handed out only while decoded masters plus
+/// running tasks stay within `memoryBudget`; a worker skips to a smaller output that fits, or
+/// waits. A task always runs when nothing else is running, so no master is ever too large.
+/// Outputs of decoded masters come before new masters, oldest master first, so decoded
+/// masters are released early.
 final class BuildQueue: @unchecked Sendable {
     enum Task {
         /// The index into the build's ordered list of masters.
@@ -18,65 +22,88 @@ final class BuildQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private let masterCount: Int
     private let maxOpenMasters: Int
+    private let memoryBudget: Int
     private var nextMaster = 0
     /// Masters taken but not yet decoded: their outputs may still arrive.
     private var opening = 0
     /// Masters taken and not finished (opening, or decoded with outputs left).
     private var open = 0
     private var outputs: [(job: MasterBuilder.Job, index: Int)] = []
-    private var nextOutput = 0
+    /// Estimated bytes of decoded masters held, and of tasks running.
+    private var held = 0
+    private var running = 0
+    private var runningTasks = 0
+    private var largestDecode = 0
 
-    init(masterCount: Int, maxOpenMasters: Int) {
+    init(masterCount: Int, maxOpenMasters: Int, memoryBudget: Int) {
         self.masterCount = masterCount
         self.maxOpenMasters = max(1, maxOpenMasters)
+        self.memoryBudget = memoryBudget
     }
 
-    /// The next task; waits while none is ready but a master being opened may bring some.
-    /// Nil when the build's work is all handed out.
+    /// The next task; waits while none can run yet but one may. Nil when the build's work is
+    /// all handed out.
     func next() -> Task? {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if nextOutput < outputs.count {
-                defer { nextOutput += 1 }
-                let output = outputs[nextOutput]
+            let idle = runningTasks == 0
+            if let position = outputs.indices.first(where: { idle || held + running + cost(of: outputs[$0]) <= memoryBudget }) {
+                let output = outputs.remove(at: position)
+                running += cost(of: output)
+                runningTasks += 1
                 return .output(output.job, output.index)
             }
             if nextMaster < masterCount {
-                if open < maxOpenMasters {
+                // A decode's size is known only once the header is read: assume it is as large
+                // as the largest seen so far.
+                if open < maxOpenMasters && (idle || held + running + largestDecode <= memoryBudget) {
                     defer { nextMaster += 1 }
                     opening += 1
                     open += 1
+                    runningTasks += 1
                     return .master(nextMaster)
                 }
-            } else if opening == 0 {
+            } else if opening == 0 && outputs.isEmpty {
                 return nil
             }
             condition.wait()
         }
     }
 
-    /// A master taken with `next` is open: `job`'s outputs join the queue; nil when the master
-    /// needs nothing more (unchanged, failed, or copied), which also finishes it.
+    /// A master taken with `next` is open: `job`'s outputs join the queue and its decoded
+    /// pixels count as held; nil when the master needs nothing more (unchanged, failed, or
+    /// copied), which also finishes it.
     func opened(_ job: MasterBuilder.Job?) {
         condition.lock()
         defer { condition.unlock() }
         opening -= 1
-        if job == nil { open -= 1 }
+        runningTasks -= 1
         if let job {
-            // Drop handed-out entries so the list does not keep finished jobs alive.
-            outputs.removeFirst(nextOutput)
-            nextOutput = 0
+            held += job.decodedBytes
+            largestDecode = max(largestDecode, job.decodedBytes)
             outputs += job.outputs.indices.map { (job, $0) }
+        } else {
+            open -= 1
         }
         condition.broadcast()
     }
 
-    /// The last output of a decoded master is written: another master may open.
-    func finished() {
+    /// An output handed out by `next` is written; `lastOfJob` when it finished its master,
+    /// whose decoded pixels are then released.
+    func wrote(_ job: MasterBuilder.Job, output index: Int, lastOfJob: Bool) {
         condition.lock()
         defer { condition.unlock() }
-        open -= 1
+        running -= job.memoryEstimate(ofOutput: index)
+        runningTasks -= 1
+        if lastOfJob {
+            held -= job.decodedBytes
+            open -= 1
+        }
         condition.broadcast()
+    }
+
+    private func cost(of output: (job: MasterBuilder.Job, index: Int)) -> Int {
+        output.job.memoryEstimate(ofOutput: output.index)
     }
 }

@@ -62,7 +62,7 @@ public final class Builder: Sendable {
         let order = buildable.indices.sorted { buildable[$0].byteCount > buildable[$1].byteCount }
         let worker = MasterBuilder(options: options)
         let outputRoot = output
-        let queue = BuildQueue(masterCount: order.count, maxOpenMasters: jobs)
+        let queue = BuildQueue(masterCount: order.count, maxOpenMasters: jobs, memoryBudget: jobs * options.memoryPerJob)
         let built = { @Sendable (source: SourceFile, hash: String, result: MasterBuilder.Result) in
             for warning in result.warnings { onEvent(.warning(warning)) }
             onEvent(.built(source: source.relativePath, variants: result.image.variants.count))
@@ -95,13 +95,15 @@ public final class Builder: Sendable {
                     }
                     queue.opened(job)
                 case .output(let job, let index):
-                    guard worker.encode(job, output: index) else { continue }
-                    do throws(BuildFailure) {
-                        built(job.source, job.sourceHash, try worker.finish(job))
-                    } catch {
-                        failed(job.source, error)
+                    let last = worker.encode(job, output: index)
+                    if last {
+                        do throws(BuildFailure) {
+                            built(job.source, job.sourceHash, try worker.finish(job))
+                        } catch {
+                            failed(job.source, error)
+                        }
                     }
-                    queue.finished()
+                    queue.wrote(job, output: index, lastOfJob: last)
                 }
             }
         }

@@ -51,6 +51,25 @@ struct MasterBuilder: Sendable {
             self.remaining = outputs.count
         }
 
+        /// The decoded pixels' size in memory.
+        var decodedBytes: Int { decoded.byteCount }
+
+        /// About how much memory writing `outputs[index]` takes beyond the decoded master: a
+        /// resized copy where the encoder needs one in memory (WebP, AVIF), the encoder's own
+        /// buffers (measured: libwebp about 4 bytes a pixel, libaom more), the encoded bytes.
+        func memoryEstimate(ofOutput index: Int) -> Int {
+            let output = outputs[index]
+            let pixels = output.size.width * output.size.height * master.frames
+            let bands = master.hasAlpha ? 4 : 3
+            let resizedCopy = output.size == master.size ? 0 : pixels * bands
+            switch output.format {
+            case .webp: return resizedCopy + pixels * 4 + pixels / 2
+            case .avif, .heic: return resizedCopy + pixels * 8 + pixels / 2
+            case .png, .jpeg: return pixels
+            case .gif, .tiff, .svg: return pixels * bands
+            }
+        }
+
         /// Whether an output already failed: the others need not be encoded.
         var hasFailed: Bool { lock.withLock { failure != nil } }
 

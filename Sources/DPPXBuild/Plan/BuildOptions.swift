@@ -17,6 +17,10 @@ public struct BuildOptions: Sendable {
     public var jobs: Int
     /// Encoder qualities and efforts.
     public var encode: EncodeSettings
+    /// Working memory per worker for decoded masters and encodes (estimated): tasks wait rather
+    /// than run together past `jobs` times this. Enough for a 4096x4096 master and its WebP
+    /// encode next to smaller work; one task always runs, however large.
+    public var memoryPerJob = 112 << 20
 
     /// 16384 x 16384: what libvips itself treats as a sane upper bound for a web master.
     public static let defaultMaxPixels = 268_402_689
