@@ -129,16 +129,18 @@ struct MasterBuilder: Sendable {
             return job.record(.failure(BuildFailure(file: job.source.relativePath, reason: "skipped")))
         }
         do throws(BuildFailure) {
-            let bytes = try reportingAsBuildFailure(job.source) { () throws -> [UInt8] in
-                if let passed = try passThrough(job, output) { return passed }
-                let resized = try job.decoded.resized(to: output.size)
-                return try Encoder.encode(resized, as: output.format, settings: options.encode,
-                                          losslessSource: job.master.format == .png, file: job.source.relativePath)
+            let file = try reportingAsBuildFailure(job.source) { () throws -> (path: String, bytes: Int, hash: String, written: Bool) in
+                let bytes: [UInt8]
+                if let passed = try passThrough(job, output) {
+                    bytes = passed
+                } else {
+                    bytes = try Encoder.encode(job.decoded.resized(to: output.size), as: output.format, settings: options.encode,
+                                               losslessSource: job.master.format == .png, file: job.source.relativePath)
+                }
+                let written = try AtomicFile.writeIfChanged(bytes, to: outputPath(output.path))
+                return (output.path, bytes.count, ContentHash.sha256(bytes), written)
             }
-            let written = try reportingAsBuildFailure(job.source) { () throws -> Bool in
-                try AtomicFile.writeIfChanged(bytes, to: outputPath(output.path))
-            }
-            return job.record(.success((output.path, bytes.count, ContentHash.sha256(bytes), written)))
+            return job.record(.success(file))
         } catch {
             return job.record(.failure(error))
         }

@@ -22,17 +22,10 @@ public final class ManifestStore: Sendable {
     /// How long a checked manifest is trusted before its file is looked at again.
     public let recheckInterval: Duration
 
-    private struct Fingerprint: Equatable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: Int64
-    }
-
     private struct State: Sendable {
         var index = ManifestIndex.empty
         var status = ManifestStatus.missing(path: "")
-        var fingerprint: Fingerprint?
+        var fingerprint: FileIdentity?
         var checked: ContinuousClock.Instant?
     }
 
@@ -59,7 +52,7 @@ public final class ManifestStore: Sendable {
     /// Reads the file again now (after a build). Returns the new status.
     @discardableResult
     public func reload() -> ManifestStatus {
-        let fingerprint = Self.fingerprint(of: path)
+        let fingerprint = FileIdentity(path: path)
         let (index, status) = load(fingerprint: fingerprint)
         state.withLock {
             $0.index = index
@@ -80,7 +73,7 @@ public final class ManifestStore: Sendable {
             return false
         }
         guard due else { return }
-        let fingerprint = Self.fingerprint(of: path)
+        let fingerprint = FileIdentity(path: path)
         guard fingerprint != state.withLock({ $0.fingerprint }) else { return }
         let (index, status) = load(fingerprint: fingerprint)
         state.withLock {
@@ -90,7 +83,7 @@ public final class ManifestStore: Sendable {
         }
     }
 
-    private func load(fingerprint: Fingerprint?) -> (ManifestIndex, ManifestStatus) {
+    private func load(fingerprint: FileIdentity?) -> (ManifestIndex, ManifestStatus) {
         guard fingerprint != nil else { return (.empty, .missing(path: path)) }
         let bytes: [UInt8]
         do {
@@ -104,12 +97,5 @@ public final class ManifestStore: Sendable {
         } catch {
             return (.empty, .unreadable(path: path, reason: error.description))
         }
-    }
-
-    private static func fingerprint(of path: String) -> Fingerprint? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Fingerprint(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                           modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 }
