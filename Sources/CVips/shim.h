@@ -185,43 +185,68 @@ static inline int cvips_webpsave(VipsImage *in, int quality, int lossless, int e
                                 "strip", TRUE, NULL);
 }
 
-/* The same still-image WebP as cvips_webpsave (libwebp's default preset at `quality`, method
- * `effort`, no metadata), encoded from the image's memory as it is: libvips's saver first
- * copies the whole image into a buffer of its own (50 MB at 4096x4096). For 8-bit images with
- * 3 or 4 bands; others go through cvips_webpsave. */
-static inline int cvips_webp_encode(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len) {
+/* libwebp's input for one still image, taken from an 8-bit image with 3 or 4 bands: YUV 4:2:0
+ * for lossy (1.5 bytes a pixel, or 2.5 with alpha), ARGB for lossless. Taking it renders the
+ * image (a resize runs here) and copies nothing else, so the image it came from, and the
+ * decoded master behind it, can be released before the far longer encode. Free the result
+ * with cvips_webp_input_free (cvips_webp_input_encode does). */
+static inline int cvips_webp_input_new(VipsImage *in, int lossless, WebPPicture **out) {
     VipsImage *memory = vips_image_copy_memory(in); /* a reference, not a copy, when already in memory */
     if (!memory) return -1;
-    WebPConfig config;
-    WebPPicture picture;
-    if (!WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, (float) quality) || !WebPPictureInit(&picture)) {
+    WebPPicture *picture = g_new0(WebPPicture, 1);
+    if (!WebPPictureInit(picture)) {
         vips_error("webpsave", "libwebp version mismatch");
         g_object_unref(memory);
+        g_free(picture);
+        return -1;
+    }
+    picture->use_argb = lossless;
+    picture->width = memory->Xsize;
+    picture->height = memory->Ysize;
+    int stride = (int) VIPS_IMAGE_SIZEOF_LINE(memory);
+    const uint8_t *pixels = VIPS_IMAGE_ADDR(memory, 0, 0);
+    int imported = memory->Bands == 4 ? WebPPictureImportRGBA(picture, pixels, stride)
+                                      : WebPPictureImportRGB(picture, pixels, stride);
+    g_object_unref(memory);
+    if (!imported) {
+        vips_error("webpsave", "out of memory importing the pixels");
+        WebPPictureFree(picture);
+        g_free(picture);
+        return -1;
+    }
+    *out = picture;
+    return 0;
+}
+
+static inline void cvips_webp_input_free(WebPPicture *picture) {
+    if (!picture) return;
+    WebPPictureFree(picture);
+    g_free(picture);
+}
+
+/* Encodes an input from cvips_webp_input_new and frees it: the same still-image WebP as
+ * cvips_webpsave (libwebp's default preset at `quality`, method `effort`, no metadata),
+ * without libvips's copy of the whole image (50 MB at 4096x4096) and without the EXIF chunk
+ * it writes even when stripping. */
+static inline int cvips_webp_input_encode(WebPPicture *picture, int quality, int lossless, int effort,
+                                          void **buf, size_t *len) {
+    WebPConfig config;
+    if (!WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, (float) quality)) {
+        vips_error("webpsave", "libwebp version mismatch");
+        cvips_webp_input_free(picture);
         return -1;
     }
     config.lossless = lossless;
     config.method = effort;
-    picture.use_argb = lossless;
-    picture.width = memory->Xsize;
-    picture.height = memory->Ysize;
-    int stride = (int) VIPS_IMAGE_SIZEOF_LINE(memory);
-    const uint8_t *pixels = VIPS_IMAGE_ADDR(memory, 0, 0);
-    int imported = memory->Bands == 4 ? WebPPictureImportRGBA(&picture, pixels, stride)
-                                      : WebPPictureImportRGB(&picture, pixels, stride);
-    g_object_unref(memory);
-    if (!imported) {
-        vips_error("webpsave", "out of memory importing the pixels");
-        WebPPictureFree(&picture);
-        return -1;
-    }
     WebPMemoryWriter writer;
     WebPMemoryWriterInit(&writer);
-    picture.writer = WebPMemoryWrite;
-    picture.custom_ptr = &writer;
-    int encoded = WebPEncode(&config, &picture);
-    WebPPictureFree(&picture);
+    picture->writer = WebPMemoryWrite;
+    picture->custom_ptr = &writer;
+    int encoded = WebPEncode(&config, picture);
+    int error = picture->error_code;
+    cvips_webp_input_free(picture);
     if (!encoded) {
-        vips_error("webpsave", "libwebp could not encode the image (error %d)", picture.error_code);
+        vips_error("webpsave", "libwebp could not encode the image (error %d)", error);
         WebPMemoryWriterClear(&writer);
         return -1;
     }

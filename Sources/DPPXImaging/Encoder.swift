@@ -1,13 +1,115 @@
 import CVips
 import DPPXCore
 
+/// An output's pixels as its encoder takes them, made before the encode runs.
+///
+/// libwebp works from its own copy of the pixels (YUV 4:2:0, 1.5 bytes a pixel), so a WebP
+/// input takes that copy at once and lets go of the image it came from: the decoded master
+/// behind it can be freed while the encode, many times longer than the resize, runs. The
+/// other encoders read their image while they write, so their input keeps the image (and the
+/// master) until it is encoded.
+public final class EncoderInput: @unchecked Sendable {
+    enum Pixels {
+        case image(VipsImage)
+        case webp(UnsafeMutablePointer<WebPPicture>)
+    }
+
+    /// The format it is for.
+    public let format: ImageFormat
+    /// WebP only: written losslessly.
+    let lossless: Bool
+    /// Bytes it holds of its own, apart from the image it was made from.
+    public let ownBytes: Int
+    private var pixels: Pixels?
+
+    init(format: ImageFormat, lossless: Bool, pixels: Pixels, ownBytes: Int) {
+        self.format = format
+        self.lossless = lossless
+        self.pixels = pixels
+        self.ownBytes = ownBytes
+    }
+
+    /// Whether it still refers to the image it was made from (and so keeps the master alive).
+    public var holdsImage: Bool {
+        if case .image = pixels { return true }
+        return false
+    }
+
+    /// Hands the pixels to the encoder, once.
+    fileprivate func take() -> Pixels? {
+        defer { pixels = nil }
+        return pixels
+    }
+
+    deinit {
+        if case .webp(let picture) = pixels { cvips_webp_input_free(picture) }
+    }
+}
+
 /// Encodes a resized image into a file's bytes, metadata stripped.
 public enum Encoder {
     /// The encoded bytes of `image` in `format`. `file` names the master in errors.
     public static func encode(_ image: VipsImage, as format: ImageFormat, settings: EncodeSettings,
                               losslessSource: Bool, file: String) throws(ImagingError) -> [UInt8] {
+        try encode(input(image, for: format, settings: settings, losslessSource: losslessSource, file: file),
+                   settings: settings, file: file)
+    }
+
+    /// What `format`'s encoder will read `image` from: for WebP, libwebp's own copy of the
+    /// pixels, taken now (the resize behind `image` runs here); for the others, `image` itself.
+    public static func input(_ image: VipsImage, for format: ImageFormat, settings: EncodeSettings,
+                             losslessSource: Bool, file: String) throws(ImagingError) -> EncoderInput {
+        let lossless = format == .webp && losslessSource && settings.webpLosslessForPNG
+        guard format == .webp, image.bandFormat == VIPS_FORMAT_UCHAR, image.bands == 3 || image.bands == 4,
+              image.pageHeight == image.fullHeight else {
+            return EncoderInput(format: format, lossless: lossless, pixels: .image(image), ownBytes: 0)
+        }
+        // libwebp straight from the pixels: the bitstream libvips's saver writes, without its
+        // copy of the whole image and without the EXIF chunk it adds even when stripping.
+        var picture: UnsafeMutablePointer<WebPPicture>?
+        guard cvips_webp_input_new(image.pointer, lossless ? 1 : 0, &picture) == 0, let picture else {
+            throw ImagingError(file: file, reason: "could not be encoded as webp: \(Vips.takeErrorText())")
+        }
+        let pixels = image.width * image.fullHeight
+        let bytes = lossless ? pixels * 4 : pixels * 3 / 2 + (image.bands == 4 ? pixels : 0)
+        return EncoderInput(format: format, lossless: lossless, pixels: .webp(picture), ownBytes: bytes)
+    }
+
+    /// The encoded bytes of `input` (each input is encoded once). `file` names the master in errors.
+    public static func encode(_ input: EncoderInput, settings: EncodeSettings, file: String) throws(ImagingError) -> [UInt8] {
+        let format = input.format
+        guard let pixels = input.take() else {
+            throw ImagingError(file: file, reason: "was already encoded as \(format.rawValue) (an input is encoded once)")
+        }
+        let image: VipsImage
+        switch pixels {
+        case .webp(let picture):
+            return try collect(format: format, file: file) { (buffer, length) throws(ImagingError) in
+                cvips_webp_input_encode(picture, Int32(settings.webpQuality), input.lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
+            }
+        case .image(let pixels):
+            image = pixels
+        }
+        return try collect(format: format, file: file) { (buffer, length) throws(ImagingError) in
+            try encodeWithLibvips(image, as: format, lossless: input.lossless, settings: settings, file: file, into: &buffer, length: &length)
+        }
+    }
+
+    /// Runs an encoder writing a g_malloc'd buffer and returns its bytes.
+    private static func collect(format: ImageFormat, file: String,
+                                _ body: (inout UnsafeMutableRawPointer?, inout Int) throws(ImagingError) -> Int32) throws(ImagingError) -> [UInt8] {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
+        let status = try body(&buffer, &length)
+        guard status == 0, let buffer else {
+            throw ImagingError(file: file, reason: "could not be encoded as \(format.rawValue): \(Vips.takeErrorText())")
+        }
+        defer { g_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+
+    private static func encodeWithLibvips(_ image: VipsImage, as format: ImageFormat, lossless: Bool, settings: EncodeSettings, file: String,
+                                          into buffer: inout UnsafeMutableRawPointer?, length: inout Int) throws(ImagingError) -> Int32 {
         let status: Int32
         switch format {
         case .jpeg:
@@ -17,14 +119,8 @@ public enum Encoder {
         case .png:
             status = cvips_pngsave(image.pointer, Int32(settings.pngCompression), 7, &buffer, &length)
         case .webp:
-            let lossless: Int32 = losslessSource && settings.webpLosslessForPNG ? 1 : 0
-            if image.bandFormat == VIPS_FORMAT_UCHAR && (image.bands == 3 || image.bands == 4) && image.pageHeight == image.fullHeight {
-                // libwebp straight from the pixels: the bitstream libvips's saver writes, without
-                // its copy of the whole image and without the EXIF chunk it adds even when stripping.
-                status = cvips_webp_encode(image.pointer, Int32(settings.webpQuality), lossless, Int32(settings.webpEffort), &buffer, &length)
-            } else {
-                status = cvips_webpsave(image.pointer, Int32(settings.webpQuality), lossless, Int32(settings.webpEffort), &buffer, &length)
-            }
+            // Animations and grey images, which libwebp's own import does not take.
+            status = cvips_webpsave(image.pointer, Int32(settings.webpQuality), lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
         case .avif:
             status = cvips_avifsave(image.pointer, Int32(settings.avifQuality), 0, Int32(settings.avifEffort), &buffer, &length)
         case .gif:
@@ -34,11 +130,7 @@ public enum Encoder {
         case .heic, .svg:
             throw ImagingError(file: file, reason: "dppx cannot write \(format.rawValue) variants; write JPEG, PNG, WebP or AVIF")
         }
-        guard status == 0, let buffer else {
-            throw ImagingError(file: file, reason: "could not be encoded as \(format.rawValue): \(Vips.takeErrorText())")
-        }
-        defer { g_free(buffer) }
-        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        return status
     }
 
     private static func flattened(_ image: VipsImage, file: String) throws(ImagingError) -> VipsImage {

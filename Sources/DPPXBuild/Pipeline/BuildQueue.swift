@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A master's outputs spread over every core rather than one core finishing a master alone
 /// while the others wait at the end of a build. Memory is what limits how much runs at once:
-/// a decoded 4096x4096 master is 50 MB and its WebP encode another 60 MB, so two workers
+/// a decoded 4096x4096 master is 50 MB and a WebP encode of it 25 to 100 MB, so two workers
 /// each on a large WebP would hold twice that. Each task carries an estimate of the memory it
 /// needs (`MasterBuilder.Job`), and a task is handed out only while decoded masters plus
 /// running tasks stay within `memoryBudget`; a worker skips to a smaller output that fits, or
@@ -29,11 +29,15 @@ final class BuildQueue: @unchecked Sendable {
     /// Masters taken and not finished (opening, or decoded with outputs left).
     private var open = 0
     private var outputs: [(job: MasterBuilder.Job, index: Int)] = []
-    /// Estimated bytes of decoded masters held, and of tasks running.
+    /// Estimated bytes of decoded masters held, and of tasks running (decodes included).
     private var held = 0
     private var running = 0
     private var runningTasks = 0
+    /// The most a decode has taken so far; assumed of the next one, whose size is known only
+    /// once its header is read.
     private var largestDecode = 0
+    /// What each decode under way was assumed to take, by master.
+    private var decoding: [Int: Int] = [:]
 
     init(masterCount: Int, maxOpenMasters: Int, memoryBudget: Int) {
         self.masterCount = masterCount
@@ -55,13 +59,15 @@ final class BuildQueue: @unchecked Sendable {
                 return .output(output.job, output.index)
             }
             if nextMaster < masterCount {
-                // A decode's size is known only once the header is read: assume it is as large
-                // as the largest seen so far.
-                if open < maxOpenMasters && (idle || held + running + largestDecode <= memoryBudget) {
+                // Nothing is known of a decode's size before the first one: one at a time until then.
+                let firstUnderWay = largestDecode == 0 && opening > 0
+                if open < maxOpenMasters && !firstUnderWay && (idle || held + running + largestDecode <= memoryBudget) {
                     defer { nextMaster += 1 }
                     opening += 1
                     open += 1
                     runningTasks += 1
+                    running += largestDecode
+                    decoding[nextMaster] = largestDecode
                     return .master(nextMaster)
                 }
             } else if opening == 0 && outputs.isEmpty {
@@ -71,17 +77,18 @@ final class BuildQueue: @unchecked Sendable {
         }
     }
 
-    /// A master taken with `next` is open: `job`'s outputs join the queue and its decoded
-    /// pixels count as held; nil when the master needs nothing more (unchanged, failed, or
+    /// A master taken with `next` is open: `job`'s outputs join the queue and what it holds
+    /// (`MasterBuilder.Job.heldBytes`) counts as held; nil when the master needs nothing more (unchanged, failed, or
     /// copied), which also finishes it.
-    func opened(_ job: MasterBuilder.Job?) {
+    func opened(_ master: Int, _ job: MasterBuilder.Job?) {
         condition.lock()
         defer { condition.unlock() }
         opening -= 1
         runningTasks -= 1
+        running -= decoding.removeValue(forKey: master) ?? 0
         if let job {
-            held += job.decodedBytes
-            largestDecode = max(largestDecode, job.decodedBytes)
+            held += job.heldBytes
+            largestDecode = max(largestDecode, job.peakBytes)
             outputs += job.outputs.indices.map { (job, $0) }
         } else {
             open -= 1
@@ -90,14 +97,14 @@ final class BuildQueue: @unchecked Sendable {
     }
 
     /// An output handed out by `next` is written; `lastOfJob` when it finished its master,
-    /// whose decoded pixels are then released.
+    /// whose memory is then released.
     func wrote(_ job: MasterBuilder.Job, output index: Int, lastOfJob: Bool) {
         condition.lock()
         defer { condition.unlock() }
         running -= job.memoryEstimate(ofOutput: index)
         runningTasks -= 1
         if lastOfJob {
-            held -= job.decodedBytes
+            held -= job.heldBytes
             open -= 1
         }
         condition.broadcast()

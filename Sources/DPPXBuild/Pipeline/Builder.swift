@@ -93,7 +93,7 @@ public final class Builder: Sendable {
                     } catch {
                         failed(source, error)
                     }
-                    queue.opened(job)
+                    queue.opened(index, job)
                 case .output(let job, let index):
                     let last = worker.encode(job, output: index)
                     if last {

@@ -24,50 +24,96 @@ struct MasterBuilder: Sendable {
     }
 
     /// One decoded master and what its outputs produced so far.
+    ///
+    /// The job does not keep the decoded master itself: each output's `EncoderInput` does, as
+    /// long as its encoder needs it. WebP inputs are taken from the master as the job is made,
+    /// so a master whose outputs are all WebP is freed before any encode starts.
     final class Job: @unchecked Sendable {
         let source: SourceFile
         let sourceHash: String
         let master: MasterImage
         let plan: ImagePlan
-        let decoded: DecodedImage
         /// Largest first, so the last tasks of a build are its small ones.
         let outputs: [ImagePlan.Output]
         let warnings: [BuildFailure]
+        /// What the job holds until its last output is written: the decoded master while any
+        /// input still reads from it, and the inputs taken from it.
+        let heldBytes: Int
+        /// The most it held at once, while the inputs were taken from the master.
+        let peakBytes: Int
+
+        /// Per output: its input was taken from the master already (no resize left to run).
+        private let taken: [Bool]
 
         private let lock = NSLock()
+        /// Released one by one as the outputs are encoded.
+        private var inputs: [EncoderInput?]
         private var remaining: Int
         private var files: [String: (bytes: Int, hash: String)] = [:]
         private var written = 0
         private var failure: BuildFailure?
 
-        init(source: SourceFile, sourceHash: String, master: MasterImage, plan: ImagePlan, decoded: DecodedImage, warnings: [BuildFailure]) {
+        /// Takes every output's encoder input from `decoded`.
+        init(source: SourceFile, sourceHash: String, master: MasterImage, plan: ImagePlan, decoded: DecodedImage,
+             encode settings: EncodeSettings, warnings: [BuildFailure]) throws(ImagingError) {
             self.source = source
             self.sourceHash = sourceHash
             self.master = master
             self.plan = plan
-            self.decoded = decoded
             self.outputs = plan.outputs.sorted { $0.size.width * $0.size.height > $1.size.width * $1.size.height }
             self.warnings = warnings
             self.remaining = outputs.count
+            // Smallest first: a resize's full-size copy is freed once taken, and the inputs
+            // already taken stay small while the larger resizes run.
+            var inputs: [EncoderInput] = []
+            var taken = 0
+            var peak = decoded.byteCount
+            for output in outputs.reversed() {
+                let input = try Encoder.input(decoded.resized(to: output.size), for: output.format, settings: settings,
+                                              losslessSource: master.format == .png, file: source.relativePath)
+                let resize = input.ownBytes > 0 && output.size != master.size
+                    ? output.size.width * output.size.height * (master.hasAlpha ? 4 : 3) + Self.resizeBuffers(master) : 0
+                peak = max(peak, decoded.byteCount + taken + resize + input.ownBytes)
+                taken += input.ownBytes
+                inputs.insert(input, at: 0)
+            }
+            self.inputs = inputs
+            self.taken = inputs.map { !$0.holdsImage }
+            self.heldBytes = taken + (inputs.contains { $0.holdsImage } ? decoded.byteCount : 0)
+            self.peakBytes = peak
         }
 
-        /// The decoded pixels' size in memory.
-        var decodedBytes: Int { decoded.byteCount }
+        /// The encoder input of `outputs[index]`, handed out once.
+        func takeInput(_ index: Int) -> EncoderInput? {
+            lock.withLock {
+                defer { inputs[index] = nil }
+                return inputs[index]
+            }
+        }
 
-        /// About how much memory writing `outputs[index]` takes beyond the decoded master: a
-        /// resized copy where the encoder needs one in memory (WebP, AVIF), the encoder's own
-        /// buffers (measured: libwebp about 4 bytes a pixel, libaom more), the encoded bytes.
+        /// About how much memory writing `outputs[index]` takes beyond what the job holds: a
+        /// resized copy where the encoder needs one in memory (libvips's WebP and AVIF savers),
+        /// the encoder's own buffers (measured: libwebp 1 to 5 bytes a pixel beyond its input,
+        /// depending on how detailed the image is; libaom more), the encoded bytes.
         func memoryEstimate(ofOutput index: Int) -> Int {
             let output = outputs[index]
             let pixels = output.size.width * output.size.height * master.frames
             let bands = master.hasAlpha ? 4 : 3
             let resizedCopy = output.size == master.size ? 0 : pixels * bands
+            if taken[index] { return pixels * 4 }
+            let resize = output.size == master.size ? 0 : Self.resizeBuffers(master)
             switch output.format {
-            case .webp: return resizedCopy + pixels * 4 + pixels / 2
-            case .avif, .heic: return resizedCopy + pixels * 8 + pixels / 2
-            case .png, .jpeg: return pixels
-            case .gif, .tiff, .svg: return pixels * bands
+            case .webp: return resize + resizedCopy + pixels * 4 + pixels / 2
+            case .avif, .heic: return resize + resizedCopy + pixels * 8 + pixels / 2
+            case .png, .jpeg: return resize + pixels
+            case .gif, .tiff, .svg: return resize + pixels * bands
             }
+        }
+
+        /// libvips's buffers while it resizes `master` (measured: about 500 lines of the
+        /// master's width, in float when alpha is premultiplied: 31 MB for a 3840-pixel RGBA).
+        static func resizeBuffers(_ master: MasterImage) -> Int {
+            master.size.width * 512 * (master.hasAlpha ? 16 : 4)
         }
 
         /// Whether an output already failed: the others need not be encoded.
@@ -116,8 +162,8 @@ struct MasterBuilder: Sendable {
                 return .finished(Result(image: plan.manifestImage(sourceHash: sourceHash, files: files),
                                         warnings: warnings, filesWritten: written ? 1 : 0))
             }
-            return .decoded(Job(source: source, sourceHash: sourceHash, master: master, plan: plan,
-                                decoded: try master.decode(), warnings: warnings))
+            return .decoded(try Job(source: source, sourceHash: sourceHash, master: master, plan: plan,
+                                    decoded: try master.decode(), encode: options.encode, warnings: warnings))
         }
     }
 
@@ -130,12 +176,15 @@ struct MasterBuilder: Sendable {
         }
         do throws(BuildFailure) {
             let file = try reportingAsBuildFailure(job.source) { () throws -> (path: String, bytes: Int, hash: String, written: Bool) in
+                // Taken either way, so the master is released once every output is done with it.
+                let input = job.takeInput(index)
                 let bytes: [UInt8]
                 if let passed = try passThrough(job, output) {
                     bytes = passed
+                } else if let input {
+                    bytes = try Encoder.encode(input, settings: options.encode, file: job.source.relativePath)
                 } else {
-                    bytes = try Encoder.encode(job.decoded.resized(to: output.size), as: output.format, settings: options.encode,
-                                               losslessSource: job.master.format == .png, file: job.source.relativePath)
+                    throw BuildFailure(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }
                 let written = try AtomicFile.writeIfChanged(bytes, to: outputPath(output.path))
                 return (output.path, bytes.count, ContentHash.sha256(bytes), written)

@@ -1,0 +1,57 @@
+import DPPXCore
+import DPPXImaging
+import DPPXTestSupport
+import Testing
+
+/// A WebP output takes its pixels from the decoded master before it is encoded, so the master
+/// (50 MB at 4096x4096) is not held through encodes many times longer than the resize.
+@Suite("Encoder inputs")
+struct EncoderInputTests {
+    @Test("a WebP input holds its own pixels: the decoded master is freed before the encode, and the bytes are the same")
+    func webpInputReleasesTheMaster() throws {
+        let folder = ScratchFolder("dppx-input")
+        let path = folder("master.jpg")
+        try TestImages.write(path, width: 3000, height: 2000)
+        let master = try MasterImage(path: path, maxPixels: 100_000_000)
+        let settings = EncodeSettings()
+        let sizes = [PixelSize(width: 1500, height: 1000), PixelSize(width: 3000, height: 2000)]
+
+        let before = Vips.pixelMemory
+        var decoded: DecodedImage? = try master.decode()
+        let whileDecoded = Vips.pixelMemory
+        #expect(whileDecoded - before >= 3000 * 2000 * 3, "the decoded master is libvips memory")
+        let inputs = try sizes.map { size in
+            try Encoder.input(decoded!.resized(to: size), for: .webp, settings: settings, losslessSource: false, file: path)
+        }
+        for (input, size) in zip(inputs, sizes) {
+            #expect(!input.holdsImage)
+            #expect(input.ownBytes == size.width * size.height * 3 / 2)
+        }
+        let direct = try sizes.map { size in
+            try Encoder.encode(decoded!.resized(to: size), as: .webp, settings: settings, losslessSource: false, file: path)
+        }
+        decoded = nil
+        // Other tests run alongside and allocate small images: a margin, far below the 18 MB master.
+        #expect(whileDecoded - Vips.pixelMemory >= 3000 * 2000 * 3 - (4 << 20), "the master is still held")
+        for (input, expected) in zip(inputs, direct) {
+            #expect(try Encoder.encode(input, settings: settings, file: path) == expected)
+        }
+        // An input is encoded once.
+        #expect(throws: ImagingError.self) { try Encoder.encode(inputs[0], settings: settings, file: path) }
+    }
+
+    @Test("a JPEG input reads the master while it encodes, so it keeps it")
+    func jpegInputKeepsTheImage() throws {
+        let folder = ScratchFolder("dppx-input")
+        let path = folder("master.png")
+        try TestImages.write(path, width: 200, height: 100, bands: 4)
+        let master = try MasterImage(path: path, maxPixels: 100_000_000)
+        let decoded = try master.decode()
+        let input = try Encoder.input(decoded.resized(to: PixelSize(width: 100, height: 50)), for: .jpeg,
+                                      settings: EncodeSettings(), losslessSource: true, file: path)
+        #expect(input.holdsImage)
+        #expect(input.ownBytes == 0)
+        let bytes = try Encoder.encode(input, settings: EncodeSettings(), file: path)
+        #expect(bytes.starts(with: [0xFF, 0xD8]))
+    }
+}
