@@ -8,6 +8,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOEmbedded
+import NIOHTTPTypes
 import Testing
 
 #if canImport(Glibc)
@@ -203,7 +204,9 @@ struct CloseAfterWritesTests {
     @Test("a close waits until the written bytes are sent, then happens")
     func holdsClose() throws {
         let (channel, socket) = try connected(wait: .seconds(30))
-        channel.writeAndFlush(ByteBuffer(string: "last bytes of a download"), promise: nil)
+        channel.write(HTTPResponsePart.head(HTTPResponse(status: .ok)), promise: nil)
+        channel.write(HTTPResponsePart.body(ByteBuffer(string: "last bytes of a download")), promise: nil)
+        channel.writeAndFlush(HTTPResponsePart.end(nil), promise: nil)
         let closed = channel.close()
         channel.embeddedEventLoop.run()
         #expect(channel.isActive, "closed while bytes were still pending")
@@ -216,7 +219,8 @@ struct CloseAfterWritesTests {
     @Test("a client that stops reading holds the close for at most the wait")
     func boundedWait() throws {
         let (channel, _) = try connected(wait: .seconds(5))
-        channel.writeAndFlush(ByteBuffer(string: "never read"), promise: nil)
+        channel.write(HTTPResponsePart.body(ByteBuffer(string: "never read")), promise: nil)
+        channel.writeAndFlush(HTTPResponsePart.end(nil), promise: nil)
         let closed = channel.close()
         channel.embeddedEventLoop.advanceTime(by: .seconds(4))
         #expect(channel.isActive)

@@ -12,7 +12,7 @@ public struct LiveReloadMiddleware<Context: RequestContext>: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        guard response.status == .ok, ClientHintsMiddleware<Context>.isHTML(response.headers[.contentType]),
+        guard response.status == .ok, response.headers.isHTMLPage,
               let length = response.body.contentLength, length <= Self.maximumPageSize
         else { return response }
         response.headers[.eTag] = nil

@@ -12,14 +12,9 @@ public struct ClientHintsMiddleware<Context: RequestContext>: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        if Self.isHTML(response.headers[.contentType]) {
+        if response.headers.isHTMLPage {
             response.headers[.acceptCH] = Self.acceptCH
         }
         return response
-    }
-
-    static func isHTML(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        return contentType.lowercased().hasPrefix("text/html")
     }
 }

@@ -17,6 +17,20 @@ struct VariantHeaders {
     /// The variant's own URL (RFC 9110 `Content-Location`), which the access log also reports.
     var contentLocation: String { "/" + URLEncoding.encodePath(choice.variant.path) }
 
+    /// What the headers depend on besides the file: equal keys, equal headers.
+    struct Key: Hashable {
+        let hash: String
+        let density: Density
+        let vary: [String]
+        let isPrivate: Bool
+        let hashTrusted: Bool
+    }
+
+    var key: Key {
+        Key(hash: choice.variant.hash, density: choice.variant.density, vary: choice.vary,
+            isPrivate: choice.isPrivate, hashTrusted: hashTrusted)
+    }
+
     /// Sets them on `fields`, replacing the file's weak modification-time `ETag` when the hash is trusted.
     func apply(to fields: inout HTTPFields) {
         if !choice.vary.isEmpty { fields[.vary] = choice.vary.joined(separator: ", ") }

@@ -1,18 +1,19 @@
 import NIOCore
+import NIOHTTPTypes
 
-/// Holds a connection's close back until every response byte written before it has reached the
+/// Holds a connection's close back until every response written before it has reached the
 /// socket.
 ///
 /// On graceful shutdown Hummingbird closes each connection as soon as it has *written* the end of
 /// its current response; bytes NIO still holds for a client that reads slower than the file is
 /// sent would be dropped, cutting a download short. This handler sits between Hummingbird's
-/// connection handler and the HTTP encoder, counts writes not yet completed, and forwards a
-/// close only when that count is zero, or after `maximumWait` so a client that stopped
-/// reading cannot hold the shutdown forever.
+/// connection handler and the HTTP encoder, counts responses whose end is written but not yet
+/// sent (writes complete in order, so a response's end completing means all of it did), and
+/// forwards a close only when that count is zero, or after `maximumWait` so a client that
+/// stopped reading cannot hold the shutdown forever.
 final class CloseAfterWritesHandler: ChannelOutboundHandler, RemovableChannelHandler {
-    // Response parts pass through untouched; they are never unwrapped here.
-    typealias OutboundIn = Any
-    typealias OutboundOut = Any
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
 
     private let maximumWait: TimeAmount
     private var pendingWrites = 0
@@ -23,6 +24,11 @@ final class CloseAfterWritesHandler: ChannelOutboundHandler, RemovableChannelHan
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // Only a response's end is watched: one promise per response rather than per part.
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
         let written = promise ?? context.eventLoop.makePromise()
         pendingWrites += 1
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)

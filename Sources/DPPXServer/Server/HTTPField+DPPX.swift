@@ -10,3 +10,12 @@ extension HTTPField.Name {
     /// The hints a page asks its subresource requests to carry.
     static let acceptCH = HTTPField.Name("Accept-CH")!
 }
+
+extension HTTPFields {
+    /// Whether these response headers describe an HTML page (the responses that get
+    /// `Accept-CH`, and in dev mode the reload script).
+    var isHTMLPage: Bool {
+        guard let contentType = self[.contentType] else { return false }
+        return contentType.utf8.count >= 9 && contentType.prefix(9).lowercased() == "text/html"
+    }
+}

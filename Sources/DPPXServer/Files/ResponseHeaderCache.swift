@@ -1,0 +1,34 @@
+import HTTPTypes
+
+/// The headers of a file's full answer, built once per version of the file (and, for a
+/// variant, per way it was negotiated) instead of on every request: the content type, dates,
+/// validators and `Content-Location` are the same each time, and formatting them was a good
+/// part of what a small file cost.
+///
+/// Keys include the file's identity, so a replaced file gets new headers. Bounded: cleared
+/// when it grows past `maxEntries`, so endless distinct URLs cannot grow the server.
+final class ResponseHeaderCache: Sendable {
+    struct Key: Hashable {
+        let path: Substring
+        let file: FileIdentity
+        let variant: VariantHeaders.Key?
+    }
+
+    let maxEntries: Int
+    private let entries = LockedValue([Key: HTTPFields]())
+
+    init(maxEntries: Int = 4096) {
+        self.maxEntries = maxEntries
+    }
+
+    /// The headers for `key`, made with `make` the first time.
+    func headers(for key: Key, make: () -> HTTPFields) -> HTTPFields {
+        if let known = entries.withLock({ $0[key] }) { return known }
+        let made = make()
+        entries.withLock { entries in
+            if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
+            entries[key] = made
+        }
+        return made
+    }
+}

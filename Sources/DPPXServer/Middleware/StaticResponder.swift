@@ -1,0 +1,190 @@
+import DPPXCore
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+
+/// What ROOT has for a request, worked out without waiting: the file (or the variant of an
+/// image's 1x URL), its status and headers, and which bytes of it to send.
+///
+/// For a GET or HEAD outside `/_dppx/`, in one pass:
+/// 1. `PathGuard`: no `..`, encoded separators or hidden files;
+/// 2. a path ROOT's manifest lists as an image's 1x URL (`/images/hero.jpg`) is answered with
+///    the variant `VariantChoice` picks from `?dpr=`, `Sec-CH-DPR`, `DPR`, the `dpr` cookie and
+///    `Accept` (the file name comes from the manifest, never from the client), with `Vary`,
+///    `Content-DPR`, `Content-Location`, `Cache-Control` (private when the cookie decided)
+///    and a strong `ETag` from the variant's content hash;
+/// 3. anything else is the file at that path (a folder: its `index.html`, or a redirect to
+///    the path with its slash);
+/// 4. `FileResponse` does the HTTP file work: `Content-Type`, `Last-Modified`, `ETag`,
+///    conditional requests (304), single ranges (206, 416), HEAD, `--cache-control`.
+///
+/// Explicit variant URLs (`/images/hero@2x.jpg`) and vector images are plain files. Two
+/// callers share it, so both answer alike: `StaticFileMiddleware` (any file, read or streamed
+/// as needed) and `InMemoryFileHandler` (files already in memory, on the event loop).
+struct StaticResponder: Sendable {
+    let files: RootedFileSystem
+    let manifests: ManifestStore
+    let cachePolicy: CachePolicy
+    private let headerCache = ResponseHeaderCache()
+
+    init(files: RootedFileSystem, manifests: ManifestStore, cachePolicy: CachePolicy) {
+        self.files = files
+        self.manifests = manifests
+        self.cachePolicy = cachePolicy
+    }
+
+    enum Answer {
+        /// Not a file request (another method, or `/_dppx/`): the routes answer it.
+        case notAFile
+        /// A folder asked for without its trailing slash.
+        case redirect(location: String)
+        /// A file's answer; its body still to be read.
+        case file(PreparedFile)
+    }
+
+    /// A file's status and headers, and the bytes of it the body is made of.
+    struct PreparedFile {
+        var status: HTTPResponse.Status
+        var headers: HTTPFields
+        /// Nil when there is no body (HEAD, 304).
+        var body: Body?
+
+        struct Body {
+            /// Relative to ROOT, without a leading slash.
+            let path: Substring
+            let identity: FileIdentity
+            /// Nil: the whole file.
+            let range: ClosedRange<Int>?
+        }
+    }
+
+    /// The answer to `head`, whose target is `uri`. Throws the HTTP error to answer with (400,
+    /// 404, 416) when the request cannot be served.
+    func answer(to head: HTTPRequest, uri: URI) throws -> Answer {
+        let rawPath = uri.path
+        guard head.method == .get || head.method == .head, !ServerPages.owns(rawPath) else { return .notAFile }
+        let path: String
+        switch PathGuard.check(rawPath) {
+        case .allowed(let decoded): path = decoded
+        case .badRequest(let reason): throw HTTPError(.badRequest, message: reason)
+        case .hidden: throw HTTPError(.notFound)
+        }
+        guard path.hasPrefix("/") else { throw HTTPError(.badRequest, message: "the path must start with '/'") }
+        let relative = path.dropFirst()
+        if let variant = try variant(of: relative, head: head, uri: uri) { return .file(variant) }
+
+        guard let entry = files.entry(relative) else { throw HTTPError(.notFound) }
+        if entry.isFolder {
+            guard path.hasSuffix("/") else {
+                return .redirect(location: rawPath + "/" + (uri.query.map { "?" + $0 } ?? ""))
+            }
+            let index = relative + "index.html"
+            guard let indexEntry = files.entry(index), indexEntry.isRegularFile else { throw HTTPError(.notFound) }
+            return .file(try plainFile(indexEntry, at: index).prepared(for: head))
+        }
+        guard entry.isRegularFile else { throw HTTPError(.notFound) }
+        return .file(try plainFile(entry, at: relative).prepared(for: head))
+    }
+
+    private func plainFile(_ file: FileIdentity, at path: Substring) -> FileResponse {
+        let headers = headerCache.headers(for: .init(path: path, file: file, variant: nil)) {
+            FileResponse.headers(file: file, path: path, cachePolicy: cachePolicy)
+        }
+        return FileResponse(file: file, path: path, headers: headers, honoursModifiedSince: true)
+    }
+
+    /// The negotiated answer for an image's 1x URL; nil when `relative` is not one (or its
+    /// chosen variant is missing on disk, in which case the plain file is the answer).
+    private func variant(of relative: Substring, head: HTTPRequest, uri: URI) throws -> PreparedFile? {
+        guard let image = manifests.index().image(atBasePath: String(relative)), !image.densityIndependent,
+              let choice = VariantChoice(image: image, dpr: ClientDPR(uri: uri, headers: head.headerFields),
+                                         accept: AcceptHeader(head.headerFields[values: .accept])),
+              let file = files.entry(choice.variant.path), file.isRegularFile
+        else { return nil }
+        // A size other than the manifest's means a build is rewriting the file: the manifest's
+        // hash cannot vouch for these bytes, so the file's own weak tag is used.
+        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes)
+        let path = Substring(choice.variant.path)
+        let headers = headerCache.headers(for: .init(path: path, file: file, variant: variant.key)) {
+            FileResponse.headers(file: file, path: path, cachePolicy: cachePolicy,
+                                 entityTag: variant.hashTrusted ? variant.entityTag : nil, decorate: variant.apply)
+        }
+        // Every variant is written by the same build within the same second: a date cannot
+        // tell them apart, only the tag can.
+        return try FileResponse(file: file, path: path, headers: headers, honoursModifiedSince: false).prepared(for: head)
+    }
+}
+
+/// One file's HTTP response: validators, conditional requests, a single range, HEAD.
+///
+/// `headers` are those of the full answer, the same for every request for this version of the
+/// file (`ResponseHeaderCache` keeps them); `prepared(for:)` adds what depends on the request.
+struct FileResponse {
+    let file: FileIdentity
+    let path: Substring
+    let headers: HTTPFields
+    /// `If-Modified-Since` is evaluated (when there is no `If-None-Match`).
+    let honoursModifiedSince: Bool
+
+    /// The headers of a full answer: `Content-Type` from the extension, `Content-Length`,
+    /// `Last-Modified`, `ETag` (`entityTag`, or a weak one from the size and modification
+    /// time), `Accept-Ranges`, `Cache-Control`, then `decorate`'s.
+    static func headers(file: FileIdentity, path: Substring, cachePolicy: CachePolicy, entityTag: String? = nil,
+                        decorate: (inout HTTPFields) -> Void = { _ in }) -> HTTPFields {
+        var headers = HTTPFields()
+        if let contentType = contentType(of: path) { headers[.contentType] = contentType }
+        headers[.contentLength] = String(file.size)
+        headers[.lastModified] = HTTPDate.format(file.modifiedSeconds)
+        headers[.eTag] = entityTag
+            ?? "W/\"\(String(file.size, radix: 16))-\(String(file.modifiedSeconds, radix: 16))\(String(file.modifiedNanoseconds, radix: 16))\""
+        headers[.acceptRanges] = "bytes"
+        headers[.cacheControl] = cachePolicy.description
+        decorate(&headers)
+        return headers
+    }
+
+    /// The status, headers and body range that answer `request`; throws 416 for a range
+    /// outside the file.
+    func prepared(for request: HTTPRequest) throws -> StaticResponder.PreparedFile {
+        var headers = self.headers
+        let entityTag = headers[.eTag] ?? ""
+        let lastModified = headers[.lastModified]
+        let requestHeaders = request.headerFields
+        let ifNoneMatch = requestHeaders[values: .ifNoneMatch]
+        if !ifNoneMatch.isEmpty {
+            if EntityTagList(ifNoneMatch).weaklyMatches(entityTag) { return .init(status: .notModified, headers: headers) }
+        } else if honoursModifiedSince, let since = requestHeaders[.ifModifiedSince].flatMap(HTTPDate.parse),
+                  file.modifiedSeconds <= since {
+            return .init(status: .notModified, headers: headers)
+        }
+
+        var range: ClosedRange<Int>?
+        if request.method == .get, let header = requestHeaders[.range] {
+            let ifRange = requestHeaders[.ifRange]
+            // A range applies only to the representation the client holds part of.
+            let sameRepresentation = ifRange == nil || ifRange == entityTag || (honoursModifiedSince && ifRange == lastModified)
+            switch ByteRange(header: header, size: file.size) {
+            case .satisfiable(let bytes) where sameRepresentation:
+                range = bytes
+                headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.size)"
+                headers[.contentLength] = String(bytes.count)
+            case .unsatisfiable where ifRange == nil:
+                throw HTTPError(.rangeNotSatisfiable, headers: [.contentRange: "bytes */\(file.size)"])
+            default:
+                break  // the whole file
+            }
+        }
+        if request.method == .head { return .init(status: .ok, headers: headers) }
+        return .init(status: range == nil ? .ok : .partialContent, headers: headers,
+                     body: .init(path: path, identity: file, range: range))
+    }
+
+    /// From the extension: Hummingbird's table, then the image formats it lacks (AVIF, HEIC),
+    /// without which a browser sniffs, and some refuse an AVIF.
+    static func contentType(of path: Substring) -> String? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        let fileExtension = String(path[path.index(after: dot)...])
+        if let known = MediaType.getMediaType(forExtension: fileExtension) { return known.description }
+        return ImageFormat(fileExtension: Substring(fileExtension))?.mediaType
+    }
+}
