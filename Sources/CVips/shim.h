@@ -315,4 +315,7 @@ static inline int cvips_icc_export(VipsImage *in, const char *profile, VipsImage
 
 static inline void cvips_unref(VipsImage *image) { g_object_unref(image); }
 
+/* How many holders an image has: 1 when only its owner's handle refers to it. */
+static inline int cvips_ref_count(VipsImage *image) { return (int) G_OBJECT(image)->ref_count; }
+
 #endif

@@ -92,6 +92,10 @@ public final class DecodedImage: @unchecked Sendable {
         self.frameSize = frameSize
     }
 
+    /// How many images read these pixels besides this handle: resizes not yet run or
+    /// encoders still reading. At 0, dropping this handle frees the pixels.
+    public var otherReaders: Int { Int(cvips_ref_count(image.pointer)) - 1 }
+
     /// Bytes of pixels held.
     public var byteCount: Int { image.width * image.fullHeight * image.bands * (image.bandFormat == VIPS_FORMAT_UCHAR ? 1 : 2) }
 

@@ -27,10 +27,6 @@ public enum Vips {
         set { vips_concurrency_set(Int32(max(1, newValue))) }
     }
 
-    /// Bytes of image memory libvips holds now (decoded masters, resized copies): what a build
-    /// keeps in pixels, for checks that it lets go of them.
-    public static var pixelMemory: Int { Int(vips_tracked_get_mem()) }
-
     /// The libvips version, for `--version` and bug reports.
     public static var version: String {
         "\(vips_version(0)).\(vips_version(1)).\(vips_version(2))"
