@@ -12,13 +12,14 @@ import Glibc
 #endif
 
 /// Small files are answered from memory; these tests change files under a running server and
-/// check that no request ever gets the old bytes.
+/// check that no request ever gets the old bytes, through the router alone and over a real
+/// socket (where `InMemoryFileHandler` answers what is in memory).
 @Suite("dppx serve's in-memory files")
 struct ServeFileCacheTests {
-    @Test("a file rewritten in place (same size) is served new at once")
-    func rewrittenInPlace() async throws {
+    @Test("a file rewritten in place (same size) is served new at once", arguments: [false, true])
+    func rewrittenInPlace(overSocket: Bool) async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.router) { client in
+        try await fixture.server().makeApplication().test(overSocket ? .live : .router) { client in
             #expect(try await client.get("/digits.txt").text == "0123456789")
             let first = try await client.get("/digits.txt")
             try fixture.write("digits.txt", "9876543210")
@@ -31,10 +32,10 @@ struct ServeFileCacheTests {
         }
     }
 
-    @Test("a file replaced by rename (as dppx build does) is served new at once, ranges too")
-    func replacedByRename() async throws {
+    @Test("a file replaced by rename (as dppx build does) is served new at once, ranges too", arguments: [false, true])
+    func replacedByRename(overSocket: Bool) async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.router) { client in
+        try await fixture.server().makeApplication().test(overSocket ? .live : .router) { client in
             #expect(try await client.get("/style.css").text == "body { color: black; }\n")
             try "body { color: red; }\n".write(toFile: fixture.root + "/.tmp-style", atomically: false, encoding: .utf8)
             #expect(rename(fixture.root + "/.tmp-style", fixture.root + "/style.css") == 0)
@@ -43,10 +44,10 @@ struct ServeFileCacheTests {
         }
     }
 
-    @Test("a link pointed out of ROOT after it was served is refused")
-    func linkRetargeted() async throws {
+    @Test("a link pointed out of ROOT after it was served is refused", arguments: [false, true])
+    func linkRetargeted(overSocket: Bool) async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.router) { client in
+        try await fixture.server().makeApplication().test(overSocket ? .live : .router) { client in
             #expect(try await client.get("/inside.css").status == .ok)
             try FileManager.default.removeItem(atPath: fixture.root + "/inside.css")
             try FileManager.default.createSymbolicLink(atPath: fixture.root + "/inside.css", withDestinationPath: fixture.scratch("outside.txt"))

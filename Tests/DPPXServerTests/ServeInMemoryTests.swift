@@ -114,9 +114,10 @@ struct ServeInMemoryTests {
         #expect(passed.path == "/style.css")
     }
 
-    @Test("errors, HTML pages and Connection: close go on to Hummingbird", arguments: [
+    @Test("errors, HTML pages, requests with a body and Connection: close go on to Hummingbird", arguments: [
         ("/missing.txt", [:] as [String: String]), ("/index.html", [:]), ("/../etc/passwd", [:]),
         ("/digits.txt", ["Connection": "close"]), ("/digits.txt", ["Range": "bytes=40-50"]),
+        ("/digits.txt", ["Content-Length": "5"]), ("/digits.txt", ["Transfer-Encoding": "chunked"]),
     ])
     func passedOn(path: String, headers: [String: String]) async throws {
         let fixture = try ServerFixture()

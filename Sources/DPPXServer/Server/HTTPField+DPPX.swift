@@ -16,6 +16,10 @@ extension HTTPFields {
     /// `Accept-CH`, and in dev mode the reload script).
     var isHTMLPage: Bool {
         guard let contentType = self[.contentType] else { return false }
-        return contentType.utf8.count >= 9 && contentType.prefix(9).lowercased() == "text/html"
+        // Compared byte by byte, ASCII case folded: this runs on every response.
+        let prefix = "text/html".utf8
+        let bytes = contentType.utf8
+        guard bytes.count >= prefix.count else { return false }
+        return zip(bytes, prefix).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
 }
