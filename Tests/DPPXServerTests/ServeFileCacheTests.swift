@@ -13,7 +13,7 @@ import Glibc
 
 /// Small files are answered from memory; these tests change files under a running server and
 /// check that no request ever gets the old bytes, through the router alone and over a real
-/// socket (where `InMemoryFileHandler` answers what is in memory).
+/// socket.
 @Suite("dppx serve's in-memory files")
 struct ServeFileCacheTests {
     @Test("a file rewritten in place (same size) is served new at once", arguments: [false, true])

@@ -38,10 +38,10 @@ struct ServeFuzzTests {
         }
     }
 
-    /// Over real sockets, byte for byte, where files in memory are answered by
-    /// `InMemoryFileHandler` below Hummingbird's request handling. A connection the server
-    /// closed (after a 400, say) is replaced for the next request.
-    @Test("the same over sockets: answers from memory hold to the same rules")
+    /// Over real sockets, byte for byte, through every layer of the running server (HTTP parsing,
+    /// connection handling, the in-memory file cache). A connection the server closed (after a
+    /// 400, say) is replaced for the next request.
+    @Test("the same over sockets, through the whole server")
     func fuzzOverSockets() async throws {
         let fixture = try ServerFixture(formats: Self.formats)
         let server = try await fixture.server().start()
@@ -160,8 +160,8 @@ struct HostileRequests {
 
         /// Whether it can go over a socket as it is: a request target with a space or a control
         /// character is not one HTTP request line, and NIO's parser refuses the connection on
-        /// bytes outside printable ASCII in a header, before any of dppx's code runs (the same
-        /// with or without `InMemoryFileHandler`; the router-level run covers such requests).
+        /// bytes outside printable ASCII in a header, before any of dppx's code runs (the
+        /// router-level run covers such requests).
         var isWellFormedOnTheWire: Bool {
             let targetOK = uri.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
             let headersOK = headers.allSatisfy { field in field.value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 < 0x7F) } }

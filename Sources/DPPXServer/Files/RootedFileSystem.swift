@@ -64,14 +64,6 @@ public struct RootedFileSystem: Sendable {
         return buffer.getSlice(at: buffer.readerIndex + clamped.lowerBound, length: clamped.count) ?? buffer
     }
 
-    /// The body of the file `identity` describes when its bytes are in memory already (or it
-    /// is empty); nil when it has to be read or streamed (`body`).
-    func bodyInMemory(of relativePath: some StringProtocol, identity: FileIdentity, range: ClosedRange<Int>?) -> ByteBuffer? {
-        guard identity.size <= cachedFileLimit,
-              let buffer = cache.contents(of: root + "/" + relativePath, identity: identity) else { return nil }
-        return Self.slice(buffer, range)
-    }
-
     /// The size of the regular file at `relativePath` (no leading slash), nil when it is missing,
     /// not a regular file or outside ROOT.
     public func regularFileSize(_ relativePath: String) -> Int? {
@@ -95,7 +87,7 @@ public struct RootedFileSystem: Sendable {
 
     /// A small file's bytes: from memory while the file is unchanged, else read (off the event
     /// loop) and kept.
-    func contents(of path: String, identity: FileIdentity) async throws -> ByteBuffer {
+    private func contents(of path: String, identity: FileIdentity) async throws -> ByteBuffer {
         if let cached = cache.contents(of: path, identity: identity) { return cached }
         let limit = cachedFileLimit
         let (read, readIdentity) = try await NIOThreadPool.singleton.runIfActive {

@@ -18,9 +18,8 @@ import HummingbirdCore
 /// 4. `FileResponse` does the HTTP file work: `Content-Type`, `Last-Modified`, `ETag`,
 ///    conditional requests (304), single ranges (206, 416), HEAD, `--cache-control`.
 ///
-/// Explicit variant URLs (`/images/hero@2x.jpg`) and vector images are plain files. Two
-/// callers share it, so both answer alike: `StaticFileMiddleware` (any file, read or streamed
-/// as needed) and `InMemoryFileHandler` (files already in memory, on the event loop).
+/// Explicit variant URLs (`/images/hero@2x.jpg`) and vector images are plain files. It decides
+/// without waiting; `StaticFileMiddleware` then reads or streams the bytes.
 struct StaticResponder: Sendable {
     let files: RootedFileSystem
     let manifests: ManifestStore

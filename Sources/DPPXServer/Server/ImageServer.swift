@@ -19,9 +19,7 @@ import ServiceLifecycle
 /// and the routes under `/_dppx/` (DPR script, inspector, live reload).
 ///
 /// Few layers on purpose: each costs every request, and small files are served from memory
-/// (`RootedFileSystem`), so the layers are most of what a request costs. Before all of them,
-/// `InMemoryFileHandler` answers on the event loop the requests whose file is in memory and
-/// whose answer no middleware would change (`ServerChannel`).
+/// (`RootedFileSystem`), so the layers are most of what a request costs.
 public struct ImageServer: Sendable {
     public let options: ServerOptions
     /// ROOT's manifest, re-read when a build replaces it.
@@ -30,9 +28,6 @@ public struct ImageServer: Sendable {
     public let session: DevelopmentSession?
     let logger: Logger
     let accessLogger: Logger?
-    /// Files in memory are answered on the event loop (`InMemoryFileHandler`); off, every
-    /// request takes the middleware path (tests compare the two).
-    var answersFilesFromMemory = true
 
     /// `logger` receives startup, build and shutdown messages; `accessLogger` one line per
     /// request (nil: no access log, `--quiet`).
@@ -67,11 +62,8 @@ public struct ImageServer: Sendable {
 
     /// The router with every middleware and route; ROOT must exist.
     public func makeRouter() -> Router<BasicRequestContext> {
-        makeRouter(files: RootedFileSystem(root: options.root))
-    }
-
-    private func makeRouter(files: RootedFileSystem) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        let files = RootedFileSystem(root: options.root)
         if let accessLogger { router.add(middleware: AccessLogMiddleware(logger: accessLogger)) }
         router.add(middleware: ErrorPageMiddleware())
         router.add(middleware: ClientHintsMiddleware())
@@ -87,12 +79,14 @@ public struct ImageServer: Sendable {
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .warning)
         let port = options.port
-        let files = RootedFileSystem(root: options.root)
-        let inMemoryFiles = answersFilesFromMemory
-            ? StaticResponder(files: files, manifests: manifests, cachePolicy: options.cachePolicy) : nil
+        let timeout = options.idleTimeout.components
+        let idle = TimeAmount.nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000)
         return Application(
-            router: makeRouter(files: files),
-            server: ServerChannel.builder(idleTimeout: options.idleTimeout, inMemoryFiles: inMemoryFiles, accessLogger: accessLogger),
+            router: makeRouter(),
+            server: .http1(configuration: .init(
+                // A client that reads nothing for the idle timeout does not hold a shutdown longer.
+                additionalChannelHandlers: [CloseAfterWritesHandler(maximumWait: idle)],
+                idleTimeout: idle)),
             configuration: .init(address: .hostname(options.host, port: options.port)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: quiet)
