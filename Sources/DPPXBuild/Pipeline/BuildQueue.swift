@@ -59,7 +59,11 @@ final class BuildQueue: @unchecked Sendable {
                 return .output(output.job, output.index)
             }
             if nextMaster < masterCount {
-                // Nothing is known of a decode's size before the first one: one at a time until then.
+                // Nothing is known of a decode's size before the first one: one master task at a
+                // time until then, and the other workers take that master's outputs rather than
+                // decode a second large master beside it (the peak of a build, when they did).
+                // Masters that turn out unchanged are quick, so this costs little even when none
+                // decodes.
                 let firstUnderWay = largestDecode == 0 && opening > 0
                 if open < maxOpenMasters && !firstUnderWay && (idle || held + running + largestDecode <= memoryBudget) {
                     defer { nextMaster += 1 }
