@@ -82,8 +82,8 @@ final class BuildQueue: @unchecked Sendable {
     }
 
     /// A master taken with `next` is open: `job`'s outputs join the queue and what it holds
-    /// (`MasterBuilder.Job.heldBytes`) counts as held; nil when the master needs nothing more (unchanged, failed, or
-    /// copied), which also finishes it.
+    /// (`MasterBuilder.Job.heldBytes`) counts as held; nil when the master needs nothing more
+    /// (unchanged, failed, or copied), which also finishes it.
     func opened(_ master: Int, _ job: MasterBuilder.Job?) {
         condition.lock()
         defer { condition.unlock() }

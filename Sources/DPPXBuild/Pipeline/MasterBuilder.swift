@@ -42,8 +42,8 @@ struct MasterBuilder: Sendable {
         /// The most it held at once, while the inputs were taken from the master.
         let peakBytes: Int
 
-        /// Per output: its input was taken from the master already (no resize left to run).
-        private let taken: [Bool]
+        /// Per output: its input no longer refers to the master (its resize has run).
+        private let detached: [Bool]
 
         private let lock = NSLock()
         /// Released one by one as the outputs are encoded.
@@ -78,7 +78,7 @@ struct MasterBuilder: Sendable {
                 inputs.insert(input, at: 0)
             }
             self.inputs = inputs
-            self.taken = inputs.map { !$0.holdsImage }
+            self.detached = inputs.map { !$0.holdsImage }
             self.heldBytes = taken + (inputs.contains { $0.holdsImage } ? decoded.byteCount : 0)
             self.peakBytes = peak
         }
@@ -98,9 +98,10 @@ struct MasterBuilder: Sendable {
         func memoryEstimate(ofOutput index: Int) -> Int {
             let output = outputs[index]
             let pixels = output.size.width * output.size.height * master.frames
+            // Only the encoder's own buffers: the input is held by the job already.
+            if detached[index] { return pixels * 4 }
             let bands = master.hasAlpha ? 4 : 3
             let resizedCopy = output.size == master.size ? 0 : pixels * bands
-            if taken[index] { return pixels * 4 }
             let resize = output.size == master.size ? 0 : Self.resizeBuffers(master)
             switch output.format {
             case .webp: return resize + resizedCopy + pixels * 4 + pixels / 2

@@ -39,14 +39,6 @@ public final class ManifestStore: Sendable {
 
     /// The manifest to negotiate on now.
     public func index() -> ManifestIndex {
-        // One lock on the common path: checked recently, nothing to look at.
-        let now = ContinuousClock.now
-        if let fresh = state.withLock({ state -> ManifestIndex? in
-            guard let checked = state.checked, now - checked < recheckInterval else { return nil }
-            return state.index
-        }) {
-            return fresh
-        }
         refreshIfDue()
         return state.withLock { $0.index }
     }

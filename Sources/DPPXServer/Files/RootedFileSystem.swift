@@ -54,14 +54,10 @@ public struct RootedFileSystem: Sendable {
             if let range { return try await streaming.loadFile(path: path, range: range, context: context) }
             return try await streaming.loadFile(path: path, context: context)
         }
-        return ResponseBody(byteBuffer: Self.slice(try await contents(of: path, identity: identity), range))
-    }
-
-    /// `range` of a file's bytes (all of them for nil).
-    private static func slice(_ buffer: ByteBuffer, _ range: ClosedRange<Int>?) -> ByteBuffer {
-        guard let range, buffer.readableBytes > 0 else { return buffer }
+        let buffer = try await contents(of: path, identity: identity)
+        guard let range, buffer.readableBytes > 0 else { return ResponseBody(byteBuffer: buffer) }
         let clamped = range.clamped(to: 0...(buffer.readableBytes - 1))
-        return buffer.getSlice(at: buffer.readerIndex + clamped.lowerBound, length: clamped.count) ?? buffer
+        return ResponseBody(byteBuffer: buffer.getSlice(at: buffer.readerIndex + clamped.lowerBound, length: clamped.count) ?? buffer)
     }
 
     /// The size of the regular file at `relativePath` (no leading slash), nil when it is missing,
