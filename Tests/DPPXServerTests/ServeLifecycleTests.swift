@@ -86,6 +86,11 @@ struct ServeLifecycleTests {
 
     @Test("a client that sends no complete request headers within the idle timeout is disconnected")
     func slowHeaders() async throws {
+        // Timed to the second: not beside the tests that load the machine.
+        try await ExclusiveTests.shared.run { try await self.slowHeadersExclusive() }
+    }
+
+    private func slowHeadersExclusive() async throws {
         let fixture = try ServerFixture()
         let running = try await fixture.server(idleTimeout: .seconds(1)).start()
         let slow = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
