@@ -8,7 +8,6 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOEmbedded
-import NIOHTTPTypes
 import Testing
 
 #if canImport(Glibc)
@@ -187,7 +186,14 @@ struct CloseAfterWritesTests {
         typealias OutboundIn = Any
         private var held: [EventLoopPromise<Void>?] = []
 
-        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) { held.append(promise) }
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            // Like a socket: an empty write behind nothing is sent at once.
+            if held.isEmpty, case .byteBuffer(let buffer) = unwrapOutboundIn(data) as? IOData, buffer.readableBytes == 0 {
+                promise?.succeed()
+                return
+            }
+            held.append(promise)
+        }
         func flush(context: ChannelHandlerContext) {}
         /// The client finally read everything.
         func sendAll() {
@@ -209,9 +215,8 @@ struct CloseAfterWritesTests {
     @Test("a close waits until the written bytes are sent, then happens")
     func holdsClose() throws {
         let (channel, socket) = try connected(wait: .seconds(30))
-        channel.write(HTTPResponsePart.head(HTTPResponse(status: .ok)), promise: nil)
-        channel.write(HTTPResponsePart.body(ByteBuffer(string: "last bytes of a download")), promise: nil)
-        channel.writeAndFlush(HTTPResponsePart.end(nil), promise: nil)
+        channel.write(IOData.byteBuffer(ByteBuffer(string: "HTTP/1.1 200 OK\r\n\r\n")), promise: nil)
+        channel.writeAndFlush(IOData.byteBuffer(ByteBuffer(string: "last bytes of a download")), promise: nil)
         let closed = channel.close()
         channel.embeddedEventLoop.run()
         #expect(channel.isActive, "closed while bytes were still pending")
@@ -224,8 +229,7 @@ struct CloseAfterWritesTests {
     @Test("a client that stops reading holds the close for at most the wait")
     func boundedWait() throws {
         let (channel, _) = try connected(wait: .seconds(5))
-        channel.write(HTTPResponsePart.body(ByteBuffer(string: "never read")), promise: nil)
-        channel.writeAndFlush(HTTPResponsePart.end(nil), promise: nil)
+        channel.writeAndFlush(IOData.byteBuffer(ByteBuffer(string: "never read")), promise: nil)
         let closed = channel.close()
         channel.embeddedEventLoop.advanceTime(by: .seconds(4))
         #expect(channel.isActive)

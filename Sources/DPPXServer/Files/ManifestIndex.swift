@@ -5,6 +5,9 @@ public struct ManifestIndex: Sendable {
     /// The manifest as read; empty when there is none.
     public let manifest: Manifest
     private let byBasePath: [String: Manifest.Image]
+    /// One per load, so a reload is told apart without comparing contents.
+    private let load = Load()
+    private final class Load: Sendable {}
 
     public init(_ manifest: Manifest) {
         self.manifest = manifest
@@ -13,6 +16,11 @@ public struct ManifestIndex: Sendable {
             index[image.path] = image
         }
         self.byBasePath = index
+    }
+
+    /// True when both come from the same reading of the manifest file.
+    public func isSameLoad(as other: ManifestIndex) -> Bool {
+        load === other.load
     }
 
     /// No images: every request is a plain static file.

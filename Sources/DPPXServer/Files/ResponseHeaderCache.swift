@@ -1,4 +1,5 @@
 import HTTPTypes
+import NIOCore
 
 /// The headers of a file's full answer, built once per version of the file (and, for a
 /// variant, per way it was negotiated) instead of on every request: the content type, dates,
@@ -14,17 +15,24 @@ final class ResponseHeaderCache: Sendable {
         let variant: VariantHeaders.Key?
     }
 
+    /// A full answer's headers, and the same as HTTP/1.1 field lines (`HTTP1ResponseHead`).
+    struct Headers {
+        let fields: HTTPFields
+        let fieldLines: ByteBuffer
+    }
+
     let maxEntries: Int
-    private let entries = LockedValue([Key: HTTPFields]())
+    private let entries = LockedValue([Key: Headers]())
 
     init(maxEntries: Int = 4096) {
         self.maxEntries = maxEntries
     }
 
     /// The headers for `key`, made with `make` the first time.
-    func headers(for key: Key, make: () -> HTTPFields) -> HTTPFields {
+    func headers(for key: Key, make: () -> HTTPFields) -> Headers {
         if let known = entries.withLock({ $0[key] }) { return known }
-        let made = make()
+        let fields = make()
+        let made = Headers(fields: fields, fieldLines: HTTP1ResponseHead.fieldLines(fields))
         entries.withLock { entries in
             if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
             entries[key] = made

@@ -54,10 +54,21 @@ public struct RootedFileSystem: Sendable {
             if let range { return try await streaming.loadFile(path: path, range: range, context: context) }
             return try await streaming.loadFile(path: path, context: context)
         }
-        let buffer = try await contents(of: path, identity: identity)
-        guard let range, buffer.readableBytes > 0 else { return ResponseBody(byteBuffer: buffer) }
+        return ResponseBody(byteBuffer: Self.slice(try await contents(of: path, identity: identity), range))
+    }
+
+    /// What `body(of:identity:range:context:)` would send, when it is in memory already: no
+    /// read, no waiting. Nil for a large file or one not read yet.
+    func bodyInMemory(of relativePath: some StringProtocol, identity: FileIdentity, range: ClosedRange<Int>?) -> ByteBuffer? {
+        guard identity.size <= cachedFileLimit,
+              let buffer = cache.contents(of: root + "/" + relativePath, identity: identity) else { return nil }
+        return Self.slice(buffer, range)
+    }
+
+    private static func slice(_ buffer: ByteBuffer, _ range: ClosedRange<Int>?) -> ByteBuffer {
+        guard let range, buffer.readableBytes > 0 else { return buffer }
         let clamped = range.clamped(to: 0...(buffer.readableBytes - 1))
-        return ResponseBody(byteBuffer: buffer.getSlice(at: buffer.readerIndex + clamped.lowerBound, length: clamped.count) ?? buffer)
+        return buffer.getSlice(at: buffer.readerIndex + clamped.lowerBound, length: clamped.count) ?? buffer
     }
 
     /// The size of the regular file at `relativePath` (no leading slash), nil when it is missing,
@@ -83,7 +94,7 @@ public struct RootedFileSystem: Sendable {
 
     /// A small file's bytes: from memory while the file is unchanged, else read (off the event
     /// loop) and kept.
-    private func contents(of path: String, identity: FileIdentity) async throws -> ByteBuffer {
+    func contents(of path: String, identity: FileIdentity) async throws -> ByteBuffer {
         if let cached = cache.contents(of: path, identity: identity) { return cached }
         let limit = cachedFileLimit
         let (read, readIdentity) = try await NIOThreadPool.singleton.runIfActive {

@@ -8,7 +8,12 @@ public struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
     let responder: StaticResponder
 
     public init(files: RootedFileSystem, manifests: ManifestStore, cachePolicy: CachePolicy) {
-        self.responder = StaticResponder(files: files, manifests: manifests, cachePolicy: cachePolicy)
+        self.init(responder: StaticResponder(files: files, manifests: manifests, cachePolicy: cachePolicy))
+    }
+
+    /// Shares `responder` (its memory of files and headers) with `DirectFileHandler`.
+    init(responder: StaticResponder) {
+        self.responder = responder
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -21,7 +26,7 @@ public struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
             guard let body = prepared.body else {
                 return Response(status: prepared.status, headers: prepared.headers, body: ResponseBody())
             }
-            let bytes = try await responder.files.body(of: body.path, identity: body.identity, range: body.range, context: context)
+            let bytes = try await responder.files.body(of: prepared.path, identity: prepared.file, range: body.range, context: context)
             return Response(status: prepared.status, headers: prepared.headers, body: bytes)
         }
     }

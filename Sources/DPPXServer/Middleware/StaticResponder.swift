@@ -2,6 +2,7 @@ import DPPXCore
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import NIOCore
 
 /// What ROOT has for a request, worked out without waiting: the file (or the variant of an
 /// image's 1x URL), its status and headers, and which bytes of it to send.
@@ -45,13 +46,20 @@ struct StaticResponder: Sendable {
     struct PreparedFile {
         var status: HTTPResponse.Status
         var headers: HTTPFields
+        /// `headers` as HTTP/1.1 field lines (`HTTP1ResponseHead`), kept with the file's
+        /// headers; nil when this answer changed them (a range).
+        var fieldLines: ByteBuffer?
+        /// The file answered with, relative to ROOT, without a leading slash.
+        let path: Substring
+        let file: FileIdentity
         /// Nil when there is no body (HEAD, 304).
         var body: Body?
+        /// Set when the answer was decided from ROOT's manifest and `file` alone: the same
+        /// request gets the same answer while the manifest is this same load and `path` still
+        /// reaches `file` (`DirectFileHandler` reuses answers on that condition).
+        var decidedWith: ManifestIndex?
 
         struct Body {
-            /// Relative to ROOT, without a leading slash.
-            let path: Substring
-            let identity: FileIdentity
             /// Nil: the whole file.
             let range: ClosedRange<Int>?
         }
@@ -70,7 +78,12 @@ struct StaticResponder: Sendable {
         }
         guard path.hasPrefix("/") else { throw HTTPError(.badRequest, message: "the path must start with '/'") }
         let relative = path.dropFirst()
-        if let variant = try variant(of: relative, head: head, uri: uri) { return .file(variant) }
+        let manifest = manifests.index()
+        var variantMissing = false
+        if var variant = try variant(of: relative, in: manifest, head: head, uri: uri, variantMissing: &variantMissing) {
+            variant.decidedWith = manifest
+            return .file(variant)
+        }
 
         guard let entry = files.entry(relative) else { throw HTTPError(.notFound) }
         if entry.isFolder {
@@ -82,24 +95,31 @@ struct StaticResponder: Sendable {
             return .file(try plainFile(indexEntry, at: index).prepared(for: head))
         }
         guard entry.isRegularFile else { throw HTTPError(.notFound) }
-        return .file(try plainFile(entry, at: relative).prepared(for: head))
+        var plain = try plainFile(entry, at: relative).prepared(for: head)
+        // A variant found missing could appear: then this answer would change.
+        if !variantMissing { plain.decidedWith = manifest }
+        return .file(plain)
     }
 
     private func plainFile(_ file: FileIdentity, at path: Substring) -> FileResponse {
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: nil)) {
             FileResponse.headers(file: file, path: path, cachePolicy: cachePolicy)
         }
-        return FileResponse(file: file, path: path, headers: headers, honoursModifiedSince: true)
+        return FileResponse(file: file, path: path, cached: headers, honoursModifiedSince: true)
     }
 
     /// The negotiated answer for an image's 1x URL; nil when `relative` is not one (or its
     /// chosen variant is missing on disk, in which case the plain file is the answer).
-    private func variant(of relative: Substring, head: HTTPRequest, uri: URI) throws -> PreparedFile? {
-        guard let image = manifests.index().image(atBasePath: String(relative)), !image.densityIndependent,
+    private func variant(of relative: Substring, in index: ManifestIndex, head: HTTPRequest, uri: URI,
+                         variantMissing: inout Bool) throws -> PreparedFile? {
+        guard let image = index.image(atBasePath: String(relative)), !image.densityIndependent,
               let choice = VariantChoice(image: image, dpr: ClientDPR(uri: uri, headers: head.headerFields),
-                                         accept: AcceptHeader(head.headerFields[values: .accept])),
-              let file = files.entry(choice.variant.path), file.isRegularFile
+                                         accept: AcceptHeader(head.headerFields[values: .accept]))
         else { return nil }
+        guard let file = files.entry(choice.variant.path), file.isRegularFile else {
+            variantMissing = true
+            return nil
+        }
         // A size other than the manifest's means a build is rewriting the file: the manifest's
         // hash cannot vouch for these bytes, so the file's own weak tag is used.
         let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes)
@@ -110,18 +130,18 @@ struct StaticResponder: Sendable {
         }
         // Every variant is written by the same build within the same second: a date cannot
         // tell them apart, only the tag can.
-        return try FileResponse(file: file, path: path, headers: headers, honoursModifiedSince: false).prepared(for: head)
+        return try FileResponse(file: file, path: path, cached: headers, honoursModifiedSince: false).prepared(for: head)
     }
 }
 
 /// One file's HTTP response: validators, conditional requests, a single range, HEAD.
 ///
-/// `headers` are those of the full answer, the same for every request for this version of the
-/// file (`ResponseHeaderCache` keeps them); `prepared(for:)` adds what depends on the request.
+/// `cached` are the headers of the full answer, the same for every request for this version of
+/// the file (`ResponseHeaderCache` keeps them); `prepared(for:)` adds what depends on the request.
 struct FileResponse {
     let file: FileIdentity
     let path: Substring
-    let headers: HTTPFields
+    let cached: ResponseHeaderCache.Headers
     /// `If-Modified-Since` is evaluated (when there is no `If-None-Match`).
     let honoursModifiedSince: Bool
 
@@ -145,16 +165,16 @@ struct FileResponse {
     /// The status, headers and body range that answer `request`; throws 416 for a range
     /// outside the file.
     func prepared(for request: HTTPRequest) throws -> StaticResponder.PreparedFile {
-        var headers = self.headers
+        var headers = cached.fields
         let entityTag = headers[.eTag] ?? ""
         let lastModified = headers[.lastModified]
         let requestHeaders = request.headerFields
         let ifNoneMatch = requestHeaders[values: .ifNoneMatch]
         if !ifNoneMatch.isEmpty {
-            if EntityTagList(ifNoneMatch).weaklyMatches(entityTag) { return .init(status: .notModified, headers: headers) }
+            if EntityTagList(ifNoneMatch).weaklyMatches(entityTag) { return answer(.notModified, headers, cached.fieldLines) }
         } else if honoursModifiedSince, let since = requestHeaders[.ifModifiedSince].flatMap(HTTPDate.parse),
                   file.modifiedSeconds <= since {
-            return .init(status: .notModified, headers: headers)
+            return answer(.notModified, headers, cached.fieldLines)
         }
 
         var range: ClosedRange<Int>?
@@ -173,9 +193,14 @@ struct FileResponse {
                 break  // the whole file
             }
         }
-        if request.method == .head { return .init(status: .ok, headers: headers) }
-        return .init(status: range == nil ? .ok : .partialContent, headers: headers,
-                     body: .init(path: path, identity: file, range: range))
+        let fieldLines = range == nil ? cached.fieldLines : nil
+        if request.method == .head { return answer(.ok, headers, fieldLines) }
+        return answer(range == nil ? .ok : .partialContent, headers, fieldLines, body: .init(range: range))
+    }
+
+    private func answer(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ fieldLines: ByteBuffer?,
+                        body: StaticResponder.PreparedFile.Body? = nil) -> StaticResponder.PreparedFile {
+        .init(status: status, headers: headers, fieldLines: fieldLines, path: path, file: file, body: body)
     }
 
     /// From the extension: Hummingbird's table, then the image formats it lacks (AVIF, HEIC),

@@ -1,54 +1,52 @@
 import NIOCore
-import NIOHTTPTypes
 
-/// Holds a connection's close back until every response written before it has reached the
-/// socket.
+/// Holds a connection's close back until every byte written before it has reached the socket.
 ///
 /// On graceful shutdown Hummingbird closes each connection as soon as it has *written* the end of
 /// its current response; bytes NIO still holds for a client that reads slower than the file is
-/// sent would be dropped, cutting a download short. This handler sits between Hummingbird's
-/// connection handler and the HTTP encoder, counts responses whose end is written but not yet
-/// sent (writes complete in order, so a response's end completing means all of it did), and
-/// forwards a close only when that count is zero, or after `maximumWait` so a client that
-/// stopped reading cannot hold the shutdown forever.
+/// sent would be dropped, cutting a download short. This handler is the first in the pipeline,
+/// so every response passes it as bytes, whoever wrote it (Hummingbird or `DirectFileHandler`).
+/// A close first writes an empty buffer behind everything already written: writes complete in
+/// order, so when that one completes, all of it was sent, and the close goes on; after
+/// `maximumWait` at the latest, so a client that stopped reading cannot hold the shutdown
+/// forever. Nothing is counted per write: a request costs this handler nothing.
 final class CloseAfterWritesHandler: ChannelOutboundHandler, RemovableChannelHandler {
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
 
     private let maximumWait: TimeAmount
-    private var pendingWrites = 0
     private var heldClose: (mode: CloseMode, promise: EventLoopPromise<Void>?)?
 
     init(maximumWait: TimeAmount) {
         self.maximumWait = maximumWait
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        // Only a response's end is watched: one promise per response rather than per part.
-        guard case .end = unwrapOutboundIn(data) else {
-            context.write(data, promise: promise)
-            return
-        }
-        let written = promise ?? context.eventLoop.makePromise()
-        pendingWrites += 1
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        written.futureResult.assumeIsolated().whenComplete { _ in
-            self.pendingWrites -= 1
-            if self.pendingWrites == 0 { self.releaseClose(loopBound.value) }
-        }
-        context.write(data, promise: written)
-    }
-
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        guard pendingWrites > 0, mode == .all, heldClose == nil else {
+        guard mode == .all, context.channel.isActive else {
             context.close(mode: mode, promise: promise)
             return
         }
+        if var held = heldClose {
+            // A second close while the first waits: it completes with the first.
+            if let promise {
+                if let first = held.promise {
+                    first.futureResult.cascade(to: promise)
+                } else {
+                    held.promise = promise
+                    heldClose = held
+                }
+            }
+            return
+        }
         heldClose = (mode, promise)
-        // Written bytes only complete once flushed: make sure they are on their way.
-        context.flush()
+        let sent = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: sent)
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        context.eventLoop.assumeIsolated().scheduleTask(in: maximumWait) {
+        let timeout = context.eventLoop.assumeIsolated().scheduleTask(in: maximumWait) {
+            self.releaseClose(loopBound.value)
+        }
+        sent.futureResult.assumeIsolated().whenComplete { _ in
+            timeout.cancel()
             self.releaseClose(loopBound.value)
         }
     }

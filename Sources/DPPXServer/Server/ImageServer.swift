@@ -19,7 +19,9 @@ import ServiceLifecycle
 /// and the routes under `/_dppx/` (DPR script, inspector, live reload).
 ///
 /// Few layers on purpose: each costs every request, and small files are served from memory
-/// (`RootedFileSystem`), so the layers are most of what a request costs.
+/// (`RootedFileSystem`), so the layers are most of what a request costs. Before all of them,
+/// `DirectFileHandler` answers the requests whose file is in memory and whose answer no
+/// middleware would change, right where NIO parsed them (`ServerChannel`).
 public struct ImageServer: Sendable {
     public let options: ServerOptions
     /// ROOT's manifest, re-read when a build replaces it.
@@ -28,6 +30,9 @@ public struct ImageServer: Sendable {
     public let session: DevelopmentSession?
     let logger: Logger
     let accessLogger: Logger?
+    /// Files in memory are answered where NIO parsed the request (`DirectFileHandler`); off,
+    /// every request takes the middleware path (tests compare the two).
+    var answersFilesDirectly = true
 
     /// `logger` receives startup, build and shutdown messages; `accessLogger` one line per
     /// request (nil: no access log, `--quiet`).
@@ -62,13 +67,21 @@ public struct ImageServer: Sendable {
 
     /// The router with every middleware and route; ROOT must exist.
     public func makeRouter() -> Router<BasicRequestContext> {
+        makeRouter(responder: makeStaticResponder())
+    }
+
+    private func makeStaticResponder() -> StaticResponder {
+        StaticResponder(files: RootedFileSystem(root: options.root), manifests: manifests, cachePolicy: options.cachePolicy)
+    }
+
+    /// `responder` is shared with `DirectFileHandler`, so both answer from the same memory.
+    private func makeRouter(responder: StaticResponder) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        let files = RootedFileSystem(root: options.root)
         if let accessLogger { router.add(middleware: AccessLogMiddleware(logger: accessLogger)) }
         router.add(middleware: ErrorPageMiddleware())
         router.add(middleware: ClientHintsMiddleware())
         if session != nil { router.add(middleware: LiveReloadMiddleware()) }
-        router.add(middleware: StaticFileMiddleware(files: files, manifests: manifests, cachePolicy: options.cachePolicy))
+        router.add(middleware: StaticFileMiddleware(responder: responder))
         ServerPages(manifests: manifests, session: session, templatesFolder: options.templatesFolder).register(on: router)
         if let session { DevelopmentRoutes(session: session).register(on: router) }
         return router
@@ -81,12 +94,11 @@ public struct ImageServer: Sendable {
         let port = options.port
         let timeout = options.idleTimeout.components
         let idle = TimeAmount.nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000)
+        let responder = makeStaticResponder()
         return Application(
-            router: makeRouter(),
-            server: .http1(configuration: .init(
-                // A client that reads nothing for the idle timeout does not hold a shutdown longer.
-                additionalChannelHandlers: [CloseAfterWritesHandler(maximumWait: idle)],
-                idleTimeout: idle)),
+            router: makeRouter(responder: responder),
+            server: ServerChannel.builder(idleTimeout: idle, directFiles: answersFilesDirectly ? responder : nil,
+                                          accessLogger: accessLogger),
             configuration: .init(address: .hostname(options.host, port: options.port)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: quiet)
