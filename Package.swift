@@ -85,6 +85,7 @@ let package = Package(
             dependencies: [
                 "DPPXServer", "DPPXBuild", "DPPXCore", "DPPXTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

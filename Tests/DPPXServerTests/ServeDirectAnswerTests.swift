@@ -4,6 +4,7 @@ import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTesting
 import Logging
 import NIOCore
@@ -216,6 +217,30 @@ struct ServeDirectAnswerTests {
         return heads
     }
 
+    @Test("the headers a file answer reads are found in any case, in one pass; repeated lines join as Swift HTTP types join them")
+    func fileRequestHeaders() {
+        let request = FileRequest(isHead: false, uri: URI("/images/hero.jpg?dpr=2"), headers: [
+            (name: "SEC-ch-DPR", value: "2"), (name: "dpr", value: "1.5"), (name: "Cookie", value: "a=b"),
+            (name: "cookie", value: "dpr=3"), (name: "ACCEPT", value: "image/webp"), (name: "Range", value: "bytes=0-1"),
+            (name: "range", value: "bytes=4-5"), (name: "If-None-Match", value: "\"a\""), (name: "If-Range", value: "\"a\""),
+            (name: "If-Modified-Since", value: "Fri, 01 Jan 2100 00:00:00 GMT"), (name: "X-Other", value: "ignored"),
+        ])
+        #expect(request.secCHDPR == ["2"])
+        #expect(request.dpr == ["1.5"])
+        #expect(request.cookie == ["a=b", "dpr=3"])
+        #expect(request.accept == ["image/webp"])
+        #expect(request.range == "bytes=0-1, bytes=4-5")
+        #expect(request.ifNoneMatch == ["\"a\""])
+        #expect(request.ifRange == "\"a\"")
+        #expect(request.ifModifiedSince == "Fri, 01 Jan 2100 00:00:00 GMT")
+        #expect(!request.hasUncleanValue)
+        #expect(ClientDPR(request).value == Density(2), "the query decides first")
+        let unclean = FileRequest(isHead: false, uri: URI("/"), headers: [(name: "Accept", value: " image/webp")])
+        #expect(unclean.hasUncleanValue)
+        let otherHeader = FileRequest(isHead: false, uri: URI("/"), headers: [(name: "User-Agent", value: "caf\u{E9} ")])
+        #expect(!otherHeader.hasUncleanValue, "only the headers read matter")
+    }
+
     @Test("a file in memory is answered in the handler; one not read yet goes on to Hummingbird")
     func answeredOrPassedOn() async throws {
         let fixture = try ServerFixture()
@@ -245,6 +270,10 @@ struct ServeDirectAnswerTests {
         ("/digits.txt", .GET, .http1_1, [("Expect", "100-continue")]),
         ("/digits.txt", .POST, .http1_1, []),
         ("/_dppx/dpr.js", .GET, .http1_1, []),
+        ("http://127.0.0.1/digits.txt", .GET, .http1_1, []),
+        ("/images/hero.jpg", .GET, .http1_1, [("Sec-CH-DPR", "2\u{7F}")]),
+        ("/images/hero.jpg", .GET, .http1_1, [("sec-ch-dpr", "2 ")]),
+        ("/digits.txt", .GET, .http1_1, [("Cookie", "dpr=2; name=caf\u{E9}")]),
     ])
     func passedOn(target: String, method: HTTPMethod, version: HTTPVersion, headers: [(String, String)]) async throws {
         let fixture = try ServerFixture()

@@ -61,7 +61,12 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var densities: [Density] { Array(Set(variants.map(\.density))).sorted() }
 
         /// Formats present, most preferred (smallest) first.
-        public var formats: [ImageFormat] { Array(Set(variants.map(\.format))).sorted() }
+        public var formats: [ImageFormat] {
+            // A few variants: a scan beats hashing (this runs for every negotiated request).
+            var found: [ImageFormat] = []
+            for variant in variants where !found.contains(variant.format) { found.append(variant.format) }
+            return found.sorted()
+        }
 
         /// The master's output format: the format of `path`.
         public var primaryFormat: ImageFormat {

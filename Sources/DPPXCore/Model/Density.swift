@@ -24,11 +24,17 @@ public struct Density: Hashable, Comparable, Sendable, Codable, CustomStringConv
     public init?(parsing text: some StringProtocol) {
         var body = Substring(text)
         if let last = body.last, last == "x" || last == "X" { body = body.dropLast() }
-        guard !body.isEmpty, body.count <= 12,
-              body.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+        guard body.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
               body.filter({ $0 == "." }).count <= 1, body.first != ".", body.last != ".",
-              let value = Double(body), value.isFinite
+              let density = Density(checkedDecimal: body)
         else { return nil }
+        self = density
+    }
+
+    /// The density `text` spells: ASCII digits with at most one dot between digits, as the
+    /// callers checked. Nil when empty, longer than 12 characters, or not in (0, maximum].
+    init?(checkedDecimal text: Substring) {
+        guard !text.isEmpty, text.utf8.count <= 12, let value = Double(text), value.isFinite else { return nil }
         let density = Density(value)
         guard density.milli > 0, density <= .maximum else { return nil }
         self = density

@@ -16,26 +16,20 @@ public struct ClientDPR: Sendable, Equatable {
 
     /// Reads the sources in order (`?dpr=`, `Sec-CH-DPR`, `DPR`, `dpr` cookie); the first valid
     /// one decides and anything malformed is skipped. A header sent more than once is a list,
-    /// which is malformed too.
-    public init(query: String?, secCHDPR: [String], dpr: [String], cookies: CookieHeader) {
-        var consulted: [DPRSource] = []
-        func single(_ lines: [String]) -> Density? {
-            lines.count == 1 ? Density(hint: lines[0]) : nil
+    /// which is malformed too. `cookies` is read only when the earlier sources decide nothing.
+    public init(query: String?, secCHDPR: [String], dpr: [String], cookies: @autoclosure () -> CookieHeader) {
+        // Straight code rather than a list of sources to try: it runs for every negotiated request.
+        if let value = query.flatMap({ Density(hint: $0) }) {
+            self.init(value: value, source: .query, consulted: [.query])
+        } else if secCHDPR.count == 1, let value = Density(hint: secCHDPR[0]) {
+            self.init(value: value, source: .secCHDPR, consulted: [.query, .secCHDPR])
+        } else if dpr.count == 1, let value = Density(hint: dpr[0]) {
+            self.init(value: value, source: .dpr, consulted: [.query, .secCHDPR, .dpr])
+        } else if let value = cookies()[DPRSource.cookieName].flatMap({ Density(hint: $0) }) {
+            self.init(value: value, source: .cookie, consulted: [.query, .secCHDPR, .dpr, .cookie])
+        } else {
+            self.init(value: Density(1), source: .none, consulted: [.query, .secCHDPR, .dpr, .cookie])
         }
-        let candidates: [(DPRSource, () -> Density?)] = [
-            (.query, { query.flatMap { Density(hint: $0) } }),
-            (.secCHDPR, { single(secCHDPR) }),
-            (.dpr, { single(dpr) }),
-            (.cookie, { cookies[DPRSource.cookieName].flatMap { Density(hint: $0) } }),
-        ]
-        for (source, read) in candidates {
-            consulted.append(source)
-            if let value = read() {
-                self.init(value: value, source: source, consulted: consulted)
-                return
-            }
-        }
-        self.init(value: Density(1), source: .none, consulted: consulted)
     }
 
     /// Header names a cache must key on for this reading, in the order consulted.

@@ -10,21 +10,25 @@ extension Density {
     /// (`abc`, `-1`, `0`, `NaN`, `1e400`, ``, `1, 2`, `2x`, a kilobyte of digits) is treated as
     /// absent, never as an error, so a bad hint can only cost the client the default variant.
     public init?(hint text: some StringProtocol) {
-        var body = Substring(text)
-        while let first = body.first, first == " " || first == "\t" { body.removeFirst() }
-        while let last = body.last, last == " " || last == "\t" { body.removeLast() }
-        guard !body.isEmpty, body.count <= Self.maximumHintLength else { return nil }
+        // Bytes, not characters: this runs for every negotiated request.
+        let bytes = Substring(text).utf8
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }),
+              let last = bytes.lastIndex(where: { !isBlank($0) }) else { return nil }
+        let body = bytes[first...last]
+        guard body.count <= Self.maximumHintLength else { return nil }
         // Digits with at most one dot between digits: no sign, exponent, `x`, comma or letters.
         var dots = 0
-        for character in body.utf8 {
+        for character in body {
             switch character {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): continue
             case UInt8(ascii: "."): dots += 1
             default: return nil
             }
         }
-        guard dots <= 1, body.first != ".", body.last != "." else { return nil }
-        guard let density = Density(parsing: body) else { return nil }
+        guard dots <= 1, body.first != UInt8(ascii: "."), body.last != UInt8(ascii: "."),
+              let density = Density(checkedDecimal: Substring(body))
+        else { return nil }
         self = density
     }
 }

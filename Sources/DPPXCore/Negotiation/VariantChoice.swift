@@ -27,7 +27,7 @@ public struct VariantChoice: Sendable, Equatable {
         guard let density = Self.density(for: dpr.value, among: candidates.map(\.density)),
               let variant = candidates.first(where: { $0.density == density })
         else { return nil }
-        let densityNegotiated = Set(candidates.map(\.density)).count > 1
+        let densityNegotiated = candidates.contains { $0.density != variant.density }
         var vary = densityNegotiated ? dpr.varyHeaders : []
         if formats.count > 1 { vary.append("Accept") }
         self.variant = variant

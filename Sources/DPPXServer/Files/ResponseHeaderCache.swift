@@ -15,10 +15,24 @@ final class ResponseHeaderCache: Sendable {
         let variant: VariantHeaders.Key?
     }
 
-    /// A full answer's headers, and the same as HTTP/1.1 field lines (`HTTP1ResponseHead`).
+    /// A full answer's headers, the same as HTTP/1.1 field lines (`HTTP1ResponseHead`), and the
+    /// few of them each request looks at, read once (a lookup in `HTTPFields` is not free).
     struct Headers {
         let fields: HTTPFields
         let fieldLines: ByteBuffer
+        let entityTag: String
+        let lastModified: String?
+        let contentLocation: String?
+        let isHTMLPage: Bool
+
+        init(_ fields: HTTPFields) {
+            self.fields = fields
+            fieldLines = HTTP1ResponseHead.fieldLines(fields)
+            entityTag = fields[.eTag] ?? ""
+            lastModified = fields[.lastModified]
+            contentLocation = fields[.contentLocation]
+            isHTMLPage = fields.isHTMLPage
+        }
     }
 
     let maxEntries: Int
@@ -31,8 +45,7 @@ final class ResponseHeaderCache: Sendable {
     /// The headers for `key`, made with `make` the first time.
     func headers(for key: Key, make: () -> HTTPFields) -> Headers {
         if let known = entries.withLock({ $0[key] }) { return known }
-        let fields = make()
-        let made = Headers(fields: fields, fieldLines: HTTP1ResponseHead.fieldLines(fields))
+        let made = Headers(make())
         entries.withLock { entries in
             if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
             entries[key] = made

@@ -17,7 +17,8 @@ public struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        switch try responder.answer(to: request.head, uri: request.uri) {
+        guard request.method == .get || request.method == .head else { return try await next(request, context) }
+        switch try responder.answer(to: FileRequest(request.head, uri: request.uri)) {
         case .notAFile:
             return try await next(request, context)
         case .redirect(let location):

@@ -49,6 +49,8 @@ struct StaticResponder: Sendable {
         /// `headers` as HTTP/1.1 field lines (`HTTP1ResponseHead`), kept with the file's
         /// headers; nil when this answer changed them (a range).
         var fieldLines: ByteBuffer?
+        /// The file's full-answer headers as kept (`headers` may add to them).
+        let cached: ResponseHeaderCache.Headers
         /// The file answered with, relative to ROOT, without a leading slash.
         let path: Substring
         let file: FileIdentity
@@ -65,11 +67,12 @@ struct StaticResponder: Sendable {
         }
     }
 
-    /// The answer to `head`, whose target is `uri`. Throws the HTTP error to answer with (400,
-    /// 404, 416) when the request cannot be served.
-    func answer(to head: HTTPRequest, uri: URI) throws -> Answer {
+    /// The answer to a GET or HEAD `request`. Throws the HTTP error to answer with (400, 404,
+    /// 416) when the request cannot be served.
+    func answer(to request: FileRequest) throws -> Answer {
+        let uri = request.uri
         let rawPath = uri.path
-        guard head.method == .get || head.method == .head, !ServerPages.owns(rawPath) else { return .notAFile }
+        guard !ServerPages.owns(rawPath) else { return .notAFile }
         let path: String
         switch PathGuard.check(rawPath) {
         case .allowed(let decoded): path = decoded
@@ -80,7 +83,7 @@ struct StaticResponder: Sendable {
         let relative = path.dropFirst()
         let manifest = manifests.index()
         var variantMissing = false
-        if var variant = try variant(of: relative, in: manifest, head: head, uri: uri, variantMissing: &variantMissing) {
+        if var variant = try variant(of: relative, in: manifest, request: request, variantMissing: &variantMissing) {
             variant.decidedWith = manifest
             return .file(variant)
         }
@@ -92,10 +95,10 @@ struct StaticResponder: Sendable {
             }
             let index = relative + "index.html"
             guard let indexEntry = files.entry(index), indexEntry.isRegularFile else { throw HTTPError(.notFound) }
-            return .file(try plainFile(indexEntry, at: index).prepared(for: head))
+            return .file(try plainFile(indexEntry, at: index).prepared(for: request))
         }
         guard entry.isRegularFile else { throw HTTPError(.notFound) }
-        var plain = try plainFile(entry, at: relative).prepared(for: head)
+        var plain = try plainFile(entry, at: relative).prepared(for: request)
         // A variant found missing could appear: then this answer would change.
         if !variantMissing { plain.decidedWith = manifest }
         return .file(plain)
@@ -110,11 +113,10 @@ struct StaticResponder: Sendable {
 
     /// The negotiated answer for an image's 1x URL; nil when `relative` is not one (or its
     /// chosen variant is missing on disk, in which case the plain file is the answer).
-    private func variant(of relative: Substring, in index: ManifestIndex, head: HTTPRequest, uri: URI,
+    private func variant(of relative: Substring, in index: ManifestIndex, request: FileRequest,
                          variantMissing: inout Bool) throws -> PreparedFile? {
         guard let image = index.image(atBasePath: String(relative)), !image.densityIndependent,
-              let choice = VariantChoice(image: image, dpr: ClientDPR(uri: uri, headers: head.headerFields),
-                                         accept: AcceptHeader(head.headerFields[values: .accept]))
+              let choice = VariantChoice(image: image, dpr: ClientDPR(request), accept: AcceptHeader(request.accept))
         else { return nil }
         guard let file = files.entry(choice.variant.path), file.isRegularFile else {
             variantMissing = true
@@ -130,7 +132,7 @@ struct StaticResponder: Sendable {
         }
         // Every variant is written by the same build within the same second: a date cannot
         // tell them apart, only the tag can.
-        return try FileResponse(file: file, path: path, cached: headers, honoursModifiedSince: false).prepared(for: head)
+        return try FileResponse(file: file, path: path, cached: headers, honoursModifiedSince: false).prepared(for: request)
     }
 }
 
@@ -164,22 +166,20 @@ struct FileResponse {
 
     /// The status, headers and body range that answer `request`; throws 416 for a range
     /// outside the file.
-    func prepared(for request: HTTPRequest) throws -> StaticResponder.PreparedFile {
+    func prepared(for request: FileRequest) throws -> StaticResponder.PreparedFile {
         var headers = cached.fields
-        let entityTag = headers[.eTag] ?? ""
-        let lastModified = headers[.lastModified]
-        let requestHeaders = request.headerFields
-        let ifNoneMatch = requestHeaders[values: .ifNoneMatch]
-        if !ifNoneMatch.isEmpty {
-            if EntityTagList(ifNoneMatch).weaklyMatches(entityTag) { return answer(.notModified, headers, cached.fieldLines) }
-        } else if honoursModifiedSince, let since = requestHeaders[.ifModifiedSince].flatMap(HTTPDate.parse),
+        let entityTag = cached.entityTag
+        let lastModified = cached.lastModified
+        if !request.ifNoneMatch.isEmpty {
+            if EntityTagList(request.ifNoneMatch).weaklyMatches(entityTag) { return answer(.notModified, headers, cached.fieldLines) }
+        } else if honoursModifiedSince, let since = request.ifModifiedSince.flatMap(HTTPDate.parse),
                   file.modifiedSeconds <= since {
             return answer(.notModified, headers, cached.fieldLines)
         }
 
         var range: ClosedRange<Int>?
-        if request.method == .get, let header = requestHeaders[.range] {
-            let ifRange = requestHeaders[.ifRange]
+        if !request.isHead, let header = request.range {
+            let ifRange = request.ifRange
             // A range applies only to the representation the client holds part of.
             let sameRepresentation = ifRange == nil || ifRange == entityTag || (honoursModifiedSince && ifRange == lastModified)
             switch ByteRange(header: header, size: file.size) {
@@ -194,13 +194,13 @@ struct FileResponse {
             }
         }
         let fieldLines = range == nil ? cached.fieldLines : nil
-        if request.method == .head { return answer(.ok, headers, fieldLines) }
+        if request.isHead { return answer(.ok, headers, fieldLines) }
         return answer(range == nil ? .ok : .partialContent, headers, fieldLines, body: .init(range: range))
     }
 
     private func answer(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ fieldLines: ByteBuffer?,
                         body: StaticResponder.PreparedFile.Body? = nil) -> StaticResponder.PreparedFile {
-        .init(status: status, headers: headers, fieldLines: fieldLines, path: path, file: file, body: body)
+        .init(status: status, headers: headers, fieldLines: fieldLines, cached: cached, path: path, file: file, body: body)
     }
 
     /// From the extension: Hummingbird's table, then the image formats it lacks (AVIF, HEIC),

@@ -4,7 +4,6 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
-import NIOHTTPTypesHTTP1
 
 #if canImport(Glibc)
 import Glibc
@@ -189,9 +188,12 @@ final class DirectFileHandler: ChannelDuplexHandler, RemovableChannelHandler {
               head.version == .http1_1, head.isKeepAlive,
               head.headers.first(name: "content-length").map({ $0 == "0" }) ?? true,
               !head.headers.contains(name: "transfer-encoding"), !head.headers.contains(name: "expect"),
-              let request = try? HTTPRequest(head, secure: false, splitCookie: false),
-              case .file(let prepared)? = try? responder.answer(to: request, uri: URI(head.uri)),
-              !prepared.headers.isHTMLPage
+              head.uri.utf8.first == UInt8(ascii: "/")  // not absolute-form
+        else { return nil }
+        let request = FileRequest(isHead: head.method == .HEAD, uri: URI(head.uri), headers: head.headers)
+        guard !request.hasUncleanValue,
+              case .file(let prepared)? = try? responder.answer(to: request),
+              !prepared.cached.isHTMLPage
         else { return nil }
         var body: ByteBuffer?
         if let part = prepared.body {
@@ -201,7 +203,7 @@ final class DirectFileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let fieldLines = prepared.status == .notModified
             ? HTTP1ResponseHead.fieldLines(prepared.headers, omittingContentLength: true)
             : prepared.fieldLines ?? HTTP1ResponseHead.fieldLines(prepared.headers)
-        let answer = Answer(status: prepared.status, fieldLines: fieldLines, body: body, variant: prepared.headers[.contentLocation])
+        let answer = Answer(status: prepared.status, fieldLines: fieldLines, body: body, variant: prepared.cached.contentLocation)
         if let manifest = prepared.decidedWith {
             last = (head, manifest, prepared.path, prepared.file, prepared.body, answer.with(body: nil))
         }
