@@ -67,10 +67,8 @@ final class DirectFileHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var lastActivity = NIODeadline.uptimeNanoseconds(0)
     private var idleCheck: Scheduled<Void>?
     private var date: (second: Int, text: String) = (-1, "")
-    /// The last answer given here, for the same request again (see `reusableAnswer`). Its body
-    /// is not kept: the file cache's bound on memory holds however many connections there are.
-    private var last: (request: HTTPRequestHead, manifest: ManifestIndex, path: Substring, file: FileIdentity,
-                       body: StaticResponder.PreparedFile.Body?, answer: Answer)?
+    /// The last answer given here, for the same request again (see `reusableAnswer`).
+    private var last: LastAnswer?
 
     private enum Reading {
         case nothing
@@ -180,6 +178,17 @@ final class DirectFileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// An answer and what it was decided from. Its body bytes are not kept (only which part of
+    /// the file): the file cache's bound on memory holds however many connections there are.
+    private struct LastAnswer {
+        let request: HTTPRequestHead
+        let manifest: ManifestIndex
+        let path: Substring
+        let file: FileIdentity
+        let body: StaticResponder.PreparedFile.Body?
+        let answer: Answer
+    }
+
     /// The answer to send from memory, or nil to leave the request to Hummingbird.
     private func answer(to head: HTTPRequestHead) -> Answer? {
         guard let responder else { return nil }
@@ -205,7 +214,8 @@ final class DirectFileHandler: ChannelDuplexHandler, RemovableChannelHandler {
             : prepared.fieldLines ?? HTTP1ResponseHead.fieldLines(prepared.headers)
         let answer = Answer(status: prepared.status, fieldLines: fieldLines, body: body, variant: prepared.cached.contentLocation)
         if let manifest = prepared.decidedWith {
-            last = (head, manifest, prepared.path, prepared.file, prepared.body, answer.with(body: nil))
+            last = LastAnswer(request: head, manifest: manifest, path: prepared.path, file: prepared.file,
+                              body: prepared.body, answer: answer.with(body: nil))
         }
         return answer
     }
