@@ -1,5 +1,5 @@
 import DPPXCore
-import DPPXServer
+@testable import DPPXServer
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -39,9 +39,10 @@ struct ServeFuzzTests {
     }
 
     /// Over real sockets, byte for byte, through every layer of the running server (HTTP parsing,
-    /// connection handling, the in-memory file cache). A connection the server closed (after a
-    /// 400, say) is replaced for the next request.
-    @Test("the same over sockets, through the whole server")
+    /// connection handling, the in-memory file cache, the direct answers), each answer compared
+    /// with a server that sends every request through Hummingbird. A connection the server closed
+    /// (after a 400, say) is replaced for the next request.
+    @Test("the same over sockets, through the whole server, with the answers Hummingbird's path gives")
     func fuzzOverSockets() async throws {
         // Thousands of requests keep a core busy: not beside the timing-sensitive tests.
         try await ExclusiveTests.shared.run { try await Self.fuzzOverSocketsExclusive() }
@@ -50,32 +51,54 @@ struct ServeFuzzTests {
     static func fuzzOverSocketsExclusive() async throws {
         let fixture = try ServerFixture(formats: Self.formats)
         let server = try await fixture.server().start()
+        // The same requests to a server without direct answers: every answer must be the same,
+        // byte for byte but for `Date`.
+        var hummingbirdOnly = fixture.server()
+        hummingbirdOnly.answersFilesDirectly = false
+        let reference = try await hummingbirdOnly.start()
         do {
             var connection = try RawHTTPConnection(port: server.port)
+            var referenceConnection = try RawHTTPConnection(port: reference.port)
+            var compared = 0
             try await Self.run { request in
                 guard request.isWellFormedOnTheWire else { return nil }
                 var text = "\(request.method.rawValue) \(request.uri) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 for field in request.headers { text += "\(field.name.rawName): \(field.value)\r\n" }
-                let response: RawHTTPConnection.Response
-                do {
-                    try await connection.send(text + "\r\n")
-                    response = try await connection.readResponse(bodyExpected: request.method != .head)
-                } catch {
-                    // Closed by the server after the previous answer: once more on a new one.
-                    connection = try RawHTTPConnection(port: server.port)
-                    try await connection.send(text + "\r\n")
-                    response = try await connection.readResponse(bodyExpected: request.method != .head)
-                }
-                if response.header("Connection")?.lowercased() == "close" {
-                    connection = try RawHTTPConnection(port: server.port)
-                }
+                text += "\r\n"
+                let response = try await exchange(text, head: request.method == .head, on: &connection, port: server.port)
+                let expected = try await exchange(text, head: request.method == .head, on: &referenceConnection, port: reference.port)
+                compared += 1
+                #expect(response.status == expected.status && response.body == expected.body
+                        && response.headers.filter { $0.name != "Date" }.elementsEqual(expected.headers.filter { $0.name != "Date" }, by: ==),
+                        "direct answer differs from Hummingbird's: \(request) got \(response.status) \(response.headers), expected \(expected.status) \(expected.headers)")
                 return Observed(status: response.status, header: { response.header($0.rawName) }, body: response.body)
             }
+            #expect(compared > count / 2)
         } catch {
             try await server.shutdown()
+            try await reference.shutdown()
             throw error
         }
         try await server.shutdown()
+        try await reference.shutdown()
+    }
+
+    /// Sends `text` and reads the answer; a connection the server closed (after a 400, say) is
+    /// replaced, before the request or after an answer that says `Connection: close`.
+    static func exchange(_ text: String, head: Bool, on connection: inout RawHTTPConnection, port: Int) async throws -> RawHTTPConnection.Response {
+        let response: RawHTTPConnection.Response
+        do {
+            try await connection.send(text)
+            response = try await connection.readResponse(bodyExpected: !head)
+        } catch {
+            connection = try RawHTTPConnection(port: port)
+            try await connection.send(text)
+            response = try await connection.readResponse(bodyExpected: !head)
+        }
+        if response.header("Connection")?.lowercased() == "close" {
+            connection = try RawHTTPConnection(port: port)
+        }
+        return response
     }
 
     static let formats: [ImageFormat] = [.jpeg, .webp, .avif]
