@@ -94,7 +94,8 @@ struct MasterBuilder: Sendable {
         /// About how much memory writing `outputs[index]` takes beyond what the job holds: a
         /// resized copy where the encoder needs one in memory (libvips's WebP and AVIF savers),
         /// the encoder's own buffers (measured: libwebp 1 to 5 bytes a pixel beyond its input,
-        /// depending on how detailed the image is; libaom more), the encoded bytes.
+        /// depending on how detailed the image is; libaom through libheif 20 to 28 bytes a
+        /// pixel at effort 2), the encoded bytes.
         func memoryEstimate(ofOutput index: Int) -> Int {
             let output = outputs[index]
             let pixels = output.size.width * output.size.height * master.frames
@@ -105,7 +106,7 @@ struct MasterBuilder: Sendable {
             let resize = output.size == master.size ? 0 : Self.resizeBuffers(master)
             switch output.format {
             case .webp: return resize + resizedCopy + pixels * 4 + pixels / 2
-            case .avif, .heic: return resize + resizedCopy + pixels * 8 + pixels / 2
+            case .avif, .heic: return resize + resizedCopy + pixels * 28
             case .png, .jpeg: return resize + pixels
             case .gif, .tiff, .svg: return resize + pixels * bands
             }
