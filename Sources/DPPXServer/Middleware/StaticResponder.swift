@@ -20,7 +20,8 @@ import NIOCore
 ///    conditional requests (304), single ranges (206, 416), HEAD, `--cache-control`.
 ///
 /// Explicit variant URLs (`/images/hero@2x.jpg`) and vector images are plain files. It decides
-/// without waiting; `StaticFileMiddleware` then reads or streams the bytes.
+/// without waiting; `StaticFileMiddleware` then reads or streams the bytes, or `DirectFileHandler`
+/// sends them from memory.
 struct StaticResponder: Sendable {
     let files: RootedFileSystem
     let manifests: ManifestStore

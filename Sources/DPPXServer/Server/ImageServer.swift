@@ -65,7 +65,10 @@ public struct ImageServer: Sendable {
         guard isDirectory.boolValue else { throw .rootNotFolder(options.root) }
     }
 
-    /// The router with every middleware and route; ROOT must exist.
+    /// The router with every middleware and route; ROOT must exist. A middleware that changes
+    /// the answers for files must also be applied by `DirectFileHandler`, which answers most of
+    /// them without the router (the byte-for-byte tests against `answersFilesDirectly = false`
+    /// show any difference).
     public func makeRouter() -> Router<BasicRequestContext> {
         makeRouter(responder: makeStaticResponder())
     }
