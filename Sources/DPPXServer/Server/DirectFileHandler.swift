@@ -114,9 +114,11 @@ final class DirectFileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         lastActivity = context.eventLoop.now
         switch unwrapInboundIn(data) {
         case .head(let head):
+            // Only read with an access log: the line's duration includes the decision.
+            let start = accessLogger == nil ? nil : ContinuousClock.now
             if owed.isEmpty, !quiescing, let answer = answer(to: head) {
                 reading = .answered
-                send(answer, for: head, context: context)
+                send(answer, for: head, start: start, context: context)
                 return
             }
             reading = .forwarded
@@ -240,19 +242,18 @@ final class DirectFileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return last.answer.with(body: bytes)
     }
 
-    private func send(_ answer: Answer, for head: HTTPRequestHead, context: ChannelHandlerContext) {
+    private func send(_ answer: Answer, for head: HTTPRequestHead, start: ContinuousClock.Instant?, context: ChannelHandlerContext) {
         let outlet = bytesOutlet ?? context
         needsFlush = true
         let encodedHead = HTTP1ResponseHead.encode(status: answer.status, fieldLines: answer.fieldLines, date: currentDate(),
                                                    allocator: context.channel.allocator)
         // A HEAD answer's body is nil already (`FileResponse.prepared`).
         let hasBody = answer.body.map { $0.readableBytes > 0 } ?? false
-        guard let logger = accessLogger else {
+        guard let logger = accessLogger, let start else {
             outlet.write(NIOAny(IOData.byteBuffer(encodedHead)), promise: nil)
             if hasBody, let body = answer.body { outlet.write(NIOAny(IOData.byteBuffer(body)), promise: nil) }
             return
         }
-        let start = ContinuousClock.now
         let sent = context.eventLoop.makePromise(of: Void.self)
         outlet.write(NIOAny(IOData.byteBuffer(encodedHead)), promise: hasBody ? nil : sent)
         if hasBody, let body = answer.body { outlet.write(NIOAny(IOData.byteBuffer(body)), promise: sent) }
