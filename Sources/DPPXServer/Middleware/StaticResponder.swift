@@ -2,7 +2,6 @@ import DPPXCore
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import NIOCore
 
 /// What ROOT has for a request, worked out without waiting: the file (or the variant of an
 /// image's 1x URL), its status and headers, and which bytes of it to send.
@@ -46,11 +45,9 @@ struct StaticResponder: Sendable {
     /// A file's status and headers, and the bytes of it the body is made of.
     struct PreparedFile {
         var status: HTTPResponse.Status
+        /// The file's full-answer headers (`cached.fields`), with a range's changes for a 206.
         var headers: HTTPFields
-        /// `headers` as HTTP/1.1 field lines (`HTTP1ResponseHead`), kept with the file's
-        /// headers; nil when this answer changed them (a range).
-        var fieldLines: ByteBuffer?
-        /// The file's full-answer headers as kept (`headers` may add to them).
+        /// The file's full-answer headers as kept.
         let cached: ResponseHeaderCache.Headers
         /// The file answered with, relative to ROOT, without a leading slash.
         let path: Substring
@@ -172,10 +169,10 @@ struct FileResponse {
         let entityTag = cached.entityTag
         let lastModified = cached.lastModified
         if !request.ifNoneMatch.isEmpty {
-            if EntityTagList(request.ifNoneMatch).weaklyMatches(entityTag) { return answer(.notModified, headers, cached.fieldLines) }
+            if EntityTagList(request.ifNoneMatch).weaklyMatches(entityTag) { return answer(.notModified, headers) }
         } else if honoursModifiedSince, let since = request.ifModifiedSince.flatMap(HTTPDate.parse),
                   file.modifiedSeconds <= since {
-            return answer(.notModified, headers, cached.fieldLines)
+            return answer(.notModified, headers)
         }
 
         var range: ClosedRange<Int>?
@@ -194,14 +191,13 @@ struct FileResponse {
                 break  // the whole file
             }
         }
-        let fieldLines = range == nil ? cached.fieldLines : nil
-        if request.isHead { return answer(.ok, headers, fieldLines) }
-        return answer(range == nil ? .ok : .partialContent, headers, fieldLines, body: .init(range: range))
+        if request.isHead { return answer(.ok, headers) }
+        return answer(range == nil ? .ok : .partialContent, headers, body: .init(range: range))
     }
 
-    private func answer(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ fieldLines: ByteBuffer?,
+    private func answer(_ status: HTTPResponse.Status, _ headers: HTTPFields,
                         body: StaticResponder.PreparedFile.Body? = nil) -> StaticResponder.PreparedFile {
-        .init(status: status, headers: headers, fieldLines: fieldLines, cached: cached, path: path, file: file, body: body)
+        .init(status: status, headers: headers, cached: cached, path: path, file: file, body: body)
     }
 
     /// From the extension: Hummingbird's table, then the image formats it lacks (AVIF, HEIC),

@@ -211,9 +211,7 @@ final class DirectFileHandler: ChannelDuplexHandler, RemovableChannelHandler {
             guard let bytes = responder.files.bodyInMemory(of: prepared.path, identity: prepared.file, range: part.range) else { return nil }
             body = bytes
         }
-        let fieldLines = prepared.status == .notModified
-            ? HTTP1ResponseHead.fieldLines(prepared.headers, omittingContentLength: true)
-            : prepared.fieldLines ?? HTTP1ResponseHead.fieldLines(prepared.headers)
+        let fieldLines = prepared.http1FieldLines
         let answer = Answer(status: prepared.status, fieldLines: fieldLines, body: body, variant: prepared.cached.contentLocation)
         if let manifest = prepared.decidedWith {
             last = LastAnswer(request: head, manifest: manifest, path: prepared.path, file: prepared.file,

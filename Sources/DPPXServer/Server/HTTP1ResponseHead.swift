@@ -42,3 +42,16 @@ enum HTTP1ResponseHead {
         return buffer
     }
 }
+
+extension StaticResponder.PreparedFile {
+    /// `headers` as the field lines NIO's encoder would write for `status`: the lines kept with
+    /// the file's headers for a 200, the same without `Content-Length` for a 304 (which has no
+    /// body), and the range's headers encoded now for a 206 (the only answer that changes them).
+    var http1FieldLines: ByteBuffer {
+        switch status {
+        case .notModified: HTTP1ResponseHead.fieldLines(headers, omittingContentLength: true)
+        case .partialContent: HTTP1ResponseHead.fieldLines(headers)
+        default: cached.fieldLines
+        }
+    }
+}
