@@ -111,6 +111,128 @@ static inline int cvips_webp_decode_file(const char *path, VipsImage **out) {
     return 0;
 }
 
+/* Decodes a still, lossy WebP without alpha straight into libwebp's encoder input (YUV 4:2:0,
+ * 1.5 bytes a pixel), for a master whose outputs are all lossy WebP: no RGB copy (3 bytes a
+ * pixel), no colour conversion either way. Returns 1, with nothing decoded, when the file is
+ * not such a WebP (lossless, alpha, animated): decode it to RGB instead. Free the result with
+ * cvips_webp_input_free (cvips_webp_input_encode does). */
+static inline int cvips_webp_decode_yuv_file(const char *path, WebPPicture **out) {
+    gchar *data = NULL;
+    gsize length = 0;
+    GError *error = NULL;
+    if (!g_file_get_contents(path, &data, &length, &error)) {
+        vips_error("webpload", "%s", error ? error->message : "cannot be read");
+        if (error) g_error_free(error);
+        return -1;
+    }
+    WebPBitstreamFeatures features;
+    if (WebPGetFeatures((const uint8_t *) data, length, &features) != VP8_STATUS_OK) {
+        vips_error("webpload", "not a WebP image, or its header is damaged");
+        g_free(data);
+        return -1;
+    }
+    if (features.has_animation || features.has_alpha || features.format != 1) {
+        g_free(data);
+        return 1;
+    }
+    WebPPicture *picture = g_new0(WebPPicture, 1);
+    if (!WebPPictureInit(picture)) {
+        vips_error("webpload", "libwebp version mismatch");
+        g_free(picture);
+        g_free(data);
+        return -1;
+    }
+    picture->use_argb = 0;
+    picture->colorspace = WEBP_YUV420;
+    picture->width = features.width;
+    picture->height = features.height;
+    if (!WebPPictureAlloc(picture)) {
+        vips_error("webpload", "out of memory for a %dx%d image", features.width, features.height);
+        g_free(picture);
+        g_free(data);
+        return -1;
+    }
+    int uv_height = (features.height + 1) / 2;
+    uint8_t *decoded = WebPDecodeYUVInto((const uint8_t *) data, length,
+        picture->y, (size_t) picture->y_stride * (size_t) features.height, picture->y_stride,
+        picture->u, (size_t) picture->uv_stride * (size_t) uv_height, picture->uv_stride,
+        picture->v, (size_t) picture->uv_stride * (size_t) uv_height, picture->uv_stride);
+    g_free(data);
+    if (!decoded) {
+        vips_error("webpload", "the WebP data is damaged or truncated");
+        WebPPictureFree(picture);
+        g_free(picture);
+        return -1;
+    }
+    *out = picture;
+    return 0;
+}
+
+/* A copy of `from` (a YUV 4:2:0 input) at width x height, each plane resized on its own by
+ * libvips (Lanczos 3, as every other resize): luma to the new size, chroma to half of it,
+ * rounded up. Resizing Y'CbCr is resizing R'G'B' up to rounding: the conversion between them
+ * is linear, and libvips resizes sRGB values as they are. */
+static inline int cvips_webp_input_resized(const WebPPicture *from, int width, int height, WebPPicture **out) {
+    if (from->use_argb || !from->y || !from->u || !from->v) {
+        vips_error("webpsave", "the input to resize is not YUV 4:2:0");
+        return -1;
+    }
+    WebPPicture *picture = g_new0(WebPPicture, 1);
+    if (!WebPPictureInit(picture)) {
+        vips_error("webpsave", "libwebp version mismatch");
+        g_free(picture);
+        return -1;
+    }
+    picture->use_argb = 0;
+    picture->colorspace = WEBP_YUV420;
+    picture->width = width;
+    picture->height = height;
+    if (!WebPPictureAlloc(picture)) {
+        vips_error("webpsave", "out of memory for a %dx%d image", width, height);
+        g_free(picture);
+        return -1;
+    }
+    const uint8_t *sources[3] = { from->y, from->u, from->v };
+    uint8_t *targets[3] = { picture->y, picture->u, picture->v };
+    for (int plane = 0; plane < 3; plane++) {
+        int luma = plane == 0;
+        int source_width = luma ? from->width : (from->width + 1) / 2;
+        int source_height = luma ? from->height : (from->height + 1) / 2;
+        int source_stride = luma ? from->y_stride : from->uv_stride;
+        int target_width = luma ? width : (width + 1) / 2;
+        int target_height = luma ? height : (height + 1) / 2;
+        int target_stride = luma ? picture->y_stride : picture->uv_stride;
+        VipsImage *source = vips_image_new_from_memory(sources[plane],
+            (size_t) source_stride * (size_t) source_height, source_stride, source_height, 1, VIPS_FORMAT_UCHAR);
+        VipsImage *wide = NULL, *resized = NULL;
+        int failed = !source;
+        /* Strides can exceed widths: crop the padding off before resizing. */
+        if (!failed) failed = vips_extract_area(source, &wide, 0, 0, source_width, source_height, NULL);
+        if (!failed) failed = vips_thumbnail_image(wide, &resized, target_width, "height", target_height,
+                                                   "size", VIPS_SIZE_FORCE, "no_rotate", TRUE, NULL);
+        size_t size = 0;
+        uint8_t *pixels = failed ? NULL : vips_image_write_to_memory(resized, &size);
+        if (source) g_object_unref(source);
+        if (wide) g_object_unref(wide);
+        if (resized) g_object_unref(resized);
+        if (!pixels || size != (size_t) target_width * (size_t) target_height) {
+            if (pixels) {
+                vips_error("webpsave", "a resized plane came out at the wrong size");
+                g_free(pixels);
+            }
+            WebPPictureFree(picture);
+            g_free(picture);
+            return -1;
+        }
+        for (int row = 0; row < target_height; row++)
+            memcpy(targets[plane] + (size_t) row * (size_t) target_stride, pixels + (size_t) row * (size_t) target_width,
+                   (size_t) target_width);
+        g_free(pixels);
+    }
+    *out = picture;
+    return 0;
+}
+
 static inline int cvips_copy_memory(VipsImage *in, VipsImage **out) {
     *out = vips_image_copy_memory(in);
     return *out ? 0 : -1;

@@ -1,5 +1,6 @@
 import CVips
 import DPPXCore
+import Foundation
 
 /// A master opened for building: its header is read on open; pixels are decoded once, on
 /// `decode()`, and every variant is resized from that decoded copy.
@@ -55,8 +56,18 @@ public final class MasterImage: @unchecked Sendable {
     /// Decodes every pixel (and every frame of an animation) into memory once: upright, 8-bit,
     /// sRGB (or grey). Every variant is resized from this copy. Damaged or truncated data is an
     /// error, not grey fill.
-    public func decode() throws(ImagingError) -> DecodedImage {
+    ///
+    /// `outputs` are the formats the variants will be written in. When they are all WebP and
+    /// the master is a lossy WebP without alpha, the pixels stay in the form both ends of the
+    /// job use, YUV 4:2:0: half the memory of RGB, and no conversion to RGB and back.
+    public func decode(for outputs: Set<ImageFormat> = []) throws(ImagingError) -> DecodedImage {
         let path = self.path
+        if format == .webp && isDisplayReady && outputs == [.webp] {
+            var picture: UnsafeMutablePointer<WebPPicture>?
+            let status = cvips_webp_decode_yuv_file(path, &picture)
+            if status < 0 { throw ImagingError(file: path, reason: Vips.takeErrorText()) }
+            if status == 0, let picture { return DecodedImage(path: path, yuv: picture, size: size) }
+        }
         if format == .webp && isDisplayReady {
             // libvips's WebP loader holds two full-size RGBA frames while decoding; this holds
             // only the pixels.
@@ -79,30 +90,90 @@ public final class MasterImage: @unchecked Sendable {
 }
 
 /// A master's pixels in memory, from which each variant is resized.
+///
+/// Usually a libvips image (RGB, RGBA or grey). For a lossy WebP master written only as WebP,
+/// libwebp's own YUV 4:2:0 picture (`MasterImage.decode(for:)`): its variants are resized
+/// plane by plane, and the picture itself becomes the input of the master-size variant.
 public final class DecodedImage: @unchecked Sendable {
     let path: String
-    let image: VipsImage
     let frames: Int
     let frameSize: PixelSize
+    private let rgb: VipsImage?
+    private let yuv: YUVPicture?
 
     init(path: String, image: VipsImage, frames: Int, frameSize: PixelSize) {
         self.path = path
-        self.image = image
+        self.rgb = image
+        self.yuv = nil
         self.frames = frames
         self.frameSize = frameSize
     }
 
+    init(path: String, yuv picture: UnsafeMutablePointer<WebPPicture>, size: PixelSize) {
+        self.path = path
+        self.rgb = nil
+        self.yuv = YUVPicture(picture)
+        self.frames = 1
+        self.frameSize = size
+    }
+
+    /// Whether the pixels are libwebp's YUV 4:2:0 rather than a libvips image.
+    public var isYUV: Bool { yuv != nil }
+
     /// How many images read these pixels besides this handle: resizes not yet run or
-    /// encoders still reading. At 0, dropping this handle frees the pixels.
-    public var otherReaders: Int { Int(cvips_ref_count(image.pointer)) - 1 }
+    /// encoders still reading. At 0, dropping this handle frees the pixels. (A YUV picture is
+    /// read by nothing else: its resizes run when an input is taken.)
+    public var otherReaders: Int {
+        guard let rgb else { return 0 }
+        return Int(cvips_ref_count(rgb.pointer)) - 1
+    }
 
     /// Bytes of pixels held.
-    public var byteCount: Int { image.width * image.fullHeight * image.bands * (image.bandFormat == VIPS_FORMAT_UCHAR ? 1 : 2) }
+    public var byteCount: Int {
+        guard let rgb else { return frameSize.width * frameSize.height * 3 / 2 }
+        return rgb.width * rgb.fullHeight * rgb.bands * (rgb.bandFormat == VIPS_FORMAT_UCHAR ? 1 : 2)
+    }
+
+    /// The input `format`'s encoder reads for the variant at `target` (see `Encoder.input`).
+    ///
+    /// From YUV pixels, a smaller variant's input is resized plane by plane; the master-size
+    /// variant's input is the decoded picture itself, handed over without a copy, so take it
+    /// last: nothing can be resized from this image afterwards.
+    public func encoderInput(at target: PixelSize, for format: ImageFormat, settings: EncodeSettings,
+                             losslessSource: Bool, file: String) throws(ImagingError) -> EncoderInput {
+        guard let yuv else {
+            return try Encoder.input(resized(to: target), for: format, settings: settings,
+                                     losslessSource: losslessSource, file: file)
+        }
+        guard format == .webp else {
+            throw ImagingError(file: file, reason: "was decoded for WebP variants only, not \(format.rawValue) (a dppx bug; please report it)")
+        }
+        let picture: UnsafeMutablePointer<WebPPicture>
+        if target == frameSize {
+            guard let whole = yuv.handOver() else {
+                throw ImagingError(file: file, reason: "has no pixels left: its full-size WebP input was already taken (a dppx bug; please report it)")
+            }
+            picture = whole
+        } else {
+            picture = try yuv.withPicture(file: file) { (source) throws(ImagingError) in
+                var resized: UnsafeMutablePointer<WebPPicture>?
+                guard cvips_webp_input_resized(source, Int32(target.width), Int32(target.height), &resized) == 0, let resized else {
+                    throw ImagingError(file: file, reason: "could not be resized to \(target.width)x\(target.height): \(Vips.takeErrorText())")
+                }
+                return resized
+            }
+        }
+        return EncoderInput(format: .webp, lossless: false, pixels: .webp(picture),
+                            ownBytes: target.width * target.height * 3 / 2)
+    }
 
     /// The image at exactly `target` (per frame), alpha premultiplied during the resize.
     public func resized(to target: PixelSize) throws(ImagingError) -> VipsImage {
         let path = self.path
-        if frames > 1 { return try resizeAnimation(to: target) }
+        guard let image = rgb else {
+            throw ImagingError(file: path, reason: "was decoded to YUV for WebP variants; take its inputs with encoderInput(at:for:) (a dppx bug; please report it)")
+        }
+        if frames > 1 { return try resizeAnimation(to: target, of: image) }
         if target == frameSize { return image }
         return try VipsImage.make(file: path) {
             cvips_thumbnail_image(image.pointer, Int32(target.width), Int32(target.height), $0)
@@ -110,7 +181,7 @@ public final class DecodedImage: @unchecked Sendable {
     }
 
     /// Animations resize as one tall strip of frames, then get their frame height back.
-    private func resizeAnimation(to target: PixelSize) throws(ImagingError) -> VipsImage {
+    private func resizeAnimation(to target: PixelSize, of image: VipsImage) throws(ImagingError) -> VipsImage {
         let path = self.path
         if target == frameSize { return image }
         let hscale = Double(target.width) / Double(frameSize.width)
@@ -156,4 +227,31 @@ public final class DecodedImage: @unchecked Sendable {
         }
         return image
     }
+}
+
+/// libwebp's YUV picture behind a `DecodedImage`: read by the resizes, then handed over once.
+private final class YUVPicture: @unchecked Sendable {
+    private let lock = NSLock()
+    private var picture: UnsafeMutablePointer<WebPPicture>?
+
+    init(_ picture: UnsafeMutablePointer<WebPPicture>) { self.picture = picture }
+
+    /// Runs `body` on the picture while it is still here.
+    func withPicture<T>(file: String, _ body: (UnsafeMutablePointer<WebPPicture>) throws(ImagingError) -> T) throws(ImagingError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let picture else {
+            throw ImagingError(file: file, reason: "has no pixels left: its full-size WebP input was already taken (a dppx bug; please report it)")
+        }
+        return try body(picture)
+    }
+
+    /// The picture, once; its new owner frees it.
+    func handOver() -> UnsafeMutablePointer<WebPPicture>? {
+        lock.lock()
+        defer { picture = nil; lock.unlock() }
+        return picture
+    }
+
+    deinit { if let picture { cvips_webp_input_free(picture) } }
 }

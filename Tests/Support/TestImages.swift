@@ -75,6 +75,24 @@ public enum TestImages {
         try save(animated, to: path)
     }
 
+    /// The saturated colours of `writeColourBars`, left to right.
+    public static let barColours: [[UInt8]] = [[230, 20, 20], [20, 200, 40], [30, 40, 220], [240, 220, 30], [30, 210, 220], [210, 40, 200]]
+
+    /// Vertical bars of `barColours`, equal widths, darkening downwards: every colour channel
+    /// differs from bar to bar, so misplaced or swapped chroma shows.
+    public static func writeColourBars(_ path: String, width: Int, height: Int) throws {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let colour = barColours[x * barColours.count / width]
+                for band in 0..<3 {
+                    pixels[(y * width + x) * 3 + band] = UInt8(Int(colour[band]) * (height * 4 - y) / (height * 4))
+                }
+            }
+        }
+        try save(try fromMemory(pixels, width: width, height: height, bands: 3, format: VIPS_FORMAT_UCHAR), to: path)
+    }
+
     /// Writes `bytes` as they are: for truncated, empty and fake images.
     public static func writeBytes(_ bytes: [UInt8], to path: String) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

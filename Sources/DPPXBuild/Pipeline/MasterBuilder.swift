@@ -69,8 +69,8 @@ struct MasterBuilder: Sendable {
             var taken = 0
             var peak = decoded.byteCount
             for output in outputs.reversed() {
-                let input = try Encoder.input(decoded.resized(to: output.size), for: output.format, settings: settings,
-                                              losslessSource: master.format == .png, file: source.relativePath)
+                let input = try decoded.encoderInput(at: output.size, for: output.format, settings: settings,
+                                                     losslessSource: master.format == .png, file: source.relativePath)
                 let resize = input.ownBytes > 0 && output.size != master.size
                     ? output.size.width * output.size.height * (master.hasAlpha ? 4 : 3) + Self.resizeBuffers(master) : 0
                 peak = max(peak, decoded.byteCount + taken + resize + input.ownBytes)
@@ -165,7 +165,7 @@ struct MasterBuilder: Sendable {
                                         warnings: warnings, filesWritten: written ? 1 : 0))
             }
             return .decoded(try Job(source: source, sourceHash: sourceHash, master: master, plan: plan,
-                                    decoded: try master.decode(), encode: options.encode, warnings: warnings))
+                                    decoded: try master.decode(for: Set(plan.outputs.map(\.format))), encode: options.encode, warnings: warnings))
         }
     }
 
