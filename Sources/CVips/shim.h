@@ -68,21 +68,32 @@ static inline int cvips_open_svg(const char *path, double scale, VipsImage **out
     return *out ? 0 : -1;
 }
 
+/* Reads a whole WebP file and its header; on success the caller frees *data with g_free. */
+static inline int cvips_webp_read(const char *path, gchar **data, gsize *length, WebPBitstreamFeatures *features) {
+    GError *error = NULL;
+    if (!g_file_get_contents(path, data, length, &error)) {
+        vips_error("webpload", "%s", error ? error->message : "cannot be read");
+        if (error) g_error_free(error);
+        return -1;
+    }
+    if (WebPGetFeatures((const uint8_t *) *data, *length, features) != VP8_STATUS_OK) {
+        vips_error("webpload", "not a WebP image, or its header is damaged");
+        g_free(*data);
+        return -1;
+    }
+    return 0;
+}
+
 /* Decodes a still, 8-bit sRGB WebP file straight into a memory image (3 bands, or 4 with
  * alpha): the pixels libvips's loader gives, without the two full-size RGBA frame buffers it
  * builds on the way (134 MB for a 4096x4096 master). Damaged or truncated data is an error. */
 static inline int cvips_webp_decode_file(const char *path, VipsImage **out) {
     gchar *data = NULL;
     gsize length = 0;
-    GError *error = NULL;
-    if (!g_file_get_contents(path, &data, &length, &error)) {
-        vips_error("webpload", "%s", error ? error->message : "cannot be read");
-        if (error) g_error_free(error);
-        return -1;
-    }
     WebPBitstreamFeatures features;
-    if (WebPGetFeatures((const uint8_t *) data, length, &features) != VP8_STATUS_OK || features.has_animation) {
-        vips_error("webpload", "not a still WebP image, or its header is damaged");
+    if (cvips_webp_read(path, &data, &length, &features)) return -1;
+    if (features.has_animation) {
+        vips_error("webpload", "is animated: decode it with libvips's loader");
         g_free(data);
         return -1;
     }
@@ -119,18 +130,8 @@ static inline int cvips_webp_decode_file(const char *path, VipsImage **out) {
 static inline int cvips_webp_decode_yuv_file(const char *path, WebPPicture **out) {
     gchar *data = NULL;
     gsize length = 0;
-    GError *error = NULL;
-    if (!g_file_get_contents(path, &data, &length, &error)) {
-        vips_error("webpload", "%s", error ? error->message : "cannot be read");
-        if (error) g_error_free(error);
-        return -1;
-    }
     WebPBitstreamFeatures features;
-    if (WebPGetFeatures((const uint8_t *) data, length, &features) != VP8_STATUS_OK) {
-        vips_error("webpload", "not a WebP image, or its header is damaged");
-        g_free(data);
-        return -1;
-    }
+    if (cvips_webp_read(path, &data, &length, &features)) return -1;
     if (features.has_animation || features.has_alpha || features.format != 1) {
         g_free(data);
         return 1;

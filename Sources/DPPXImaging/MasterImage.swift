@@ -27,7 +27,13 @@ public final class MasterImage: @unchecked Sendable {
     public init(path: String, maxPixels: Int) throws(ImagingError) {
         try Vips.start()
         self.path = path
-        let header = try VipsImage.make(file: path) { cvips_open_header(path, $0) }
+        let header: VipsImage
+        do {
+            header = try VipsImage.make(file: path) { cvips_open_header(path, $0) }
+        } catch where !error.reason.contains("is not a known file format") {
+            let detail = error.reason == Vips.unknownError ? "" : " (\(error.reason))"
+            throw ImagingError(file: path, reason: "could not be read\(detail): the file is damaged or truncated; export it again")
+        }
         let loader = header.loader ?? ""
         let heifCompression = cvips_get_string(header.pointer, "heif-compression").map { String(cString: $0) }
         guard let format = ImageFormat(loader: loader, heifCompression: heifCompression) else {

@@ -36,14 +36,17 @@ public enum Vips {
     /// so concurrent failures can share a message; the caller adds the file name.
     public static func lastError() -> String { takeErrorText() }
 
+    /// What `takeErrorText` says when libvips failed without a word.
+    static let unknownError = "unknown libvips error"
+
     static func takeErrorText() -> String {
-        guard let raw = cvips_error_take() else { return "unknown libvips error" }
+        guard let raw = cvips_error_take() else { return unknownError }
         defer { g_free(raw) }
         let text = String(cString: raw)
             .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         var seen = Set<String>()
         let unique = text.filter { seen.insert($0).inserted }
-        return unique.isEmpty ? "unknown libvips error" : unique.joined(separator: "; ")
+        return unique.isEmpty ? unknownError : unique.joined(separator: "; ")
     }
 }
