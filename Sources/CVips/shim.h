@@ -27,6 +27,18 @@ static inline void cvips_return_large_buffers_promptly(void) {
 #endif
 }
 
+static inline void cvips_warning_to_error(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void) domain; (void) level; (void) data;
+    vips_error("libvips", "%s", message);
+}
+
+/* libvips's warnings ("not enough data", "read gave 2 warnings") join its error text instead of
+ * going to stderr on their own: the failure they explain is then reported with the file's name,
+ * and a build's stderr holds only dppx's lines. */
+static inline void cvips_warnings_into_errors(void) {
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, cvips_warning_to_error, NULL);
+}
+
 /* Takes (and clears) the process-wide error text; free the result with g_free. */
 static inline char *cvips_error_take(void) {
     char *text = g_strdup(vips_error_buffer());

@@ -8,6 +8,7 @@ public enum Vips {
         guard cvips_init("dppx") == 0 else {
             return .failure(ImagingError(file: nil, reason: "libvips could not start: \(takeErrorText())"))
         }
+        cvips_warnings_into_errors()
         // dppx keeps no decoded image around between operations: the operation cache would
         // only hold memory.
         vips_cache_set_max(0)

@@ -33,13 +33,19 @@ struct BuildCommandTests {
         let source = try sources()
         try TestImages.writeBytes(Array("not an image".utf8), to: source("broken.png"))
         try TestImages.writeBytes([], to: source("sub/empty.jpg"))
+        // libvips warns ("not enough data") about a PNG cut after its signature.
+        try TestImages.writeBytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], to: source("cut.png"))
         let output = ScratchFolder("dppx-cli-out")
         let result = try await DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
         #expect(result.status == 1, "\(result)")
-        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("dppx: error: ") }
+        let lines = result.stderr.split(separator: "\n")
+        let errors = lines.filter { $0.hasPrefix("dppx: error: ") }
         #expect(errors.contains { $0.contains("broken.png: is not an image") })
         #expect(errors.contains { $0.contains("sub/empty.jpg: is empty") })
-        #expect(result.stderr.contains("2 images failed; the rest were built"))
+        #expect(errors.contains { $0.contains("cut.png: could not be read") && $0.contains("not enough data") })
+        #expect(result.stderr.contains("3 images failed; the rest were built"))
+        // Nothing but dppx's own lines: libvips's warnings are part of the error they explain.
+        #expect(lines.allSatisfy { $0.hasPrefix("dppx: ") }, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: output("hero@2x.jpg")))
     }
 
