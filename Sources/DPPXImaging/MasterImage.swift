@@ -78,7 +78,7 @@ public final class MasterImage: @unchecked Sendable {
             // libvips's WebP loader holds two full-size RGBA frames while decoding; this holds
             // only the pixels.
             let decoded = try VipsImage.make(file: path) { cvips_webp_decode_file(path, $0) }
-            return DecodedImage(path: path, image: decoded, frames: 1, frameSize: size)
+            return DecodedImage(path: path, image: try DecodedImage.withoutOpaqueAlpha(decoded, file: path), frames: 1, frameSize: size)
         }
         let pages: Int32 = frames > 1 ? -1 : 1
         // Rotating needs random access; everything else streams from the file.
@@ -90,7 +90,8 @@ public final class MasterImage: @unchecked Sendable {
         }
         image = try DecodedImage.toDisplayColour(image, file: path)
         let displayable = image
-        let decoded = try VipsImage.make(file: path) { cvips_copy_memory(displayable.pointer, $0) }
+        var decoded = try VipsImage.make(file: path) { cvips_copy_memory(displayable.pointer, $0) }
+        if frames == 1 { decoded = try DecodedImage.withoutOpaqueAlpha(decoded, file: path) }
         return DecodedImage(path: path, image: decoded, frames: frames, frameSize: size)
     }
 }
@@ -122,6 +123,9 @@ public final class DecodedImage: @unchecked Sendable {
         self.frames = 1
         self.frameSize = size
     }
+
+    /// Whether the pixels have an alpha band (not when the master's was opaque everywhere).
+    public var hasAlpha: Bool { rgb?.hasAlpha ?? false }
 
     /// Whether the pixels are libwebp's YUV 4:2:0 rather than a libvips image.
     public var isYUV: Bool { yuv != nil }
@@ -181,6 +185,13 @@ public final class DecodedImage: @unchecked Sendable {
         }
         if frames > 1 { return try resizeAnimation(to: target, of: image) }
         if target == frameSize { return image }
+        if image.hasAlpha {
+            let hscale = Double(target.width) / Double(frameSize.width)
+            let vscale = Double(target.height) / Double(frameSize.height)
+            let resized = try VipsImage.make(file: path) { cvips_resize_premultiplied(image.pointer, hscale, vscale, $0) }
+            if resized.width == target.width && resized.fullHeight == target.height { return resized }
+            // libvips rounded to a neighbouring size: thumbnail forces the exact one.
+        }
         return try VipsImage.make(file: path) {
             cvips_thumbnail_image(image.pointer, Int32(target.width), Int32(target.height), $0)
         }
@@ -193,18 +204,25 @@ public final class DecodedImage: @unchecked Sendable {
         let hscale = Double(target.width) / Double(frameSize.width)
         // Aim at the centre of the wanted pixel count so libvips's rounding lands on it.
         let vscale = (Double(target.height * frames) + 0.25) / Double(frameSize.height * frames)
-        let premultiplied = image.hasAlpha
-        let input = premultiplied ? try VipsImage.make(file: path) { cvips_premultiply(image.pointer, $0) } : image
-        var out = try VipsImage.make(file: path) { cvips_resize(input.pointer, hscale, vscale, $0) }
-        if premultiplied {
-            let resized = out
-            out = try VipsImage.make(file: path) { cvips_unpremultiply(resized.pointer, $0) }
-            let unpremultiplied = out
-            out = try VipsImage.make(file: path) { cvips_cast(unpremultiplied.pointer, image.bandFormat, $0) }
-        }
+        let out = image.hasAlpha
+            ? try VipsImage.make(file: path) { cvips_resize_premultiplied(image.pointer, hscale, vscale, $0) }
+            : try VipsImage.make(file: path) { cvips_resize(image.pointer, hscale, vscale, $0) }
         let copy = try VipsImage.make(file: path) { cvips_copy(out.pointer, $0) }
         cvips_set_int(copy.pointer, "page-height", Int32(target.height))
         return copy
+    }
+
+    /// `image` without its alpha band when every pixel is fully opaque, as most PNGs saved "with
+    /// transparency" are: the same picture, resized without premultiplying (in 8 bits, not
+    /// float) and encoded with a quarter less data. Done in place in the decoded buffer, so only
+    /// for an image nothing else refers to.
+    static func withoutOpaqueAlpha(_ image: VipsImage, file: String) throws(ImagingError) -> VipsImage {
+        guard image.hasAlpha, cvips_ref_count(image.pointer) == 1 else { return image }
+        var opaque: UnsafeMutablePointer<CVips.VipsImage>?
+        let status = cvips_drop_opaque_alpha(image.pointer, &opaque)
+        if status == 1 { return image }
+        guard status == 0, let opaque else { throw ImagingError(file: file, reason: Vips.takeErrorText()) }
+        return VipsImage(adopting: opaque)
     }
 
     /// 8-bit sRGB, or 8-bit grey, whatever the master was (CMYK, 16-bit, embedded profiles).

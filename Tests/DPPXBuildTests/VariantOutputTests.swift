@@ -63,6 +63,53 @@ struct VariantOutputTests {
         #expect(try fixture.decoded("badge@2x.avif").loader.hasPrefix("heifload"))
     }
 
+    @Test("an alpha band that is opaque everywhere is dropped from resized variants; one transparent pixel keeps it")
+    func opaqueAlphaDropped() throws {
+        let fixture = BuildFixture()
+        var pixels = TestImages.photoPixels(width: 200, height: 100, bands: 4)
+        for alpha in stride(from: 3, to: pixels.count, by: 4) { pixels[alpha] = 255 }
+        try TestImages.writePixels(pixels, width: 200, height: 100, bands: 4, to: fixture.source("opaque.png"))
+        pixels[3] = 0
+        try TestImages.writePixels(pixels, width: 200, height: 100, bands: 4, to: fixture.source("holed.png"))
+        #expect(try fixture.build(PlanSettings(extraFormats: [.webp])).succeeded)
+
+        for path in ["opaque.png", "opaque@1.5x.png", "opaque.webp", "opaque@2x.webp"] {
+            let file = try fixture.decoded(path)
+            #expect(file.bands == 3, "\(path) has no alpha band")
+            #expect(file.brightQuadrant == .topLeft, "\(path) is the same picture")
+        }
+        // The own-size PNG is the master's pixel data as it is, alpha band included.
+        #expect(try fixture.decoded("opaque@2x.png").bands == 4)
+        // The same colours as the master's, resized: a uniform corner keeps its value.
+        let master = try DecodedFile(fixture.source("opaque.png")), small = try fixture.decoded("opaque.png")
+        for band in 0..<3 {
+            #expect(abs(small.mean(band: band, x: 0.1...0.4, y: 0.1...0.4) - master.mean(band: band, x: 0.1...0.4, y: 0.1...0.4)) < 1)
+        }
+        for path in ["holed.png", "holed@1.5x.png", "holed.webp"] {
+            #expect(try fixture.decoded(path).bands == 4, "\(path) keeps its alpha")
+        }
+    }
+
+    @Test("resizing with alpha rounds: the colour keeps its level instead of drifting a fraction darker")
+    func premultipliedResizeRounds() throws {
+        let fixture = BuildFixture()
+        var pixels = TestImages.photoPixels(width: 400, height: 300, bands: 4)
+        for alpha in stride(from: 3, to: pixels.count, by: 4) { pixels[alpha] = 200 }
+        try TestImages.writePixels(pixels, width: 400, height: 300, bands: 4, to: fixture.source("glass.png"))
+        #expect(try fixture.build().succeeded)
+        let master = try DecodedFile(fixture.source("glass.png"))
+        for path in ["glass.png", "glass@1.5x.png"] {
+            let small = try fixture.decoded(path)
+            #expect(small.bands == 4)
+            for band in 0..<4 {
+                // A resize keeps the mean level; truncating after unpremultiplying lowers it by
+                // about a fifth of a level.
+                let drift = small.mean(band: band, x: 0...1, y: 0...1) - master.mean(band: band, x: 0...1, y: 0...1)
+                #expect(abs(drift) < 0.08, "\(path), band \(band): mean moved by \(drift)")
+            }
+        }
+    }
+
     @Test("EXIF orientation is applied and no rotation tag is left", arguments: [
         (6, DecodedFile.Quadrant.topRight), (3, .bottomRight), (8, .bottomLeft),
     ])

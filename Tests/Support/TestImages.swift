@@ -75,6 +75,11 @@ public enum TestImages {
         try save(animated, to: path)
     }
 
+    /// Writes `pixels` (8-bit, `bands` interleaved) as an image file; the format comes from the name.
+    public static func writePixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int, to path: String) throws {
+        try save(try fromMemory(pixels, width: width, height: height, bands: bands, format: VIPS_FORMAT_UCHAR), to: path)
+    }
+
     /// The saturated colours of `writeColourBars`, left to right.
     public static let barColours: [[UInt8]] = [[230, 20, 20], [20, 200, 40], [30, 40, 220], [240, 220, 30], [30, 210, 220], [210, 40, 200]]
 

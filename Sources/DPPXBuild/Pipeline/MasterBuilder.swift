@@ -44,6 +44,8 @@ struct MasterBuilder: Sendable {
 
         /// Per output: its input no longer refers to the master (its resize has run).
         private let detached: [Bool]
+        /// Whether the decoded pixels have alpha (an opaque alpha band is dropped on decode).
+        private let decodedHasAlpha: Bool
 
         private let lock = NSLock()
         /// Released one by one as the outputs are encoded.
@@ -63,6 +65,7 @@ struct MasterBuilder: Sendable {
             self.outputs = plan.outputs.sorted { $0.size.width * $0.size.height > $1.size.width * $1.size.height }
             self.warnings = warnings
             self.remaining = outputs.count
+            self.decodedHasAlpha = decoded.hasAlpha
             // Smallest first: a resize's full-size copy is freed once taken, and the inputs
             // already taken stay small while the larger resizes run.
             var inputs: [EncoderInput] = []
@@ -72,7 +75,8 @@ struct MasterBuilder: Sendable {
                 let input = try decoded.encoderInput(at: output.size, for: output.format, settings: settings,
                                                      losslessSource: master.format == .png, file: source.relativePath)
                 let resize = input.ownBytes > 0 && output.size != master.size
-                    ? output.size.width * output.size.height * (master.hasAlpha ? 4 : 3) + Self.resizeBuffers(master) : 0
+                    ? output.size.width * output.size.height * (decoded.hasAlpha ? 4 : 3)
+                        + Self.resizeBuffers(width: master.size.width, alpha: decoded.hasAlpha) : 0
                 peak = max(peak, decoded.byteCount + taken + resize + input.ownBytes)
                 taken += input.ownBytes
                 inputs.insert(input, at: 0)
@@ -101,9 +105,9 @@ struct MasterBuilder: Sendable {
             let pixels = output.size.width * output.size.height * master.frames
             // Only the encoder's own buffers: the input is held by the job already.
             if detached[index] { return pixels * 4 }
-            let bands = master.hasAlpha ? 4 : 3
+            let bands = decodedHasAlpha ? 4 : 3
             let resizedCopy = output.size == master.size ? 0 : pixels * bands
-            let resize = output.size == master.size ? 0 : Self.resizeBuffers(master)
+            let resize = output.size == master.size ? 0 : Self.resizeBuffers(width: master.size.width, alpha: decodedHasAlpha)
             switch output.format {
             case .webp: return resize + resizedCopy + pixels * 4 + pixels / 2
             case .avif, .heic: return resize + resizedCopy + pixels * 28
@@ -112,10 +116,10 @@ struct MasterBuilder: Sendable {
             }
         }
 
-        /// libvips's buffers while it resizes `master` (measured: about 500 lines of the
-        /// master's width, in float when alpha is premultiplied: 31 MB for a 3840-pixel RGBA).
-        static func resizeBuffers(_ master: MasterImage) -> Int {
-            master.size.width * 512 * (master.hasAlpha ? 16 : 4)
+        /// libvips's buffers while it resizes a master `width` pixels wide (measured: about 500
+        /// lines of it, in float when alpha is premultiplied: 31 MB for a 3840-pixel RGBA).
+        static func resizeBuffers(width: Int, alpha: Bool) -> Int {
+            width * 512 * (alpha ? 16 : 4)
         }
 
         /// Whether an output already failed: the others need not be encoded.
