@@ -160,9 +160,7 @@ public final class DecodedImage: @unchecked Sendable {
         }
         let picture: UnsafeMutablePointer<WebPPicture>
         if target == frameSize {
-            guard let whole = yuv.handOver() else {
-                throw ImagingError(file: file, reason: "has no pixels left: its full-size WebP input was already taken (a dppx bug; please report it)")
-            }
+            guard let whole = yuv.handOver() else { throw YUVPicture.spent(file) }
             picture = whole
         } else {
             picture = try yuv.withPicture(file: file) { (source) throws(ImagingError) in
@@ -264,10 +262,13 @@ private final class YUVPicture: @unchecked Sendable {
     func withPicture<T>(file: String, _ body: (UnsafeMutablePointer<WebPPicture>) throws(ImagingError) -> T) throws(ImagingError) -> T {
         lock.lock()
         defer { lock.unlock() }
-        guard let picture else {
-            throw ImagingError(file: file, reason: "has no pixels left: its full-size WebP input was already taken (a dppx bug; please report it)")
-        }
+        guard let picture else { throw Self.spent(file) }
         return try body(picture)
+    }
+
+    /// The error for asking after the picture was handed over.
+    static func spent(_ file: String) -> ImagingError {
+        ImagingError(file: file, reason: "has no pixels left: its full-size WebP input was already taken (a dppx bug; please report it)")
     }
 
     /// The picture, once; its new owner frees it.
