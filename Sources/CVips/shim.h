@@ -134,6 +134,27 @@ static inline int cvips_webp_decode_file(const char *path, VipsImage **out) {
     return 0;
 }
 
+/* A new libwebp picture of width x height, its YUV 4:2:0 planes allocated (contiguous: strides
+ * equal widths); NULL, with the reason in libvips's error buffer under `domain`, on failure. */
+static inline WebPPicture *cvips_webp_yuv_picture_new(int width, int height, const char *domain) {
+    WebPPicture *picture = g_new0(WebPPicture, 1);
+    if (!WebPPictureInit(picture)) {
+        vips_error(domain, "libwebp version mismatch");
+        g_free(picture);
+        return NULL;
+    }
+    picture->use_argb = 0;
+    picture->colorspace = WEBP_YUV420;
+    picture->width = width;
+    picture->height = height;
+    if (!WebPPictureAlloc(picture)) {
+        vips_error(domain, "out of memory for a %dx%d image", width, height);
+        g_free(picture);
+        return NULL;
+    }
+    return picture;
+}
+
 /* Decodes a still, lossy WebP without alpha straight into libwebp's encoder input (YUV 4:2:0,
  * 1.5 bytes a pixel), for a master whose outputs are all lossy WebP: no RGB copy (3 bytes a
  * pixel), no colour conversion either way. Returns 1, with nothing decoded, when the file is
@@ -148,20 +169,8 @@ static inline int cvips_webp_decode_yuv_file(const char *path, WebPPicture **out
         g_free(data);
         return 1;
     }
-    WebPPicture *picture = g_new0(WebPPicture, 1);
-    if (!WebPPictureInit(picture)) {
-        vips_error("webpload", "libwebp version mismatch");
-        g_free(picture);
-        g_free(data);
-        return -1;
-    }
-    picture->use_argb = 0;
-    picture->colorspace = WEBP_YUV420;
-    picture->width = features.width;
-    picture->height = features.height;
-    if (!WebPPictureAlloc(picture)) {
-        vips_error("webpload", "out of memory for a %dx%d image", features.width, features.height);
-        g_free(picture);
+    WebPPicture *picture = cvips_webp_yuv_picture_new(features.width, features.height, "webpload");
+    if (!picture) {
         g_free(data);
         return -1;
     }
@@ -190,21 +199,8 @@ static inline int cvips_webp_input_resized(const WebPPicture *from, int width, i
         vips_error("webpsave", "the input to resize is not YUV 4:2:0");
         return -1;
     }
-    WebPPicture *picture = g_new0(WebPPicture, 1);
-    if (!WebPPictureInit(picture)) {
-        vips_error("webpsave", "libwebp version mismatch");
-        g_free(picture);
-        return -1;
-    }
-    picture->use_argb = 0;
-    picture->colorspace = WEBP_YUV420;
-    picture->width = width;
-    picture->height = height;
-    if (!WebPPictureAlloc(picture)) {
-        vips_error("webpsave", "out of memory for a %dx%d image", width, height);
-        g_free(picture);
-        return -1;
-    }
+    WebPPicture *picture = cvips_webp_yuv_picture_new(width, height, "webpsave");
+    if (!picture) return -1;
     const uint8_t *sources[3] = { from->y, from->u, from->v };
     uint8_t *targets[3] = { picture->y, picture->u, picture->v };
     for (int plane = 0; plane < 3; plane++) {

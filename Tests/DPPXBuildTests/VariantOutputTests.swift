@@ -66,8 +66,7 @@ struct VariantOutputTests {
     @Test("an alpha band that is opaque everywhere is dropped from resized variants; one transparent pixel keeps it")
     func opaqueAlphaDropped() throws {
         let fixture = BuildFixture()
-        var pixels = TestImages.photoPixels(width: 200, height: 100, bands: 4)
-        for alpha in stride(from: 3, to: pixels.count, by: 4) { pixels[alpha] = 255 }
+        var pixels = TestImages.photoPixels(width: 200, height: 100, alpha: 255)
         try TestImages.writePixels(pixels, width: 200, height: 100, bands: 4, to: fixture.source("opaque.png"))
         pixels[3] = 0
         try TestImages.writePixels(pixels, width: 200, height: 100, bands: 4, to: fixture.source("holed.png"))
@@ -93,8 +92,7 @@ struct VariantOutputTests {
     @Test("resizing with alpha rounds: the colour keeps its level instead of drifting a fraction darker")
     func premultipliedResizeRounds() throws {
         let fixture = BuildFixture()
-        var pixels = TestImages.photoPixels(width: 400, height: 300, bands: 4)
-        for alpha in stride(from: 3, to: pixels.count, by: 4) { pixels[alpha] = 200 }
+        let pixels = TestImages.photoPixels(width: 400, height: 300, alpha: 200)
         try TestImages.writePixels(pixels, width: 400, height: 300, bands: 4, to: fixture.source("glass.png"))
         #expect(try fixture.build().succeeded)
         let master = try DecodedFile(fixture.source("glass.png"))

@@ -75,6 +75,13 @@ public enum TestImages {
         try save(animated, to: path)
     }
 
+    /// `photoPixels` in RGBA with the same `alpha` everywhere.
+    public static func photoPixels(width: Int, height: Int, alpha: UInt8) -> [UInt8] {
+        var pixels = photoPixels(width: width, height: height, bands: 4)
+        for index in stride(from: 3, to: pixels.count, by: 4) { pixels[index] = alpha }
+        return pixels
+    }
+
     /// Writes `pixels` (8-bit, `bands` interleaved) as an image file; the format comes from the name.
     public static func writePixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int, to path: String) throws {
         try save(try fromMemory(pixels, width: width, height: height, bands: bands, format: VIPS_FORMAT_UCHAR), to: path)
