@@ -64,6 +64,23 @@ struct IncrementalBuildTests {
         #expect(fixture.output.files() == ["a.jpg", "a@2x.jpg", "dppx-manifest.json"])
     }
 
+    @Test("outputs of another dppx pipeline version (or libvips version) are rebuilt")
+    func pipelineChange() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 300, height: 150)
+        try fixture.build()
+        // What an older dppx leaves: the same cache, another settings fingerprint.
+        let path = fixture.output(BuildCache.fileName)
+        var cache = try #require(BuildCache.load(from: fixture.output.path))
+        #expect(cache.settings == Builder(options: fixture.options()).settingsFingerprint())
+        cache.settings = "made by dppx with pipeline 2"
+        try cache.save(to: fixture.output.path)
+        #expect(FileManager.default.fileExists(atPath: path))
+        let report = try fixture.build()
+        #expect(report.built == ["a.jpg"])
+        #expect(BuildCache.load(from: fixture.output.path)?.settings == Builder(options: fixture.options()).settingsFingerprint())
+    }
+
     @Test("an output deleted by hand is written again")
     func repairs() throws {
         let fixture = BuildFixture()
