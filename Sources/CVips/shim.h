@@ -476,6 +476,10 @@ static inline void cvips_set_int(VipsImage *image, const char *name, int value) 
     vips_image_set_int(image, name, value);
 }
 
+static inline void cvips_set_string(VipsImage *image, const char *name, const char *value) {
+    vips_image_set_string(image, name, value);
+}
+
 /* Writes to a file, format and options from the name ("a.png[bitdepth=16]"). Tests use it to
  * make fixtures; the build writes through the buffer encoders and atomic renames instead. */
 static inline int cvips_write_file(VipsImage *in, const char *path) {

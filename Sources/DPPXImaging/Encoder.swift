@@ -90,9 +90,15 @@ public enum Encoder {
         case .image(let pixels):
             image = pixels
         }
-        return try collect(format: format, file: file) { (buffer, length) throws(ImagingError) in
+        let bytes = try collect(format: format, file: file) { (buffer, length) throws(ImagingError) in
             try encodeWithLibvips(image, as: format, lossless: input.lossless, settings: settings, file: file, into: &buffer, length: &length)
         }
+        // libvips 8.14's WebP saver writes the master's EXIF and XMP even when stripping.
+        guard format == .webp else { return bytes }
+        guard let stripped = WebPChunks.strippingMetadata(bytes) else {
+            throw ImagingError(file: file, reason: "could not be encoded as webp: libvips wrote a malformed file")
+        }
+        return stripped
     }
 
     /// Runs an encoder writing a g_malloc'd buffer and returns its bytes.

@@ -223,6 +223,33 @@ struct VariantOutputTests {
         #expect(report.warnings.contains { $0.reason.contains("avif") })
     }
 
+    @Test("a master's EXIF reaches no variant in any format (libvips's WebP saver writes it even when stripping)",
+          arguments: ["grey.jpg", "colour.jpg", "spin.webp"])
+    func noMetadataInVariants(master: String) throws {
+        let fixture = BuildFixture()
+        let secret = "dppx-test-secret-artist"
+        if master == "spin.webp" {
+            try TestImages.writeAnimation(fixture.source(master), width: 80, height: 60, frames: 3, artist: secret)
+        } else {
+            try TestImages.write(fixture.source(master), width: 120, height: 80, bands: master == "grey.jpg" ? 1 : 3, artist: secret)
+        }
+        let marker = Array(secret.utf8)
+        let sourceBytes = try AtomicFile.read(fixture.source(master))
+        #expect(sourceBytes.firstRange(of: marker) != nil, "the master carries the tag")
+        let report = try fixture.build(PlanSettings(extraFormats: [.webp, .avif]))
+        #expect(report.succeeded, "\(report.failures)")
+        let variants = fixture.output.files().filter { $0 != Manifest.fileName }
+        #expect(variants.count == (master == "spin.webp" ? 3 : 9), "\(variants)")
+        for path in variants {
+            let bytes = try AtomicFile.read(fixture.output(path))
+            #expect(bytes.firstRange(of: marker) == nil, "\(path) carries the master's EXIF")
+            if path.hasSuffix(".webp") {
+                let chunks = try #require(WebPChunks.names(bytes), "\(path) is a well-formed WebP")
+                #expect(!chunks.contains("EXIF") && !chunks.contains("XMP "), "\(path): \(chunks)")
+            }
+        }
+    }
+
     @Test("identical inputs give byte-identical manifests")
     func deterministicManifest() throws {
         let one = BuildFixture()

@@ -43,13 +43,15 @@ public enum TestImages {
     }
 
     /// Writes a photo-like image to `path`; the format and saver options come from the name
-    /// (`a.jpg`, `a.png[bitdepth=16]`). `orientation` tags the file with that EXIF orientation.
+    /// (`a.jpg`, `a.png[bitdepth=16]`). `orientation` tags the file with that EXIF orientation;
+    /// `artist` puts an EXIF Artist tag in it (libvips writes EXIF to JPEG and WebP).
     public static func write(_ path: String, width: Int, height: Int, bands: Int = 3, depth: Depth = .eight,
-                             orientation: Int? = nil, seed: UInt64 = 1) throws {
+                             orientation: Int? = nil, artist: String? = nil, seed: UInt64 = 1) throws {
         var image = try memoryImage(width: width, height: height, bands: bands, depth: depth, seed: seed)
-        if let orientation {
+        if orientation != nil || artist != nil {
             let tagged = try make { cvips_copy(image.pointer, $0) }
-            cvips_set_int(tagged.pointer, "orientation", Int32(orientation))
+            if let orientation { cvips_set_int(tagged.pointer, "orientation", Int32(orientation)) }
+            if let artist { cvips_set_string(tagged.pointer, "exif-ifd0-Artist", artist) }
             image = tagged
         }
         try save(image, to: path)
@@ -62,8 +64,9 @@ public enum TestImages {
         try save(cmyk, to: stripProfile ? path + "[strip]" : path)
     }
 
-    /// An animated GIF (or WebP, by extension) of `frames` frames of `width` x `height`.
-    public static func writeAnimation(_ path: String, width: Int, height: Int, frames: Int) throws {
+    /// An animated GIF (or WebP, by extension) of `frames` frames of `width` x `height`;
+    /// `artist` as in `write`.
+    public static func writeAnimation(_ path: String, width: Int, height: Int, frames: Int, artist: String? = nil) throws {
         var pixels: [UInt8] = []
         for frame in 0..<frames {
             pixels += photoPixels(width: width, height: height, bands: 3, seed: UInt64(frame + 7))
@@ -72,6 +75,7 @@ public enum TestImages {
         let animated = try make { cvips_copy(strip.pointer, $0) }
         cvips_set_int(animated.pointer, "page-height", Int32(height))
         cvips_set_int(animated.pointer, "n-pages", Int32(frames))
+        if let artist { cvips_set_string(animated.pointer, "exif-ifd0-Artist", artist) }
         try save(animated, to: path)
     }
 

@@ -13,7 +13,7 @@ public final class Builder: Sendable {
     public let options: BuildOptions
 
     /// Bumped when the pipeline's output for the same settings changes, so old outputs rebuild.
-    static let pipelineVersion = 3
+    static let pipelineVersion = 4
 
     public init(options: BuildOptions) {
         self.options = options
