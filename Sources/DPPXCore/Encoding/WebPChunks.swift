@@ -19,9 +19,8 @@ public enum WebPChunks {
     /// holds none; nil when it is not a well-formed WebP.
     public static func strippingMetadata(_ webp: [UInt8]) -> [UInt8]? {
         guard let chunks = chunks(webp) else { return nil }
-        guard chunks.contains(where: { metadata[$0.name] != nil }) else { return webp }
-        var cleared: UInt8 = 0
-        for chunk in chunks { cleared |= metadata[chunk.name] ?? 0 }
+        let cleared = chunks.reduce(UInt8(0)) { $0 | (metadata[$1.name] ?? 0) }
+        guard cleared != 0 else { return webp }
         var body: [UInt8] = Array("WEBP".utf8)
         body.reserveCapacity(webp.count)
         for chunk in chunks where metadata[chunk.name] == nil {
