@@ -6,6 +6,13 @@
 ///   ties go to the smaller format. No `Accept`, or `*/*` alone, means the master's format.
 /// - Density: the smallest one at or above the client's DPR, else the largest (DPR 1.2 gets
 ///   1.5x, DPR 3 gets 2x when 2x is the largest).
+/// - Density signal (`DensitySignal`): EXIF density written into a JPEG (every engine) or, for
+///   a client without hints, a PNG; `Content-DPR` for a client with hints (Chromium) when the
+///   format carries no density it reads. A client without hints (Firefox, Safari) whose density
+///   is above 1 gets the master's JPEG or PNG instead of AVIF or WebP, which carry no density a
+///   browser reads; so does a client with hints when `Content-DPR` would be inexact (a 301 px
+///   wide 2x variant of a 151 px image). `Content-DPR` is the last resort when no such format
+///   was built.
 /// - `vary` names exactly the request headers read, so shared caches key on them; a density
 ///   decided by the cookie is `isPrivate`, because caches cannot key on one cookie well.
 public struct VariantChoice: Sendable, Equatable {
@@ -17,23 +24,55 @@ public struct VariantChoice: Sendable, Equatable {
     public let vary: [String]
     /// True when the `dpr` cookie decided the density: send `Cache-Control: private`.
     public let isPrivate: Bool
+    /// How the answer says the variant's density.
+    public let signal: DensitySignal
 
     /// Chooses among `image`'s variants; nil when it lists none.
     public init?(image: Manifest.Image, dpr: ClientDPR, accept: AcceptHeader) {
         let formats = image.formats
         guard !formats.isEmpty else { return nil }
-        let format = Self.format(among: formats, primary: image.primaryFormat, accept: accept)
-        let candidates = image.variants(in: format)
-        guard let density = Self.density(for: dpr.value, among: candidates.map(\.density)),
-              let variant = candidates.first(where: { $0.density == density })
-        else { return nil }
-        let densityNegotiated = candidates.contains { $0.density != variant.density }
-        var vary = densityNegotiated ? dpr.varyHeaders : []
+        let hinted = dpr.source == .secCHDPR || dpr.source == .dpr
+        var format = Self.format(among: formats, primary: image.primaryFormat, accept: accept)
+        guard var variant = Self.variant(of: image, in: format, dpr: dpr.value) else { return nil }
+        // Content-DPR reaches only clients with hints, and gives the CSS size only when the
+        // pixels divide by the density exactly: otherwise the master's format, if it carries EXIF.
+        let headerSuffices = hinted && Self.divides(variant, into: image.cssSize)
+        if variant.size != image.cssSize, !headerSuffices, !DensitySignal.exifIsRead(in: format, hinted: hinted),
+           DensitySignal.exifIsRead(in: image.primaryFormat, hinted: hinted),
+           let carrier = Self.variant(of: image, in: image.primaryFormat, dpr: dpr.value) {
+            format = image.primaryFormat
+            variant = carrier
+        }
+        let densityNegotiated = image.variants(in: format).contains { $0.density != variant.density }
+        let signal: DensitySignal
+        if variant.size == image.cssSize {
+            signal = .none
+        } else if DensitySignal.exifIsRead(in: format, hinted: hinted),
+                  let exif = ExifDensity(pixelSize: variant.size, cssSize: image.cssSize) {
+            signal = .exif(exif)
+        } else {
+            signal = .contentDPR(variant.density)
+        }
+        // The signal (and with it the format) depends on whether hints were sent.
+        var vary = densityNegotiated || signal != .none ? dpr.varyHeaders : []
         if formats.count > 1 { vary.append("Accept") }
         self.variant = variant
         self.dpr = dpr
         self.vary = vary
         self.isPrivate = densityNegotiated && dpr.source == .cookie
+        self.signal = signal
+    }
+
+    /// Whether `variant`'s pixels divided by its density are exactly `cssSize`.
+    private static func divides(_ variant: Manifest.Variant, into cssSize: PixelSize) -> Bool {
+        variant.width * 1000 == cssSize.width * variant.density.milli && variant.height * 1000 == cssSize.height * variant.density.milli
+    }
+
+    /// `image`'s variant in `format` whose density suits `dpr`.
+    private static func variant(of image: Manifest.Image, in format: ImageFormat, dpr: Density) -> Manifest.Variant? {
+        let candidates = image.variants(in: format)
+        guard let density = density(for: dpr, among: candidates.map(\.density)) else { return nil }
+        return candidates.first { $0.density == density }
     }
 
     /// The smallest of `densities` at or above `dpr`, else the largest; nil when empty.

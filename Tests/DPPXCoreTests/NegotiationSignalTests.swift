@@ -1,0 +1,115 @@
+import DPPXCore
+import Testing
+
+@Suite("How a negotiated answer says its density: EXIF, Content-DPR or nothing")
+struct NegotiationSignalTests {
+    /// `photo.EXT` at 1, 1.5 and 2x of a 400x250 box, the master in `primary`, plus `extra` formats.
+    static func photo(_ primary: ImageFormat, extra: [ImageFormat] = []) -> Manifest.Image {
+        var variants: [Manifest.Variant] = []
+        for density in [1, 1.5, 2].map(Density.init) {
+            for format in [primary] + extra {
+                variants.append(Manifest.Variant(
+                    path: "photo\(density.fileSuffix).\(format.fileExtension)", density: density, format: format,
+                    size: PixelSize(width: Int(400 * density.value), height: Int(250 * density.value)),
+                    bytes: 1000, hash: "\(format)\(density.milli)"))
+            }
+        }
+        return Manifest.Image(source: "photo.\(primary.fileExtension)", path: "photo.\(primary.fileExtension)", sourceHash: "abc",
+                              sourceDensity: Density(2), cssSize: PixelSize(width: 400, height: 250),
+                              densityIndependent: false, skippedDensities: [], variants: variants)
+    }
+
+    static func hint(_ value: String) -> ClientDPR { ClientDPR(query: nil, secCHDPR: [value], dpr: [], cookies: CookieHeader([])) }
+    static func cookie(_ value: String) -> ClientDPR { ClientDPR(query: nil, secCHDPR: [], dpr: [], cookies: CookieHeader(["dpr=\(value)"])) }
+
+    static func exif(_ width: Int, _ height: Int) -> DensitySignal {
+        .exif(ExifDensity(pixelSize: PixelSize(width: width, height: height), cssSize: PixelSize(width: 400, height: 250))!)
+    }
+
+    @Test("JPEG: EXIF density for every client, hints or cookie; nothing at 1x")
+    func jpeg() {
+        let image = Self.photo(.jpeg)
+        #expect(VariantChoice(image: image, dpr: Self.hint("2"), accept: AcceptHeader([]))?.signal == Self.exif(800, 500))
+        #expect(VariantChoice(image: image, dpr: Self.cookie("1.5"), accept: AcceptHeader([]))?.signal == Self.exif(600, 375))
+        #expect(VariantChoice(image: image, dpr: Self.hint("1"), accept: AcceptHeader([]))?.signal == DensitySignal.none)
+        let query = ClientDPR(query: "2", secCHDPR: [], dpr: [], cookies: CookieHeader([]))
+        #expect(VariantChoice(image: image, dpr: query, accept: AcceptHeader([]))?.signal == Self.exif(800, 500))
+    }
+
+    @Test("PNG: eXIf for a client without hints (Firefox), Content-DPR for one with hints (Chromium ignores eXIf)")
+    func png() {
+        let image = Self.photo(.png)
+        #expect(VariantChoice(image: image, dpr: Self.cookie("2"), accept: AcceptHeader([]))?.signal == Self.exif(800, 500))
+        #expect(VariantChoice(image: image, dpr: Self.hint("2"), accept: AcceptHeader([]))?.signal == .contentDPR(Density(2)))
+    }
+
+    @Test("with hints, AVIF and WebP are sent with Content-DPR, which Chromium honours",
+          arguments: [NegotiationAcceptTests.chromium, NegotiationAcceptTests.firefox])
+    func hintedModernFormats(accept: String) {
+        let choice = VariantChoice(image: Self.photo(.jpeg, extra: [.webp, .avif]), dpr: Self.hint("2"), accept: AcceptHeader([accept]))
+        #expect(choice?.variant.path == "photo@2x.avif")
+        #expect(choice?.signal == .contentDPR(Density(2)))
+    }
+
+    @Test("without hints, above 1x, the master's JPEG or PNG replaces AVIF and WebP: only they carry density",
+          arguments: [(ImageFormat.jpeg, "1.5", "photo@1.5x.jpg"), (.png, "2", "photo@2x.png"), (.jpeg, "3", "photo@2x.jpg")])
+    func unhintedGetsACarrier(primary: ImageFormat, dpr: String, expected: String) {
+        let image = Self.photo(primary, extra: [.webp, .avif])
+        for accept in [NegotiationAcceptTests.firefox, NegotiationAcceptTests.safari] {
+            let choice = VariantChoice(image: image, dpr: Self.cookie(dpr), accept: AcceptHeader([accept]))
+            #expect(choice?.variant.path == expected)
+            guard case .exif(let exif)? = choice?.signal else {
+                Issue.record("expected EXIF density, got \(String(describing: choice?.signal))")
+                continue
+            }
+            #expect(exif.cssSize == PixelSize(width: 400, height: 250))
+            #expect(choice?.vary == ["Sec-CH-DPR", "DPR", "Cookie", "Accept"])
+            #expect(choice?.isPrivate == true)
+        }
+    }
+
+    @Test("without hints at 1x, AVIF stays: nothing to correct")
+    func unhintedAtOneKeepsAVIF() {
+        let image = Self.photo(.jpeg, extra: [.webp, .avif])
+        let firstView = ClientDPR(query: nil, secCHDPR: [], dpr: [], cookies: CookieHeader([]))
+        let choice = VariantChoice(image: image, dpr: firstView, accept: AcceptHeader([NegotiationAcceptTests.firefox]))
+        #expect(choice?.variant.path == "photo.avif")
+        #expect(choice?.signal == DensitySignal.none)
+    }
+
+    @Test("a WebP master has no format that carries density: Content-DPR, the last resort")
+    func webpMaster() {
+        let choice = VariantChoice(image: Self.photo(.webp), dpr: Self.cookie("2"), accept: AcceptHeader([NegotiationAcceptTests.firefox]))
+        #expect(choice?.variant.path == "photo@2x.webp")
+        #expect(choice?.signal == .contentDPR(Density(2)))
+    }
+
+    @Test("a 2x-only image still varies on the hints: they decide between EXIF and Content-DPR")
+    func singleDensityVaries() {
+        var image = Self.photo(.png)
+        image.variants.removeAll { $0.density != Density(2) }
+        let choice = VariantChoice(image: image, dpr: Self.hint("1"), accept: AcceptHeader([]))
+        #expect(choice?.signal == .contentDPR(Density(2)))
+        #expect(choice?.vary == ["Sec-CH-DPR"])
+    }
+}
+
+extension NegotiationSignalTests {
+    @Test("with hints, an odd size Content-DPR cannot make exact (301 px / 2 = 150.5) gets the JPEG and its EXIF")
+    func inexactHeaderGetsACarrier() throws {
+        var variants: [Manifest.Variant] = []
+        for format in [ImageFormat.jpeg, .avif] {
+            variants.append(Manifest.Variant(path: "odd.\(format.fileExtension)", density: Density(1), format: format,
+                                             size: PixelSize(width: 151, height: 101), bytes: 10, hash: "a\(format)"))
+            variants.append(Manifest.Variant(path: "odd@2x.\(format.fileExtension)", density: Density(2), format: format,
+                                             size: PixelSize(width: 301, height: 201), bytes: 10, hash: "b\(format)"))
+        }
+        let image = Manifest.Image(source: "odd@2x.jpg", path: "odd.jpg", sourceHash: "", sourceDensity: Density(2),
+                                   cssSize: PixelSize(width: 151, height: 101), densityIndependent: false,
+                                   skippedDensities: [], variants: variants)
+        let choice = VariantChoice(image: image, dpr: Self.hint("2"), accept: AcceptHeader([NegotiationAcceptTests.chromium]))
+        #expect(choice?.variant.path == "odd@2x.jpg")
+        let exif = try #require(ExifDensity(pixelSize: PixelSize(width: 301, height: 201), cssSize: PixelSize(width: 151, height: 101)))
+        #expect(choice?.signal == .exif(exif))
+    }
+}
