@@ -65,7 +65,7 @@ struct ServeDevelopmentTests {
         #expect(try String(contentsOfFile: site.stylesheet, encoding: .utf8).contains(".new {"))
         let image = try await RawHTTPConnection(port: running.port).request("/new.jpg", headers: ["Sec-CH-DPR": "2"])
         #expect(image.status == 200)
-        #expect(image.header("Content-DPR") == "2", "the server picks from the rebuilt manifest")
+        #expect(image.header("Content-Location") == "/new@2x.jpg", "the server picks from the rebuilt manifest")
 
         try FileManager.default.removeItem(atPath: site.scratch("src/new.jpg"))
         _ = try await events.read(until: "event: reload")
@@ -87,7 +87,7 @@ struct ServeDevelopmentTests {
         #expect(status.contains("broken.jpg"), "the failing file is named on the page: \(status)")
         let hero = try await RawHTTPConnection(port: running.port).request("/hero.jpg", headers: ["Sec-CH-DPR": "2"])
         #expect(hero.status == 200)
-        #expect(hero.header("Content-DPR") == "2")
+        #expect(hero.header("Content-Location") == "/hero@2x.jpg")
         let inspector = try await RawHTTPConnection(port: running.port).request("/_dppx/")
         #expect(inspector.text.contains("broken.jpg"), "the inspector shows the failure too")
     }

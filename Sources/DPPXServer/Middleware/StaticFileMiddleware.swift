@@ -27,8 +27,17 @@ public struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
             guard let body = prepared.body else {
                 return Response(status: prepared.status, headers: prepared.headers, body: ResponseBody())
             }
-            let bytes = try await responder.files.body(of: prepared.path, identity: prepared.file, range: body.range, context: context)
-            return Response(status: prepared.status, headers: prepared.headers, body: bytes)
+            let fileBytes: ResponseBody
+            switch body.file {
+            case .whole: fileBytes = try await responder.files.body(of: prepared.path, identity: prepared.file, range: nil, context: context)
+            case .range(let range): fileBytes = try await responder.files.body(of: prepared.path, identity: prepared.file, range: range, context: context)
+            case .none: fileBytes = ResponseBody()
+            }
+            guard let prefix = body.prefix else { return Response(status: prepared.status, headers: prepared.headers, body: fileBytes) }
+            return Response(status: prepared.status, headers: prepared.headers, body: ResponseBody { writer in
+                try await writer.write(prefix)
+                try await fileBytes.write(writer)
+            })
         }
     }
 }

@@ -11,8 +11,9 @@ import HummingbirdCore
 /// 2. a path ROOT's manifest lists as an image's 1x URL (`/images/hero.jpg`) is answered with
 ///    the variant `VariantChoice` picks from `?dpr=`, `Sec-CH-DPR`, `DPR`, the `dpr` cookie and
 ///    `Accept` (the file name comes from the manifest, never from the client), with `Vary`,
-///    `Content-DPR`, `Content-Location`, `Cache-Control` (private when the cookie decided)
-///    and a strong `ETag` from the variant's content hash;
+///    its density said the way `VariantChoice.signal` decided (EXIF density written into the
+///    answer's bytes, else `Content-DPR`), `Content-Location`, `Cache-Control` (private when the
+///    cookie decided) and a strong `ETag` from the variant's content hash;
 /// 3. anything else is the file at that path (a folder: its `index.html`, or a redirect to
 ///    the path with its slash);
 /// 4. `FileResponse` does the HTTP file work: `Content-Type`, `Last-Modified`, `ETag`,
@@ -26,6 +27,7 @@ struct StaticResponder: Sendable {
     let manifests: ManifestStore
     let cachePolicy: CachePolicy
     private let headerCache = ResponseHeaderCache()
+    private let densityPrefixes = DensityInsertionCache()
 
     init(files: RootedFileSystem, manifests: ManifestStore, cachePolicy: CachePolicy) {
         self.files = files
@@ -59,9 +61,43 @@ struct StaticResponder: Sendable {
         /// reaches `file` (`DirectFileHandler` reuses answers on that condition).
         var decidedWith: ManifestIndex?
 
+        /// The bytes to send: `prefix`, then `file` of the file.
         struct Body {
-            /// Nil: the whole file.
-            let range: ClosedRange<Int>?
+            /// Sent before the file's bytes (a negotiated answer's EXIF density, with the file
+            /// bytes before it), already cut to the request's range; nil for none.
+            let prefix: ByteBuffer?
+            let file: FilePart
+
+            enum FilePart {
+                case whole
+                case range(ClosedRange<Int>)
+                /// The range ends inside `prefix`.
+                case none
+            }
+
+            /// The bytes `range` (nil: all) of a file of `fileSize` bytes sent as `prefix`
+            /// followed by the file from `prefix.resumeOffset`.
+            init(range: ClosedRange<Int>?, prefix: DensityInsertionCache.Prefix?, fileSize: Int) {
+                guard let prefix else {
+                    self.init(prefix: nil, file: range.map(FilePart.range) ?? .whole)
+                    return
+                }
+                let count = prefix.bytes.readableBytes
+                let wanted = range ?? 0...(count + fileSize - prefix.resumeOffset - 1)
+                let prefixPart = min(wanted.lowerBound, count)..<min(wanted.upperBound + 1, count)
+                let bytes = prefix.bytes.getSlice(at: prefix.bytes.readerIndex + prefixPart.lowerBound, length: prefixPart.count)
+                guard wanted.upperBound >= count, prefix.resumeOffset < fileSize else {
+                    self.init(prefix: bytes, file: .none)
+                    return
+                }
+                let start = max(wanted.lowerBound, count) - count + prefix.resumeOffset
+                self.init(prefix: bytes, file: .range(start...(wanted.upperBound - count + prefix.resumeOffset)))
+            }
+
+            private init(prefix: ByteBuffer?, file: FilePart) {
+                self.prefix = prefix
+                self.file = file
+            }
         }
     }
 
@@ -104,9 +140,9 @@ struct StaticResponder: Sendable {
 
     private func plainFile(_ file: FileIdentity, at path: Substring) -> FileResponse {
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: nil)) {
-            FileResponse.headers(file: file, path: path, cachePolicy: cachePolicy)
+            FileResponse.headers(file: file, path: path, length: file.size, cachePolicy: cachePolicy)
         }
-        return FileResponse(file: file, path: path, cached: headers, honoursModifiedSince: true)
+        return FileResponse(file: file, path: path, cached: headers, prefix: nil)
     }
 
     /// The negotiated answer for an image's 1x URL; nil when `relative` is not one (or its
@@ -120,17 +156,30 @@ struct StaticResponder: Sendable {
             variantMissing = true
             return nil
         }
+        let path = Substring(choice.variant.path)
+        // EXIF density: bytes sent before the rest of the file. A file that cannot carry it
+        // (not the JPEG or PNG the manifest says) gets the header instead.
+        var signal = choice.signal
+        var prefix: DensityInsertionCache.Prefix?
+        if case .exif(let exif) = signal {
+            if case .success(let made)? = densityPrefixes.prefix(writing: exif, into: choice.variant.format,
+                                                                 path: files.root + "/" + path, file: file) {
+                prefix = made
+            } else {
+                signal = .contentDPR(choice.variant.density)
+            }
+        }
         // A size other than the manifest's means a build is rewriting the file: the manifest's
         // hash cannot vouch for these bytes, so the file's own weak tag is used.
-        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes)
-        let path = Substring(choice.variant.path)
+        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes, signal: signal)
+        let length = file.size + (prefix.map { $0.bytes.readableBytes - $0.resumeOffset } ?? 0)
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: variant.key)) {
-            FileResponse.headers(file: file, path: path, cachePolicy: cachePolicy,
+            FileResponse.headers(file: file, path: path, length: length, cachePolicy: cachePolicy,
                                  entityTag: variant.hashTrusted ? variant.entityTag : nil, decorate: variant.apply)
         }
-        // Every variant is written by the same build within the same second: a date cannot
-        // tell them apart, only the tag can.
-        return try FileResponse(file: file, path: path, cached: headers, honoursModifiedSince: false).prepared(for: request)
+        // `If-Modified-Since` validates the variant these request headers choose: a cache that
+        // keeps the answer per `Vary` sends it with the same headers.
+        return try FileResponse(file: file, path: path, cached: headers, prefix: prefix).prepared(for: request)
     }
 }
 
@@ -142,17 +191,20 @@ struct FileResponse {
     let file: FileIdentity
     let path: Substring
     let cached: ResponseHeaderCache.Headers
-    /// `If-Modified-Since` is evaluated (when there is no `If-None-Match`).
-    let honoursModifiedSince: Bool
+    /// Sent before the file from `prefix.resumeOffset` on: the answer is that representation.
+    let prefix: DensityInsertionCache.Prefix?
 
-    /// The headers of a full answer: `Content-Type` from the extension, `Content-Length`,
-    /// `Last-Modified`, `ETag` (`entityTag`, or a weak one from the size and modification
-    /// time), `Accept-Ranges`, `Cache-Control`, then `decorate`'s.
-    static func headers(file: FileIdentity, path: Substring, cachePolicy: CachePolicy, entityTag: String? = nil,
+    /// The representation's length.
+    var size: Int { file.size + (prefix.map { $0.bytes.readableBytes - $0.resumeOffset } ?? 0) }
+
+    /// The headers of a full answer of `length` bytes: `Content-Type` from the extension,
+    /// `Content-Length`, `Last-Modified`, `ETag` (`entityTag`, or a weak one from the size and
+    /// modification time), `Accept-Ranges`, `Cache-Control`, then `decorate`'s.
+    static func headers(file: FileIdentity, path: Substring, length: Int, cachePolicy: CachePolicy, entityTag: String? = nil,
                         decorate: (inout HTTPFields) -> Void = { _ in }) -> HTTPFields {
         var headers = HTTPFields()
         if let contentType = contentType(of: path) { headers[.contentType] = contentType }
-        headers[.contentLength] = String(file.size)
+        headers[.contentLength] = String(length)
         headers[.lastModified] = HTTPDate.format(file.modifiedSeconds)
         headers[.eTag] = entityTag
             ?? "W/\"\(String(file.size, radix: 16))-\(String(file.modifiedSeconds, radix: 16))\(String(file.modifiedNanoseconds, radix: 16))\""
@@ -170,7 +222,7 @@ struct FileResponse {
         let lastModified = cached.lastModified
         if !request.ifNoneMatch.isEmpty {
             if EntityTagList(request.ifNoneMatch).weaklyMatches(entityTag) { return answer(.notModified, headers) }
-        } else if honoursModifiedSince, let since = request.ifModifiedSince.flatMap(HTTPDate.parse),
+        } else if let since = request.ifModifiedSince.flatMap(HTTPDate.parse),
                   file.modifiedSeconds <= since {
             return answer(.notModified, headers)
         }
@@ -179,20 +231,20 @@ struct FileResponse {
         if !request.isHead, let header = request.range {
             let ifRange = request.ifRange
             // A range applies only to the representation the client holds part of.
-            let sameRepresentation = ifRange == nil || ifRange == entityTag || (honoursModifiedSince && ifRange == lastModified)
-            switch ByteRange(header: header, size: file.size) {
+            let sameRepresentation = ifRange == nil || ifRange == entityTag || ifRange == lastModified
+            switch ByteRange(header: header, size: size) {
             case .satisfiable(let bytes) where sameRepresentation:
                 range = bytes
-                headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.size)"
+                headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)"
                 headers[.contentLength] = String(bytes.count)
             case .unsatisfiable where ifRange == nil:
-                throw HTTPError(.rangeNotSatisfiable, headers: [.contentRange: "bytes */\(file.size)"])
+                throw HTTPError(.rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)"])
             default:
                 break  // the whole file
             }
         }
         if request.isHead { return answer(.ok, headers) }
-        return answer(range == nil ? .ok : .partialContent, headers, body: .init(range: range))
+        return answer(range == nil ? .ok : .partialContent, headers, body: .init(range: range, prefix: prefix, fileSize: file.size))
     }
 
     private func answer(_ status: HTTPResponse.Status, _ headers: HTTPFields,

@@ -208,7 +208,7 @@ final class DirectFileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         else { return nil }
         var body: ByteBuffer?
         if let part = prepared.body {
-            guard let bytes = responder.files.bodyInMemory(of: prepared.path, identity: prepared.file, range: part.range) else { return nil }
+            guard let bytes = Self.bytes(of: part, path: prepared.path, file: prepared.file, files: responder.files) else { return nil }
             body = bytes
         }
         let fieldLines = prepared.http1FieldLines
@@ -236,8 +236,23 @@ final class DirectFileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         guard let part = last.body else { return last.answer }
         // Gone from the file cache since: Hummingbird reads the file again.
-        guard let bytes = responder.files.bodyInMemory(of: last.path, identity: last.file, range: part.range) else { return nil }
+        guard let bytes = Self.bytes(of: part, path: last.path, file: last.file, files: responder.files) else { return nil }
         return last.answer.with(body: bytes)
+    }
+
+    /// `body`'s bytes (its prefix, then its part of the file), when the file is in memory.
+    private static func bytes(of body: StaticResponder.PreparedFile.Body, path: Substring, file: FileIdentity,
+                              files: RootedFileSystem) -> ByteBuffer? {
+        let fileBytes: ByteBuffer?
+        switch body.file {
+        case .whole: fileBytes = files.bodyInMemory(of: path, identity: file, range: nil)
+        case .range(let range): fileBytes = files.bodyInMemory(of: path, identity: file, range: range)
+        case .none: fileBytes = ByteBuffer()
+        }
+        guard var prefix = body.prefix else { return fileBytes }
+        guard let fileBytes else { return nil }
+        prefix.writeImmutableBuffer(fileBytes)
+        return prefix
     }
 
     private func send(_ answer: Answer, for head: HTTPRequestHead, start: ContinuousClock.Instant?, context: ChannelHandlerContext) {
