@@ -113,3 +113,19 @@ extension NegotiationSignalTests {
         #expect(choice?.signal == .exif(exif))
     }
 }
+
+extension NegotiationSignalTests {
+    @Test("without hints, a PNG master built with a JPEG too gives the smaller JPEG, unless Accept refuses it")
+    func smallestCarrier() {
+        var image = Self.photo(.png, extra: [.jpeg, .avif])
+        image.variants = image.variants.map { variant in
+            var variant = variant
+            variant.bytes = variant.format == .png ? 50_000 : variant.format == .jpeg ? 9_000 : 2_000
+            return variant
+        }
+        let choice = VariantChoice(image: image, dpr: Self.cookie("2"), accept: AcceptHeader([NegotiationAcceptTests.firefox]))
+        #expect(choice?.variant.path == "photo@2x.jpg")
+        let refused = VariantChoice(image: image, dpr: Self.cookie("2"), accept: AcceptHeader(["image/avif,image/png,image/jpeg;q=0"]))
+        #expect(refused?.variant.path == "photo@2x.png")
+    }
+}

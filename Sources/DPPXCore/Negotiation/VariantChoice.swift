@@ -9,10 +9,10 @@
 /// - Density signal (`DensitySignal`): EXIF density written into a JPEG (every engine) or, for
 ///   a client without hints, a PNG; `Content-DPR` for a client with hints (Chromium) when the
 ///   format carries no density it reads. A client without hints (Firefox, Safari) whose density
-///   is above 1 gets the master's JPEG or PNG instead of AVIF or WebP, which carry no density a
-///   browser reads; so does a client with hints when `Content-DPR` would be inexact (a 301 px
-///   wide 2x variant of a 151 px image). `Content-DPR` is the last resort when no such format
-///   was built.
+///   is above 1 gets a JPEG or PNG instead of AVIF or WebP, which carry no density a browser
+///   reads (the smaller of those built and accepted); so does a client with hints when
+///   `Content-DPR` would be inexact (a 301 px wide 2x variant of a 151 px image).
+///   `Content-DPR` is the last resort when no such format was built.
 /// - `vary` names exactly the request headers read, so shared caches key on them; a density
 ///   decided by the cookie is `isPrivate`, because caches cannot key on one cookie well.
 public struct VariantChoice: Sendable, Equatable {
@@ -38,9 +38,8 @@ public struct VariantChoice: Sendable, Equatable {
         // pixels divide by the density exactly: otherwise the master's format, if it carries EXIF.
         let headerSuffices = hinted && Self.divides(variant, into: image.cssSize)
         if variant.size != image.cssSize, !headerSuffices, !DensitySignal.exifIsRead(in: format, hinted: hinted),
-           DensitySignal.exifIsRead(in: image.primaryFormat, hinted: hinted),
-           let carrier = Self.variant(of: image, in: image.primaryFormat, dpr: dpr.value) {
-            format = image.primaryFormat
+           let carrier = Self.smallestCarrier(of: image, among: formats, hinted: hinted, accept: accept, dpr: dpr.value) {
+            format = carrier.format
             variant = carrier
         }
         let densityNegotiated = image.variants(in: format).contains { $0.density != variant.density }
@@ -66,6 +65,20 @@ public struct VariantChoice: Sendable, Equatable {
     /// Whether `variant`'s pixels divided by its density are exactly `cssSize`.
     private static func divides(_ variant: Manifest.Variant, into cssSize: PixelSize) -> Bool {
         variant.width * 1000 == cssSize.width * variant.density.milli && variant.height * 1000 == cssSize.height * variant.density.milli
+    }
+
+    /// The fewest bytes among `image`'s variants for `dpr` in a format whose EXIF density the
+    /// client reads and that it accepts: a PNG master built with `--formats jpeg` so gives the
+    /// JPEG rather than its PNG. JPEG and PNG are decoded by every browser, so a wildcard
+    /// (`image/*`) accepts them, unless it or the type itself has weight 0.
+    private static func smallestCarrier(of image: Manifest.Image, among formats: [ImageFormat], hinted: Bool,
+                                        accept: AcceptHeader, dpr: Density) -> Manifest.Variant? {
+        formats.filter { format in
+            DensitySignal.exifIsRead(in: format, hinted: hinted)
+                && (format == image.primaryFormat || !accept.isPresent || (accept.quality(of: format.mediaType) ?? 0) > 0)
+        }
+        .compactMap { variant(of: image, in: $0, dpr: dpr) }
+        .min { $0.bytes < $1.bytes }
     }
 
     /// `image`'s variant in `format` whose density suits `dpr`.
