@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Variant choice")
 struct NegotiationChoiceTests {
-    /// `hero.jpg` at 1, 1.5 and 2x, in `formats` (the master's JPEG first).
+    /// `images/hero` at 1, 1.5 and 2x of a 400x250 box, in `formats` (the master's own first).
     static func hero(formats: [ImageFormat] = [.jpeg], densities: [Double] = [1, 1.5, 2]) -> Manifest.Image {
         var variants: [Manifest.Variant] = []
         for density in densities.map(Density.init) {
@@ -15,7 +15,8 @@ struct NegotiationChoiceTests {
                     bytes: 1000, hash: "\(format)\(density.milli)"))
             }
         }
-        return Manifest.Image(source: "images/hero.jpg", path: "images/hero.jpg", sourceHash: "abc",
+        let master = "images/hero.\(formats[0].fileExtension)"
+        return Manifest.Image(source: master, path: master, sourceHash: "abc",
                               sourceDensity: Density(2), cssSize: PixelSize(width: 400, height: 250),
                               densityIndependent: false, skippedDensities: [], variants: variants)
     }

@@ -3,20 +3,9 @@ import Testing
 
 @Suite("How a negotiated answer says its density: EXIF, Content-DPR or nothing")
 struct NegotiationSignalTests {
-    /// `photo.EXT` at 1, 1.5 and 2x of a 400x250 box, the master in `primary`, plus `extra` formats.
+    /// `images/hero` at 1, 1.5 and 2x of a 400x250 box, the master in `primary`, plus `extra` formats.
     static func photo(_ primary: ImageFormat, extra: [ImageFormat] = []) -> Manifest.Image {
-        var variants: [Manifest.Variant] = []
-        for density in [1, 1.5, 2].map(Density.init) {
-            for format in [primary] + extra {
-                variants.append(Manifest.Variant(
-                    path: "photo\(density.fileSuffix).\(format.fileExtension)", density: density, format: format,
-                    size: PixelSize(width: Int(400 * density.value), height: Int(250 * density.value)),
-                    bytes: 1000, hash: "\(format)\(density.milli)"))
-            }
-        }
-        return Manifest.Image(source: "photo.\(primary.fileExtension)", path: "photo.\(primary.fileExtension)", sourceHash: "abc",
-                              sourceDensity: Density(2), cssSize: PixelSize(width: 400, height: 250),
-                              densityIndependent: false, skippedDensities: [], variants: variants)
+        NegotiationChoiceTests.hero(formats: [primary] + extra)
     }
 
     static func hint(_ value: String) -> ClientDPR { ClientDPR(query: nil, secCHDPR: [value], dpr: [], cookies: CookieHeader([])) }
@@ -47,12 +36,12 @@ struct NegotiationSignalTests {
           arguments: [NegotiationAcceptTests.chromium, NegotiationAcceptTests.firefox])
     func hintedModernFormats(accept: String) {
         let choice = VariantChoice(image: Self.photo(.jpeg, extra: [.webp, .avif]), dpr: Self.hint("2"), accept: AcceptHeader([accept]))
-        #expect(choice?.variant.path == "photo@2x.avif")
+        #expect(choice?.variant.path == "images/hero@2x.avif")
         #expect(choice?.signal == .contentDPR(Density(2)))
     }
 
     @Test("without hints, above 1x, the master's JPEG or PNG replaces AVIF and WebP: only they carry density",
-          arguments: [(ImageFormat.jpeg, "1.5", "photo@1.5x.jpg"), (.png, "2", "photo@2x.png"), (.jpeg, "3", "photo@2x.jpg")])
+          arguments: [(ImageFormat.jpeg, "1.5", "images/hero@1.5x.jpg"), (.png, "2", "images/hero@2x.png"), (.jpeg, "3", "images/hero@2x.jpg")])
     func unhintedGetsACarrier(primary: ImageFormat, dpr: String, expected: String) {
         let image = Self.photo(primary, extra: [.webp, .avif])
         for accept in [NegotiationAcceptTests.firefox, NegotiationAcceptTests.safari] {
@@ -73,14 +62,14 @@ struct NegotiationSignalTests {
         let image = Self.photo(.jpeg, extra: [.webp, .avif])
         let firstView = ClientDPR(query: nil, secCHDPR: [], dpr: [], cookies: CookieHeader([]))
         let choice = VariantChoice(image: image, dpr: firstView, accept: AcceptHeader([NegotiationAcceptTests.firefox]))
-        #expect(choice?.variant.path == "photo.avif")
+        #expect(choice?.variant.path == "images/hero.avif")
         #expect(choice?.signal == DensitySignal.none)
     }
 
     @Test("a WebP master has no format that carries density: Content-DPR, the last resort")
     func webpMaster() {
         let choice = VariantChoice(image: Self.photo(.webp), dpr: Self.cookie("2"), accept: AcceptHeader([NegotiationAcceptTests.firefox]))
-        #expect(choice?.variant.path == "photo@2x.webp")
+        #expect(choice?.variant.path == "images/hero@2x.webp")
         #expect(choice?.signal == .contentDPR(Density(2)))
     }
 
@@ -124,8 +113,8 @@ extension NegotiationSignalTests {
             return variant
         }
         let choice = VariantChoice(image: image, dpr: Self.cookie("2"), accept: AcceptHeader([NegotiationAcceptTests.firefox]))
-        #expect(choice?.variant.path == "photo@2x.jpg")
+        #expect(choice?.variant.path == "images/hero@2x.jpg")
         let refused = VariantChoice(image: image, dpr: Self.cookie("2"), accept: AcceptHeader(["image/avif,image/png,image/jpeg;q=0"]))
-        #expect(refused?.variant.path == "photo@2x.png")
+        #expect(refused?.variant.path == "images/hero@2x.png")
     }
 }

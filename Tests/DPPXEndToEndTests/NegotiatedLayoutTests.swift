@@ -133,25 +133,40 @@ struct NegotiatedLayoutTests {
         throw ReportCollector.Failure(message: "the page of run \(run) sent no report; reports: \(collector.reports())")
     }
 
-    static func manifest(of site: RenderScenario) throws -> Manifest {
-        let bytes = try #require(FileManager.default.contents(atPath: site.scratch("public/" + Manifest.fileName)))
-        return try Manifest.decode(Array(bytes))
+    /// The site served by `dppx serve`, its manifest, and a collector for the page's reports.
+    struct Served {
+        let site: RenderScenario
+        let manifest: Manifest
+        let server: ServeProcess
+        let collector: ReportCollector
+
+        static func start() async throws -> Served {
+            let site = try await NegotiatedLayoutTests.makeSite()
+            let bytes = try #require(FileManager.default.contents(atPath: site.scratch("public/" + Manifest.fileName)))
+            return Served(site: site, manifest: try Manifest.decode(Array(bytes)),
+                          server: try await ServeProcess(["public"], in: site.root), collector: try ReportCollector())
+        }
+
+        /// The page's URL for the load tagged `run`.
+        func page(run: String) -> String { server.url("?run=\(run)&collector=\(collector.origin)") }
+
+        /// What the page loaded as `run` reported, checked as `engine` at `dpr`.
+        func check(run: String, dpr: Double, engine: String, engineHasHints: Bool) async throws {
+            let observation = try await NegotiatedLayoutTests.observation(in: collector, run: run)
+            NegotiatedLayoutTests.check(observation, dpr: dpr, engine: engine, engineHasHints: engineHasHints, manifest: manifest)
+        }
     }
 
     @Test("Chromium (client hints): at DPR 1, 1.5, 2 and 3 each image gets its density's bytes and lays out at its CSS size",
           .enabled(if: Chromium.installed != nil, Chromium.skipReason))
     func chromium() async throws {
         let chromium = try #require(Chromium.installed)
-        let site = try await Self.makeSite()
-        let manifest = try Self.manifest(of: site)
-        let server = try await ServeProcess(["public"], in: site.root)
-        let collector = try ReportCollector()
+        let served = try await Served.start()
         for dpr in [1.0, 1.5, 2.0, 3.0] {
-            let run = "chromium-\(dpr)"
-            _ = try await chromium.dumpDOM(of: server.url("?run=\(run)&collector=\(collector.origin)"), deviceScaleFactor: dpr)
-            let observation = try await Self.observation(in: collector, run: run)
-            Self.check(observation, dpr: dpr, engine: "Chromium", engineHasHints: true, manifest: manifest)
+            _ = try await chromium.dumpDOM(of: served.page(run: "chromium-\(dpr)"), deviceScaleFactor: dpr)
+            try await served.check(run: "chromium-\(dpr)", dpr: dpr, engine: "Chromium", engineHasHints: true)
         }
+        let server = served.server
         let log = server.log()
         #expect(log.contains("GET /photo.jpg"), "the access log names the request: \(log)")
         #expect(try await server.interrupt() == 0, "Ctrl-C stops the server cleanly: \(server.log())")
@@ -161,17 +176,13 @@ struct NegotiatedLayoutTests {
           .enabled(if: Firefox.installed != nil, Firefox.skipReason))
     func firefox() async throws {
         let firefox = try #require(Firefox.installed)
-        let site = try await Self.makeSite()
-        let manifest = try Self.manifest(of: site)
-        let server = try await ServeProcess(["public"], in: site.root)
-        let collector = try ReportCollector()
+        let served = try await Served.start()
         for dpr in [1.0, 1.5, 2.0, 3.0] {
             let profile = try Firefox.Profile(devicePixelRatio: dpr)
-            try await firefox.load(server.url("?run=first-\(dpr)&collector=\(collector.origin)"), in: profile)
-            let run = "firefox-\(dpr)"
-            try await firefox.load(server.url("?run=\(run)&collector=\(collector.origin)"), in: profile)
-            let observation = try await Self.observation(in: collector, run: run)
-            Self.check(observation, dpr: dpr, engine: "Firefox", engineHasHints: false, manifest: manifest)
+            // The first view sets the dpr cookie; the second is measured.
+            try await firefox.load(served.page(run: "first-\(dpr)"), in: profile)
+            try await firefox.load(served.page(run: "firefox-\(dpr)"), in: profile)
+            try await served.check(run: "firefox-\(dpr)", dpr: dpr, engine: "Firefox", engineHasHints: false)
         }
     }
 }

@@ -8,14 +8,12 @@ import Foundation
 /// a browser that cannot dump its DOM (Firefox). A page tags each report with the `run` value
 /// the test put in its URL, so a report is never taken for another load's.
 final class ReportCollector {
-    let port: Int
-    private let process: Process
     private let folder = ScratchFolder("dppx-collector")
+    private let server: PythonServer
+
+    var port: Int { server.port }
 
     init() throws {
-        guard let python = ExternalProcess.which("python3") else {
-            throw Failure(message: "python3 is not on PATH; install python3 to run the browser tests")
-        }
         let script = """
         import http.server, sys, urllib.parse
         GIF = bytes.fromhex("47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b")
@@ -29,37 +27,17 @@ final class ReportCollector {
                 self.send_header("Content-Type", "image/gif")
                 self.send_header("Content-Length", str(len(GIF)))
                 self.send_header("Cache-Control", "no-store")
-                self.send_header("Access-Control-Allow-Origin", "*")
                 self.end_headers()
                 self.wfile.write(GIF)
             def log_message(self, *arguments):
                 pass
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        print(server.server_address[1], flush=True)
+        print("Collecting reports on 127.0.0.1 port %d (into %s)" % (server.server_address[1], sys.argv[1]))
         server.serve_forever()
         """
         try script.write(toFile: folder("collector.py"), atomically: true, encoding: .utf8)
         FileManager.default.createFile(atPath: folder("reports"), contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-u", folder("collector.py"), folder("reports")]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        var text = ""
-        while !text.contains("\n"), process.isRunning {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw Failure(message: "the report collector did not start: \(text)")
-        }
-        self.port = port
+        server = try PythonServer([folder("collector.py"), folder("reports")], name: "the report collector")
     }
 
     /// `http://127.0.0.1:PORT`, for pages to send reports to.
@@ -75,11 +53,7 @@ final class ReportCollector {
         reports().filter { $0.hasPrefix(prefix) }
     }
 
-    deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
+    /// A page's report that did not come.
     struct Failure: Error, CustomStringConvertible {
         let message: String
         var description: String { message }
