@@ -30,7 +30,7 @@ struct DensityInsertionTests {
         let expectedSegment = Self.segment(0xE1, Array("Exif".utf8) + [0, 0] + Self.exif.tiff)
         #expect(insertion.resumeOffset == 2 + Self.app0.count)
         #expect(Self.applied(insertion, to: file) == [0xFF, 0xD8] + Self.app0 + expectedSegment + Self.quantisation + file.suffix(13))
-        #expect(insertion.addedBytes == expectedSegment.count)
+        #expect(insertion.prefix.count - insertion.resumeOffset == expectedSegment.count)
     }
 
     @Test("JPEG without APP0 (libvips writes none when stripping): right after SOI")
@@ -94,7 +94,7 @@ struct DensityInsertionTests {
         let insertion = try DensityInsertion(inserting: Self.exif, into: .png, head: file)
         #expect(insertion.resumeOffset == 33)
         #expect(Self.applied(insertion, to: file) == Self.pngSignature + Self.header + Self.chunk("eXIf", Self.exif.tiff) + file[33...])
-        #expect(insertion.addedBytes == 12 + 108)
+        #expect(insertion.prefix.count - insertion.resumeOffset == 12 + 108)
     }
 
     @Test("a PNG with eXIf already, a PNG whose first chunk is not IHDR, and other formats are refused")

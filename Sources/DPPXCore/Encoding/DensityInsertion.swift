@@ -17,9 +17,6 @@ public struct DensityInsertion: Hashable, Sendable {
     /// before the pixel data (where an existing EXIF block would be) within the first few KiB.
     public static let headLength = 8 << 10
 
-    /// Bytes the new representation has beyond the file's.
-    public var addedBytes: Int { prefix.count - resumeOffset }
-
     /// The insertion of `exif` into a `format` file that starts with `head` (its first
     /// `headLength` bytes, or all of it when shorter). Throws when the format cannot carry
     /// density for a browser (only JPEG and PNG do), when `head` is not the start of such a file,

@@ -35,7 +35,7 @@ public struct VariantChoice: Sendable, Equatable {
         var format = Self.format(among: formats, primary: image.primaryFormat, accept: accept)
         guard var variant = Self.variant(of: image, in: format, dpr: dpr.value) else { return nil }
         // Content-DPR reaches only clients with hints, and gives the CSS size only when the
-        // pixels divide by the density exactly: otherwise the master's format, if it carries EXIF.
+        // pixels divide by the density exactly: otherwise a JPEG or PNG that carries EXIF.
         let headerSuffices = hinted && Self.divides(variant, into: image.cssSize)
         if variant.size != image.cssSize, !headerSuffices, !DensitySignal.exifIsRead(in: format, hinted: hinted),
            let carrier = Self.smallestCarrier(of: image, among: formats, hinted: hinted, accept: accept, dpr: dpr.value) {
