@@ -43,7 +43,7 @@ struct ServeDescriptorLimitTests {
     }
 }
 
-/// A `dppx serve` child process: `DPPX_BINARY`, else the `dppx` SwiftPM built next to the tests.
+/// A `dppx serve` child process (`DPPXExecutable`).
 final class ServeProcess: @unchecked Sendable {
     private let process = Process()
     private let errors = Pipe()
@@ -51,7 +51,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// `descriptorLimit`: run under `prlimit --nofile=N:N`.
     init(arguments: [String], descriptorLimit: Int? = nil) throws {
-        let binary = Self.binary
+        let binary = DPPXExecutable.path
         if let descriptorLimit {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
             process.arguments = ["--nofile=\(descriptorLimit):\(descriptorLimit)", binary, "serve"] + arguments
@@ -91,19 +91,6 @@ final class ServeProcess: @unchecked Sendable {
         process.waitUntilExit()
         errors.fileHandleForReading.readabilityHandler = nil
     }
-
-    static let binary: String = {
-        if let configured = ProcessInfo.processInfo.environment["DPPX_BINARY"], !configured.isEmpty { return configured }
-        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var folder = (runner as NSString).deletingLastPathComponent
-        while !folder.isEmpty && folder != "/" {
-            let candidate = folder + "/dppx"
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue { return candidate }
-            folder = (folder as NSString).deletingLastPathComponent
-        }
-        return "dppx"
-    }()
 
     private final class LockedText: @unchecked Sendable {
         private let lock = NSLock()
