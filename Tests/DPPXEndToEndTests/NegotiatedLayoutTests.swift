@@ -12,7 +12,8 @@ import Testing
 /// The page reports through a `ReportCollector`: which bytes arrived (Resource Timing
 /// `encodedBodySize`), each image's box and natural size.
 @Suite("A negotiated image lays out at its CSS size in Chromium and Firefox (end to end)", .serialized,
-       .enabled(if: Chromium.installed != nil || Firefox.installed != nil, Chromium.skipReason))
+       .enabled(if: Chromium.installed != nil || Firefox.installed != nil,
+                "neither chromium nor firefox-esr is installed (scripts/install-deps --test): browser tests skipped"))
 struct NegotiatedLayoutTests {
     struct Observation: Decodable {
         let dpr: Double
