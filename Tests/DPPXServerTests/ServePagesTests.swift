@@ -67,12 +67,12 @@ struct ServePagesTests {
             #expect(html.contains("device pixel ratio <strong>2</strong> (from Sec-CH-DPR)"))
             #expect(html.contains("images/hero@1.5x.webp"))
             #expect(html.contains("<tr class=\"chosen\"><td><a href=\"/images/hero@2x.webp\">"))
-            #expect(html.contains("this browser gets <strong><code>images/hero@2x.webp</code></strong>"))
+            #expect(html.contains("this browser gets <strong><code>images/hero@2x.webp</code></strong> with Content-DPR: 2"))
             #expect(html.contains("icons/arrow.svg"))
             #expect(html.contains("vector: one file"))
 
             let simulated = try await client.get("/_dppx/?dpr=1.5")
-            #expect(simulated.text.contains("this browser gets <strong><code>images/hero@1.5x.jpg</code></strong>"))
+            #expect(simulated.text.contains("this browser gets <strong><code>images/hero@1.5x.jpg</code></strong> with EXIF density (600x375 px laid out at 400x250)"))
         }
     }
 

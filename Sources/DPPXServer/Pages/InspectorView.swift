@@ -31,6 +31,9 @@ struct InspectorView {
         let vary: String
         let hasVary: Bool
         let isPrivate: Bool
+        /// How the answer says the density (`DensitySignal`): "EXIF density", "Content-DPR: 2"; empty at 1x.
+        let densitySignal: String
+        let hasDensitySignal: Bool
         let variants: [Variant]
     }
 
@@ -69,6 +72,8 @@ struct InspectorView {
                 chosenPath: chosen, vary: choice?.vary.joined(separator: ", ") ?? "",
                 hasVary: !(choice?.vary.isEmpty ?? true),
                 isPrivate: choice?.isPrivate ?? false,
+                densitySignal: choice.map { Self.describe($0.signal) } ?? "",
+                hasDensitySignal: choice.map { $0.signal != .none } ?? false,
                 variants: image.variants.map { variant in
                     Variant(url: "/" + URLEncoding.encodePath(variant.path), path: variant.path,
                             density: variant.density.description, format: variant.format.rawValue,
@@ -78,6 +83,15 @@ struct InspectorView {
         }
         self.imageCount = images.count
         self.hasImages = !images.isEmpty
+    }
+
+    /// What the answer carries to say its density.
+    static func describe(_ signal: DensitySignal) -> String {
+        switch signal {
+        case .none: ""
+        case .exif(let exif): "with EXIF density (\(exif.pixelSize) px laid out at \(exif.cssSize))"
+        case .contentDPR(let density): "with Content-DPR: \(density)"
+        }
     }
 
     /// `812 B`, `48.2 KB`, `1.3 MB`.
