@@ -4,7 +4,8 @@
 /// gigabytes of memory or hours of decoding.
 public struct DecodeLimits: Sendable, Hashable {
     /// Pixels of every frame together (width x height x frames): `--max-pixels`. Bounds the
-    /// decoded master's memory at 4 bytes a pixel (8 for 16-bit masters) and the resize work.
+    /// decoded master's memory: at most 4 bytes a pixel (RGBA, 8-bit: 16-bit masters stream
+    /// through the conversion), so 400 MB at the default, and the resize work.
     public var maxPixels: Int
     /// Frames of an animation, or pages of a TIFF: `--max-frames`. libvips pays for each
     /// frame apart from its pixels (a TIFF's pages take quadratic time), so thousands of 1x1
@@ -14,8 +15,10 @@ public struct DecodeLimits: Sendable, Hashable {
     /// image, so the time grows with scans x pixels; encoders write about 10.
     public var maxScans: Int
 
-    /// 16384 x 16384: what libvips itself treats as a sane upper bound for a web master.
-    public static let defaultMaxPixels = 268_402_689
+    /// 100 megapixels (10000 x 10000): four times an 8K screen, so a 4x variant of a
+    /// full-width image fits, and the decoded master stays under 400 MB. (libvips's and sharp's
+    /// 16384 x 16384 lets a 1 MB PNG of zeros claim a gigabyte.)
+    public static let defaultMaxPixels = 100_000_000
     /// Over 40 s of animation at 25 frames a second.
     public static let defaultMaxFrames = 1000
     /// Ten times what encoders write (libjpeg's and mozjpeg's progressive scripts: 10 scans).

@@ -69,6 +69,15 @@ struct DecodeLimitTests {
         #expect(report.built == ["normal.jpg"])
     }
 
+    @Test("a PNG zlib bomb of 12000x12000 (432 MB decoded, under libvips's own limit) is refused by the default --max-pixels")
+    func pngBombUnderLibvipsLimit() throws {
+        let fixture = BuildFixture()
+        try TestImages.writeBytes(PNGBomb.header(width: 12_000, height: 12_000), to: fixture.source("bomb.png"))
+        let report = try fixture.build()
+        let reason = try #require(report.failures.first?.reason)
+        #expect(reason.contains("12000x12000") && reason.contains("--max-pixels"), "\(reason)")
+    }
+
     @Test("an SVG declaring a huge width is copied: it is never rendered, so --max-pixels does not apply")
     func svgIgnoresPixelLimit() throws {
         let fixture = BuildFixture()

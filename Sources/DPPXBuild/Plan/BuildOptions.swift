@@ -27,7 +27,7 @@ public struct BuildOptions: Sendable {
     /// encode next to smaller work; one task always runs, however large.
     public var memoryPerJob = 112 << 20
 
-    /// 16384 x 16384: what libvips itself treats as a sane upper bound for a web master.
+    /// See `DecodeLimits.defaultMaxPixels`.
     public static let defaultMaxPixels = DecodeLimits.defaultMaxPixels
 
     public init(sourceRoot: String, outputRoot: String, plan: PlanSettings = PlanSettings(),
