@@ -111,6 +111,21 @@ struct OutputSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: fixture.output(AtomicFile.temporaryPrefix + "ours")))
     }
 
+    @Test("a master that is a link to a file inside OUT is refused; the file is not overwritten")
+    func masterLinkedIntoOutput() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.output("kept/pic@2x.jpg"), width: 100, height: 50)
+        let inOutput = try AtomicFile.read(fixture.output("kept/pic@2x.jpg"))
+        try FileManager.default.createDirectory(atPath: fixture.source("kept"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: fixture.source("kept/pic@2x.jpg"), withDestinationPath: fixture.output("kept/pic@2x.jpg"))
+        try TestImages.write(fixture.source("other.jpg"), width: 100, height: 50)
+        let report = try fixture.build()
+        #expect(report.failures.map(\.file) == ["kept/pic@2x.jpg"], "\(report.failures)")
+        #expect(report.failures.first?.reason.contains("inside the output folder") == true)
+        #expect(try AtomicFile.read(fixture.output("kept/pic@2x.jpg")) == inOutput)
+        #expect(report.built == ["other.jpg"])
+    }
+
     @Test("a source folder inside the output folder is refused before anything is written")
     func sourceInsideOutput() throws {
         let root = ScratchFolder("dppx-nested")

@@ -54,9 +54,10 @@ public final class Builder: Sendable {
         let oldCache = BuildCache.load(from: output)
         let sameSettings = oldCache?.settings == fingerprint
 
-        var failures = rejected
-        let (buildable, collisions) = Self.separateCollisions(sources, extraFormats: options.extraFormats)
-        failures += collisions
+        let (outsideOutput, linkedIntoOutput) = Self.separateLinksIntoOutput(sources, output: output)
+        let (buildable, collisions) = Self.separateCollisions(outsideOutput, extraFormats: options.extraFormats)
+        let unbuilt = rejected + linkedIntoOutput + collisions
+        var failures = unbuilt
 
         // Decide per master: reuse (hash and settings unchanged, outputs intact) or build.
         let state = BuildState()
@@ -136,7 +137,7 @@ public final class Builder: Sendable {
             }
         }
         // Masters that could not even be listed keep their previous outputs too.
-        for failure in rejected + collisions {
+        for failure in unbuilt {
             if let entry = previousBySource[failure.file], !images.contains(where: { $0.source == entry.source }) {
                 images.append(entry)
             }
@@ -227,6 +228,20 @@ public final class Builder: Sendable {
         if source.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
             throw .sourceInsideOutput(source: source, output: output)
         }
+    }
+
+    /// Masters that are links to files inside OUT fail: a variant could be written over them.
+    static func separateLinksIntoOutput(_ sources: [SourceFile], output: String) -> ([SourceFile], [BuildFailure]) {
+        let root = SourceScanner.canonical(output)
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        var failures: [BuildFailure] = []
+        let outside = sources.filter { source in
+            let target = SourceScanner.canonical(source.absolutePath)
+            guard target.hasPrefix(prefix) else { return true }
+            failures.append(BuildFailure(file: source.relativePath, reason: "is a link to \(target), inside the output folder, where a variant could be written over it; keep masters outside --out"))
+            return false
+        }
+        return (outside, failures)
     }
 
     /// A manifest is a file in the repository, so a commit can carry any content: one that
