@@ -34,18 +34,10 @@ public enum AtomicFile {
         guard fd >= 0 else { throw FileError(path: path, operation: .write, errno: errno) }
         var renamed = false
         defer { if !renamed { unlinkat(folder, temporary, 0) } }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                throw FileError(path: path, operation: .write, errno: code)
-            }
-            offset += written
+        let failure = writeAll(bytes, to: fd)
+        guard failure == 0 else {
+            close(fd)
+            throw FileError(path: path, operation: .write, errno: failure)
         }
         // Readable by the web server that will serve it, like any file `cp` would make.
         fchmod(fd, 0o644)
@@ -86,15 +78,7 @@ public enum AtomicFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { raw in systemRead(fd, raw.baseAddress! + offset, raw.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            offset += count
-        }
-        return bytes
+        return readAll(from: fd, count: Int(info.st_size))
     }
 
     /// `mkdir -p`.
@@ -107,25 +91,34 @@ public enum AtomicFile {
             throw FileError(path: path, operation: .createDirectory, errno: (error as NSError).code == 513 ? EACCES : EIO, detail: error.localizedDescription)
         }
     }
+}
 
-    // The C library's calls, named apart from `Collection` and `FileHandle` methods of the same names.
-    private static func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.write(fd, buffer, count)
-        #elseif canImport(Musl)
-        Musl.write(fd, buffer, count)
-        #else
-        Glibc.write(fd, buffer, count)
-        #endif
-    }
+// The C library's write and read, called from outside `AtomicFile`, whose own `write` and `read`
+// would shadow them.
 
-    private static func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.read(fd, buffer, count)
-        #elseif canImport(Musl)
-        Musl.read(fd, buffer, count)
-        #else
-        Glibc.read(fd, buffer, count)
-        #endif
+/// Writes all of `bytes`; 0, or the errno that stopped it.
+private func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32 {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        offset += written
     }
+    return 0
+}
+
+/// The `count` bytes of a file; nil if it ends early or cannot be read.
+private func readAll(from fd: Int32, count: Int) -> [UInt8]? {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var offset = 0
+    while offset < count {
+        let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if got < 0 && errno == EINTR { continue }
+        guard got > 0 else { return nil }
+        offset += got
+    }
+    return bytes
 }
