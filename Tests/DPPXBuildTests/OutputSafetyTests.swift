@@ -68,6 +68,26 @@ struct OutputSafetyTests {
         #expect(report.warnings.contains { $0.reason.contains("index.html") && $0.reason.contains("not removed") }, "\(report.warnings)")
     }
 
+    @Test("an orphan the manifest lists behind a symbolic link in OUT is not removed; the warning names the link")
+    func orphanBehindLink() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 100, height: 50)
+        try fixture.build()
+        // The file dppx wrote, byte for byte, but now reached through OUT/sub, a link elsewhere.
+        let elsewhere = ScratchFolder("dppx-elsewhere")
+        let variant = try fixture.manifestOnDisk().images[0].variants[0]
+        try TestImages.writeBytes(try AtomicFile.read(fixture.output(variant.path)), to: elsewhere(variant.path))
+        try FileManager.default.createSymbolicLink(atPath: fixture.output("sub"), withDestinationPath: elsewhere.path)
+        try editManifest(fixture) { image in
+            var extra = image.variants[0]
+            extra.path = "sub/" + variant.path
+            image.variants.append(extra)
+        }
+        let report = try fixture.build()
+        #expect(FileManager.default.fileExists(atPath: elsewhere(variant.path)), "a file was removed through a link")
+        #expect(report.warnings.contains { $0.reason.contains(fixture.output("sub")) && $0.reason.contains("symbolic link") }, "\(report.warnings)")
+    }
+
     @Test("a folder in OUT that is a symbolic link to elsewhere is refused, naming the link; nothing is written there")
     func linkedSubfolder() throws {
         let fixture = BuildFixture()
