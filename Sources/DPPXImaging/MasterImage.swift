@@ -28,6 +28,11 @@ public final class MasterImage: @unchecked Sendable {
     public init(path: String, limits: DecodeLimits) throws(ImagingError) {
         try Vips.start()
         self.path = path
+        // Before libvips reads the header: its own count can take minutes.
+        let counted = try Self.withMappedFile(path) { FrameCounter.count($0) }
+        if let counted, counted.frames > limits.maxFrames {
+            throw Self.tooManyFrames(path, counted.frames, counted.noun, limit: limits.maxFrames)
+        }
         let header = try Self.openHeader(path)
         let loader = header.loader ?? ""
         let heifCompression = cvips_get_string(header.pointer, "heif-compression").map { String(cString: $0) }
@@ -40,7 +45,12 @@ public final class MasterImage: @unchecked Sendable {
         }
         let frames = format == .svg ? 1 : header.pages
         if format != .svg {
-            try Self.checkFrames(path, format: format, decoderFrames: frames, limit: limits.maxFrames)
+            guard frames <= limits.maxFrames else {
+                throw Self.tooManyFrames(path, frames, format == .tiff ? "pages" : "frames", limit: limits.maxFrames)
+            }
+            if format == .gif, let counted, counted.frames > frames, frames >= Self.gifDecoderFrames {
+                throw ImagingError(file: path, reason: "has \(counted.frames) frames, but libvips's GIF decoder reads only the first \(frames): its variants would stop early; shorten the animation or save it as an animated WebP")
+            }
             let total = frame.width.multipliedReportingOverflow(by: frame.height * frames)
             guard !total.overflow, total.partialValue <= limits.maxPixels else {
                 throw ImagingError(file: path, reason: "is \(frame.width)x\(frame.height)\(frames > 1 ? " x \(frames) frames" : ""), more than the limit of \(limits.maxPixels) pixels; raise --max-pixels if it is genuine", code: .overLimit)
@@ -79,19 +89,13 @@ public final class MasterImage: @unchecked Sendable {
         }
     }
 
-    /// Refuses more frames than `limit`, and a GIF whose frames libvips would not all read.
-    private static func checkFrames(_ path: String, format: ImageFormat, decoderFrames: Int, limit: Int) throws(ImagingError) {
-        var frames = decoderFrames
-        if format == .gif {
-            frames = max(frames, try withMappedFile(path) { GIFFrameCounter.count($0) })
-        }
-        guard frames <= limit else {
-            let kind = format == .tiff ? "pages" : "frames"
-            throw ImagingError(file: path, reason: "has \(frames) \(kind), more than the limit of \(limit); raise --max-frames if it is genuine", code: .overLimit)
-        }
-        guard frames == decoderFrames else {
-            throw ImagingError(file: path, reason: "has \(frames) frames, but libvips's GIF decoder reads only the first \(decoderFrames): its variants would stop early; shorten the animation or save it as an animated WebP")
-        }
+    /// Where libvips 8.14's GIF decoder (libnsgif) stops reading frames, without an error.
+    /// (It also drops empty frames at the end, so a smaller difference is not a cut.)
+    static let gifDecoderFrames = 4097
+
+    /// The refusal of a master of more frames (or TIFF pages) than `limit`.
+    private static func tooManyFrames(_ path: String, _ frames: Int, _ noun: String, limit: Int) -> ImagingError {
+        ImagingError(file: path, reason: "has \(frames) \(noun), more than the limit of \(limit); raise --max-frames if it is genuine", code: .overLimit)
     }
 
     /// Refuses a progressive JPEG of more than `limit` scans.

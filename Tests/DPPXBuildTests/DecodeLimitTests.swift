@@ -36,6 +36,32 @@ struct DecodeLimitTests {
         #expect(reason.contains("frames, more than the limit of 20") && reason.contains("--max-frames"), "\(reason)")
     }
 
+    @Test("a WebP of 100,000 frames is refused from its container, in seconds, before libvips counts its frames")
+    func webpFramesCountedFirst() throws {
+        let fixture = BuildFixture()
+        try TestImages.writeAnimation(fixture.source("two.webp"), width: 8, height: 8, frames: 2)
+        let bytes = try AtomicFile.read(fixture.source("two.webp"))
+        try FileManager.default.removeItem(atPath: fixture.source("two.webp"))
+        // RIFF chunks: the first ANMF (one frame) again and again.
+        var index = 12
+        var frame: Range<Int>?
+        while index + 8 <= bytes.count, frame == nil {
+            let size = Int(bytes[index + 4]) | Int(bytes[index + 5]) << 8 | Int(bytes[index + 6]) << 16 | Int(bytes[index + 7]) << 24
+            if Array(bytes[index..<(index + 4)]) == Array("ANMF".utf8) { frame = index..<(index + 8 + size + (size & 1)) }
+            index += 8 + size + (size & 1)
+        }
+        let chunk = try #require(frame.map { Array(bytes[$0]) })
+        var many = Array(bytes[..<frame!.lowerBound]) + Array(repeating: chunk, count: 100_000).flatMap { $0 }
+        let size = UInt32(many.count - 8)
+        many.replaceSubrange(4..<8, with: [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)])
+        try TestImages.writeBytes(many, to: fixture.source("many.webp"))
+        let started = Date()
+        let report = try build(fixture)
+        #expect(Date().timeIntervalSince(started) < 5)
+        let reason = try #require(report.failures.first?.reason)
+        #expect(reason.contains("100000 frames") && reason.contains("--max-frames"), "\(reason)")
+    }
+
     @Test("a GIF of more frames than libvips's decoder reads (4097) is refused rather than cut short")
     func gifOverDecoderLimit() throws {
         let fixture = BuildFixture()
