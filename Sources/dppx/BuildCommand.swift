@@ -34,6 +34,12 @@ struct BuildCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Refuse masters with more pixels than this (decompression bombs).", valueName: "N"))
     var maxPixels: Int = BuildOptions.defaultMaxPixels
 
+    @Option(help: ArgumentHelp("Refuse animations with more frames (or TIFFs with more pages) than this.", valueName: "N"))
+    var maxFrames: Int = DecodeLimits.defaultMaxFrames
+
+    @Option(help: ArgumentHelp("Refuse progressive JPEGs with more scans than this.", valueName: "N"))
+    var maxScans: Int = DecodeLimits.defaultMaxScans
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Worker threads, and masters held in memory at once (default: the number of cores).", valueName: "N"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -67,6 +73,8 @@ struct BuildCommand: ParsableCommand {
     func validate() throws {
         try variants.validate()
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be a positive number of pixels, e.g. --max-pixels 100000000; got \(maxPixels)") }
+        guard maxFrames > 0 else { throw ValidationError("--max-frames must be a positive number of frames, e.g. --max-frames 5000; got \(maxFrames)") }
+        guard maxScans > 0 else { throw ValidationError("--max-scans must be a positive number of scans, e.g. --max-scans 500; got \(maxScans)") }
         guard jobs > 0, jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256, e.g. --jobs 4; got \(jobs)") }
         for (flag, value) in [("--quality", quality), ("--webp-quality", webpQuality), ("--avif-quality", avifQuality)] {
             guard (1...100).contains(value) else { throw ValidationError("\(flag) must be between 1 and 100, e.g. \(flag) 80; got \(value)") }
@@ -83,7 +91,7 @@ struct BuildCommand: ParsableCommand {
         encode.avifEffort = avifEffort
         encode.pngCompression = pngCompression
         let options = BuildOptions(sourceRoot: source, outputRoot: out, plan: try variants.planSettings(),
-                                   maxPixels: maxPixels, jobs: jobs, encode: encode)
+                                   maxPixels: maxPixels, maxFrames: maxFrames, maxScans: maxScans, jobs: jobs, encode: encode)
         let progress = BuildProgress(mode: json ? .silent : quiet ? .errorsOnly : .normal)
         let report: BuildReport
         do {

@@ -305,7 +305,8 @@ struct PassThroughTests {
         #expect(try fixture.build().succeeded)
         // The same pixels through libvips's own saver at the same settings, outside SRC.
         let settings = EncodeSettings()
-        let reference = fixture.output("../reference.webp")
+        let elsewhere = ScratchFolder("dppx-reference")
+        let reference = elsewhere("reference.webp")
         try TestImages.write(reference + "[Q=\(settings.webpQuality),effort=\(settings.webpEffort),strip]", width: 300, height: 200, bands: bands)
         let ours = try AtomicFile.read(fixture.output("photo@2x.webp"))
         #expect(!String(decoding: ours, as: UTF8.self).contains("EXIF"))

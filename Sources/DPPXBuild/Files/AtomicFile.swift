@@ -17,29 +17,27 @@ public enum AtomicFile {
     /// Writes `bytes` to `path` atomically, creating parent folders.
     public static func write(_ bytes: some Collection<UInt8>, to path: String) throws(FileError) {
         let directory = (path as NSString).deletingLastPathComponent
-        try createDirectory(directory.isEmpty ? "." : directory)
-        let name = (path as NSString).lastPathComponent
-        var template = Array("\(directory.isEmpty ? "." : directory)/\(temporaryPrefix)\(name.prefix(80)).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let folder = directory.isEmpty ? "." : directory
+        try createDirectory(folder)
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(path: folder, operation: .write, errno: errno) }
+        defer { close(descriptor) }
+        try write(Array(bytes), named: (path as NSString).lastPathComponent, in: descriptor, path: path)
+    }
+
+    /// Writes `bytes` as `name` in the open folder `folder` (`path` names it in errors): a new
+    /// temporary file, never an existing one or a link, renamed over `name`. The rename
+    /// replaces a link at `name` rather than writing where it points.
+    static func write(_ bytes: [UInt8], named name: String, in folder: Int32, path: String) throws(FileError) {
+        let temporary = "\(temporaryPrefix)\(name.prefix(80)).\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+        let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileError(path: path, operation: .write, errno: errno) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = false
-        defer {
-            if !ok { unlink(temporary) }
-        }
-        let contiguous = Array(bytes)
-        var offset = 0
-        while offset < contiguous.count {
-            let written = contiguous.withUnsafeBytes { raw in
-                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                throw FileError(path: path, operation: .write, errno: code)
-            }
-            offset += written
+        var renamed = false
+        defer { if !renamed { unlinkat(folder, temporary, 0) } }
+        let failure = writeAll(bytes, to: fd)
+        guard failure == 0 else {
+            close(fd)
+            throw FileError(path: path, operation: .write, errno: failure)
         }
         // Readable by the web server that will serve it, like any file `cp` would make.
         fchmod(fd, 0o644)
@@ -49,8 +47,8 @@ public enum AtomicFile {
             throw FileError(path: path, operation: .write, errno: code)
         }
         close(fd)
-        guard rename(temporary, path) == 0 else { throw FileError(path: path, operation: .write, errno: errno) }
-        ok = true
+        guard renameat(folder, temporary, folder, name) == 0 else { throw FileError(path: path, operation: .write, errno: errno) }
+        renamed = true
     }
 
     /// Writes only when the content differs from what is on disk, so `make` timestamps stay
@@ -72,6 +70,17 @@ public enum AtomicFile {
         return Array(data)
     }
 
+    /// The whole regular file `name` in the open folder `folder`, never through a link; nil
+    /// when it is missing, a link, or unreadable.
+    static func read(named name: String, in folder: Int32) -> [UInt8]? {
+        let fd = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return readAll(from: fd, count: Int(info.st_size))
+    }
+
     /// `mkdir -p`.
     public static func createDirectory(_ path: String) throws(FileError) {
         do {
@@ -84,33 +93,32 @@ public enum AtomicFile {
     }
 }
 
-/// A file operation that failed: the file, the operation and the system's reason.
-public struct FileError: Error, CustomStringConvertible, Sendable, Equatable {
-    public enum Operation: String, Sendable {
-        case read, write, remove, createDirectory = "create folder", list, lock
-    }
+// The C library's write and read, called from outside `AtomicFile`, whose own `write` and `read`
+// would shadow them.
 
-    public let path: String
-    public let operation: Operation
-    public let errno: Int32
-    public let detail: String?
-
-    public init(path: String, operation: Operation, errno: Int32, detail: String? = nil) {
-        self.path = path
-        self.operation = operation
-        self.errno = errno
-        self.detail = detail
-    }
-
-    public var description: String {
-        let reason = detail ?? String(cString: strerror(errno))
-        let remedy: String
-        switch errno {
-        case ENOENT: remedy = operation == .read ? "; check the path" : ""
-        case EACCES, EPERM, EROFS: remedy = "; check the folder's permissions or choose another"
-        case ENOSPC, EDQUOT: remedy = "; free some disk space and run again"
-        default: remedy = ""
+/// Writes all of `bytes`; 0, or the errno that stopped it.
+private func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32 {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return errno
         }
-        return "\(path): cannot \(operation.rawValue): \(reason)\(remedy)"
+        offset += written
     }
+    return 0
+}
+
+/// The `count` bytes of a file; nil if it ends early or cannot be read.
+private func readAll(from fd: Int32, count: Int) -> [UInt8]? {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var offset = 0
+    while offset < count {
+        let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if got < 0 && errno == EINTR { continue }
+        guard got > 0 else { return nil }
+        offset += got
+    }
+    return bytes
 }

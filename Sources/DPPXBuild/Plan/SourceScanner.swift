@@ -102,7 +102,7 @@ public struct SourceScanner {
                                          reason: "has a line break in its name, which cannot become a URL; rename it"))
             return
         }
-        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        let modified = status.modificationNanoseconds
         sources.append(SourceFile(relativePath: relative, absolutePath: absolute, name: name,
                                   byteCount: Int(status.st_size), modified: modified))
     }
