@@ -27,8 +27,6 @@ struct ServeCommand: AsyncParsableCommand {
     /// The folder served when neither ROOT nor the project file names one.
     static let defaultRoot = "Public"
 
-    /// What a bare `--watch` becomes (see `main.swift`): the project file's source folder.
-    static let sourceFromProject = ""
 
     @Argument(help: ArgumentHelp("The folder to serve (default: Public).", valueName: "ROOT"))
     var root: String?
@@ -47,6 +45,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Development: build SRC into ROOT, rebuild on changes and reload open pages. A bare --watch builds [build] source of dppx.toml into its [build] out.", valueName: "SRC"))
     var watch: String?
+
+    /// A bare `--watch` (see `rewritingBareWatch`): the project file's source folder.
+    @Flag(name: .customLong("watch-project-source"), help: .hidden)
+    var watchProjectSource = false
 
     @OptionGroup var project: ProjectOption
 
@@ -72,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let cacheControl {
             do { _ = try CachePolicy(parsing: cacheControl) } catch { throw ValidationError("--cache-control: \(error)") }
         }
-        if let css = build.css, watch == nil {
+        if let css = build.css, watch == nil && !watchProjectSource {
             throw ValidationError("--css rewrites the stylesheet after each development build: add --watch SRC, or write it once with 'dppx css \(root ?? Self.defaultRoot) -o \(css)'")
         }
     }
@@ -89,7 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let settings = try project.load().overlaid(by: settings)
         var source = watch
-        if source == Self.sourceFromProject {
+        if watchProjectSource {
             source = settings.source
             guard source != nil else {
                 throw ValidationError("--watch needs the folder of masters: --watch SRC, or source under [build] in dppx.toml")
@@ -118,14 +120,14 @@ struct ServeCommand: AsyncParsableCommand {
 extension ServeCommand {
     /// `dppx serve --watch` without SRC means "the project file's source": ArgumentParser has
     /// no option with an optional value, so a bare `--watch` (last, or before another flag)
-    /// becomes `--watch=` with the empty value `sourceFromProject`.
-    static func givingBareWatchAValue(_ arguments: [String]) -> [String] {
+    /// becomes the hidden flag `--watch-project-source`.
+    static func rewritingBareWatch(_ arguments: [String]) -> [String] {
         guard arguments.first == configuration.commandName else { return arguments }
         var result: [String] = []
         for (index, argument) in arguments.enumerated() {
             let next = index + 1 < arguments.count ? arguments[index + 1] : nil
             if argument == "--watch" && (next == nil || next!.hasPrefix("-")) {
-                result.append("--watch=" + sourceFromProject)
+                result.append("--watch-project-source")
             } else {
                 result.append(argument)
             }
