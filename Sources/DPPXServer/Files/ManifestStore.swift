@@ -60,7 +60,7 @@ public final class ManifestStore: Sendable {
     /// Looks for manifests and reads them all again now (after a build). Returns the new status.
     @discardableResult
     public func reload() -> ManifestStatus {
-        let fingerprints = Self.fingerprints(of: discover())
+        let fingerprints = fingerprints(of: discover())
         let (index, status) = load(fingerprints)
         state.withLock {
             $0.index = index
@@ -85,7 +85,7 @@ public final class ManifestStore: Sendable {
             return nil
         }
         guard let due else { return }
-        let fingerprints = Self.fingerprints(of: due.discover ? discover() : due.known)
+        let fingerprints = fingerprints(of: due.discover ? discover() : due.known)
         guard fingerprints != state.withLock({ $0.fingerprints }) else { return }
         let (index, status) = load(fingerprints)
         state.withLock {
@@ -95,8 +95,11 @@ public final class ManifestStore: Sendable {
         }
     }
 
-    private static func fingerprints(of manifests: [String]) -> [String: FileIdentity?] {
-        Dictionary(uniqueKeysWithValues: manifests.map { ($0, FileIdentity(path: $0)) })
+    /// Each manifest's identity now; ROOT's own is always looked at, so a first build into
+    /// ROOT is noticed at the next check.
+    private func fingerprints(of manifests: [String]) -> [String: FileIdentity?] {
+        let own = root + "/" + Manifest.fileName
+        return Dictionary(uniqueKeysWithValues: (manifests.contains(own) ? manifests : [own] + manifests).map { ($0, FileIdentity(path: $0)) })
     }
 
     /// The manifests under ROOT (ROOT's own first, then by path), hidden and symlinked folders
@@ -146,7 +149,7 @@ public final class ManifestStore: Sendable {
             }
         }
         if images.isEmpty, let problem { return (.empty, problem) }
-        if images.isEmpty && fingerprints.isEmpty { return (.empty, .missing(path: own)) }
+        if images.isEmpty && fingerprints.values.allSatisfy({ $0 == nil }) { return (.empty, .missing(path: own)) }
         return (ManifestIndex(Manifest(images: images)), .loaded(images: images.count))
     }
 }
