@@ -33,6 +33,8 @@ public final class Builder: Sendable {
         let lock = try BuildLock(output: output)
         defer { withExtendedLifetime(lock) {} }
         removeStaleTemporaries(in: output)
+        BuildCache.removeLegacyFiles(in: output)
+        let cachePath = BuildCache.path(output: output, cacheFolder: options.cacheDirectory)
 
         let manifestPath = output + "/" + Manifest.fileName
         var warnings: [BuildFailure] = []
@@ -44,7 +46,7 @@ public final class Builder: Sendable {
         }
         let previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         let fingerprint = settingsFingerprint()
-        let oldCache = BuildCache.load(from: output)
+        let oldCache = BuildCache.load(from: cachePath)
         let sameSettings = oldCache?.settings == fingerprint
 
         var failures = rejected
@@ -137,11 +139,9 @@ public final class Builder: Sendable {
         }
         let manifest = Manifest(images: images)
         report.removed = removeOrphans(previous: previous, current: manifest, in: output)
-        do {
-            try AtomicFile.writeIfChanged(manifest.encoded(), to: manifestPath)
-            try cache.save(to: output)
-        } catch {
-            throw .file(error)
+        do { try AtomicFile.writeIfChanged(manifest.encoded(), to: manifestPath) } catch { throw .file(error) }
+        do { try cache.save(to: cachePath) } catch {
+            warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build re-reads every master (pass --cache-dir DIR to keep it elsewhere)"))
         }
         report.manifest = manifest
         report.failures = failures.sorted { $0.file < $1.file }
