@@ -27,10 +27,13 @@ public final class MasterImage: @unchecked Sendable {
     public init(path: String, maxPixels: Int) throws(ImagingError) {
         try Vips.start()
         self.path = path
+        guard vips_foreign_find_load(path) != nil else {
+            throw ImagingError(file: path, reason: Vips.takeErrorText(), code: .unknownFormat)
+        }
         let header: VipsImage
         do {
             header = try VipsImage.make(file: path) { cvips_open_header(path, $0) }
-        } catch where !error.reason.contains("is not a known file format") {
+        } catch {
             let detail = error.reason == Vips.unknownError ? "" : " (\(error.reason))"
             throw ImagingError(file: path, reason: "could not be read\(detail): the file is damaged or truncated; export it again")
         }

@@ -25,4 +25,4 @@ if CommandLine.arguments.dropFirst().first == ServeCommand.configuration.command
     ImageServer.runTasksOnEventLoops()
 }
 
-await DPPX.mainWithUsageExitCode()
+await DPPX.mainWithUsageExitCode(arguments: ServeCommand.givingBareWatchAValue(Array(CommandLine.arguments.dropFirst())))

@@ -24,7 +24,7 @@ struct ServeDevelopmentTests {
             logger.logLevel = .critical
             let development = watch ? DevelopmentOptions(
                 build: BuildOptions(sourceRoot: source, outputRoot: root, jobs: 1),
-                pollInterval: .milliseconds(50), settleDelay: .milliseconds(50), stylesheet: stylesheet) : nil
+                pollInterval: .milliseconds(50), settleDelay: .milliseconds(50), stylesheet: StylesheetTarget(path: stylesheet)) : nil
             return ImageServer(options: ServerOptions(root: root, port: 0, manifestRecheckInterval: .zero, development: development),
                                logger: logger, accessLogger: nil)
         }

@@ -28,7 +28,7 @@ public final class Builder: Sendable {
         guard SourceScanner.canonical(options.sourceRoot) != SourceScanner.canonical(output) || !FileManager.default.fileExists(atPath: options.sourceRoot) else {
             throw .outputInsideItself(output)
         }
-        let (sources, rejected) = try SourceScanner(root: options.sourceRoot, excluding: output).scan()
+        let (sources, rejected) = try options.scanSources()
         do { try AtomicFile.createDirectory(output) } catch { throw .file(error) }
         let lock = try BuildLock(output: output)
         defer { withExtendedLifetime(lock) {} }

@@ -44,3 +44,45 @@ public struct BuildOptions: Sendable {
     public var densities: [Density] { plan.densities }
     public var extraFormats: [ImageFormat] { plan.extraFormats }
 }
+
+extension BuildOptions {
+    /// The build `settings` describe, from `sourceRoot` into `outputRoot`, with the defaults
+    /// for what they do not say.
+    public init(settings: ProjectSettings, sourceRoot: String, outputRoot: String) {
+        self.init(sourceRoot: sourceRoot, outputRoot: outputRoot, plan: settings.planSettings,
+                  maxPixels: settings.maxPixels ?? Self.defaultMaxPixels,
+                  jobs: settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                  encode: EncodeSettings(settings: settings))
+    }
+}
+
+extension EncodeSettings {
+    /// The encoder settings `settings` give, the defaults for the rest.
+    public init(settings: ProjectSettings) {
+        self.init()
+        if let value = settings.jpegQuality { jpegQuality = value }
+        if let value = settings.webpQuality { webpQuality = value }
+        if let value = settings.avifQuality { avifQuality = value }
+        if let value = settings.avifEffort { avifEffort = value }
+        if let value = settings.pngCompression { pngCompression = value }
+    }
+
+    /// These settings with the qualities `rule` sets for its masters.
+    public func applying(_ rule: ImageRule) -> EncodeSettings {
+        var result = self
+        if let value = rule.jpegQuality { result.jpegQuality = value }
+        if let value = rule.webpQuality { result.webpQuality = value }
+        if let value = rule.avifQuality { result.avifQuality = value }
+        return result
+    }
+}
+
+extension BuildOptions {
+    /// The masters this build takes: the source folder's, less those a rule excludes (their
+    /// outputs, if any, are removed as if the master were deleted).
+    public func scanSources() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure]) {
+        let (sources, rejected) = try SourceScanner(root: sourceRoot, excluding: outputRoot == sourceRoot ? nil : outputRoot).scan()
+        guard !plan.rules.isEmpty else { return (sources, rejected) }
+        return (sources.filter { !plan.excludes($0.relativePath) }, rejected.filter { !plan.excludes($0.file) })
+    }
+}

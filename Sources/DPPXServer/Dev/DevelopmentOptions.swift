@@ -10,14 +10,14 @@ public struct DevelopmentOptions: Sendable {
     /// How long SRC must stay unchanged before a rebuild starts, so a file still being copied
     /// or saved in several writes is built once, complete.
     public var settleDelay: Duration
-    /// The stylesheet to rewrite after each build (`--css FILE`); nil for none.
-    public var stylesheet: String?
+    /// The stylesheet to rewrite after each build (`--css FILE` and its options); nil for none.
+    public var stylesheet: StylesheetTarget?
     /// How often an idle live-reload connection gets a comment line, so proxies keep it open and
     /// closed tabs are noticed.
     public var heartbeatInterval: Duration
 
     public init(build: BuildOptions, pollInterval: Duration = .milliseconds(500), settleDelay: Duration = .milliseconds(300),
-                stylesheet: String? = nil, heartbeatInterval: Duration = .seconds(15)) {
+                stylesheet: StylesheetTarget? = nil, heartbeatInterval: Duration = .seconds(15)) {
         self.build = build
         self.pollInterval = pollInterval
         self.settleDelay = settleDelay

@@ -65,16 +65,15 @@ public final class DevelopmentSession: Sendable {
 
     /// Rewrites the stylesheet from `manifest`; the failure, if any.
     private func writeStylesheet(_ manifest: Manifest) -> BuildFailure? {
-        guard let path = options.stylesheet else { return nil }
+        guard let stylesheet = options.stylesheet else { return nil }
         do {
-            if try StylesheetWriter.write(manifest: manifest, imageRoot: options.build.outputRoot, to: path,
-                                          templatesFolder: templatesFolder) {
-                logger.info("wrote \(path)")
+            if try stylesheet.write(manifest: manifest, imageRoot: options.build.outputRoot) {
+                logger.info("wrote \(stylesheet.path)")
             }
             return nil
         } catch {
-            logger.error("\(path): \(error)")
-            return BuildFailure(file: path, reason: "\(error)")
+            logger.error("\(stylesheet.path): \(error)")
+            return BuildFailure(file: stylesheet.path, reason: "\(error)")
         }
     }
 
