@@ -36,6 +36,8 @@ public final class Builder: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let folder = OutputFolder(root: output)
         folder.removeStaleTemporaries()
+        BuildCache.removeLegacyFiles(in: output)
+        let cachePath = BuildCache.path(output: output, cacheFolder: options.cacheDirectory)
 
         let manifestPath = folder.path(Manifest.fileName)
         var warnings: [BuildFailure] = []
@@ -51,7 +53,7 @@ public final class Builder: Sendable {
         }
         let previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         let fingerprint = settingsFingerprint()
-        let oldCache = BuildCache.load(from: output)
+        let oldCache = BuildCache.load(from: cachePath)
         let sameSettings = oldCache?.settings == fingerprint
 
         var failures = rejected
@@ -145,11 +147,9 @@ public final class Builder: Sendable {
         let (removed, kept) = Self.removeOrphans(previous: previous, current: manifest, in: folder)
         report.removed = removed
         warnings += kept
-        do {
-            try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName)
-            try cache.save(to: output)
-        } catch {
-            throw .file(error)
+        do { try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName) } catch { throw .file(error) }
+        do { try cache.save(to: cachePath) } catch {
+            warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build re-reads every master (pass --cache-dir DIR to keep it elsewhere)"))
         }
         report.manifest = manifest
         report.failures = failures.sorted { $0.file < $1.file }

@@ -22,6 +22,9 @@ public struct BuildOptions: Sendable {
     public var jobs: Int
     /// Encoder qualities and efforts.
     public var encode: EncodeSettings
+    /// Where the incremental cache goes (`--cache-dir`); nil: `.dppx-cache` in the working
+    /// folder (beside OUT when that is inside OUT). Never OUT itself: OUT is what gets published.
+    public var cacheDirectory: String?
     /// Working memory per worker for decoded masters and encodes (estimated): tasks wait rather
     /// than run together past `jobs` times this. Enough for a 4096x4096 master and its WebP
     /// encode next to smaller work; one task always runs, however large.
@@ -35,13 +38,15 @@ public struct BuildOptions: Sendable {
     public init(sourceRoot: String, outputRoot: String, plan: PlanSettings = PlanSettings(),
                 maxPixels: Int = BuildOptions.defaultMaxPixels, maxFrames: Int = DecodeLimits.defaultMaxFrames,
                 maxScans: Int = DecodeLimits.defaultMaxScans,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, encode: EncodeSettings = EncodeSettings()) {
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, encode: EncodeSettings = EncodeSettings(),
+                cacheDirectory: String? = nil) {
         self.sourceRoot = sourceRoot
         self.outputRoot = outputRoot
         self.plan = plan
         self.limits = DecodeLimits(maxPixels: maxPixels, maxFrames: maxFrames, maxScans: maxScans)
         self.jobs = jobs
         self.encode = encode
+        self.cacheDirectory = cacheDirectory
     }
 
     public var densities: [Density] { plan.densities }

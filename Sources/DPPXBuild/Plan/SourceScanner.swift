@@ -15,10 +15,15 @@ public struct SourceFile: Hashable, Sendable {
     /// Size in bytes and modification time in nanoseconds: the cheap "unchanged?" check.
     public let byteCount: Int
     public let modified: Int64
+    /// The file's inode: a file replaced by another (an editor's rename-over save) is a change
+    /// even when size and time match.
+    public let inode: UInt64
 }
 
 /// Finds the masters under a source folder: image extensions only, hidden files and folders
-/// skipped, the output folder skipped when it sits inside the source, sorted by path.
+/// skipped, symbolically linked folders not followed (they can loop), names that are not
+/// UTF-8 or hold a line break rejected, the output folder skipped when it sits inside the
+/// source, sorted by path. The one walk of SRC: builds and the watcher (`SourceSnapshot`) use it.
 public struct SourceScanner {
     public let root: String
     public let excluded: String?
@@ -104,7 +109,7 @@ public struct SourceScanner {
         }
         let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
         sources.append(SourceFile(relativePath: relative, absolutePath: absolute, name: name,
-                                  byteCount: Int(status.st_size), modified: modified))
+                                  byteCount: Int(status.st_size), modified: modified, inode: UInt64(status.st_ino)))
     }
 
     static func canonical(_ path: String) -> String {

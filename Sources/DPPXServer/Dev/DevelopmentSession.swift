@@ -77,24 +77,13 @@ public final class DevelopmentSession: Sendable {
         }
     }
 
-    /// `Builder.run` blocks its thread for the whole build: run it outside Swift's cooperative
-    /// pool so request handling never waits for it.
     private static func runBuilder(_ builder: Builder, logger: Logger) async -> Result<BuildReport, BuildError> {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                do throws(BuildError) {
-                    let report = try builder.run { event in
-                        switch event {
-                        case .started: break
-                        case .built(let source, let variants): logger.info("built \(source) (\(variants) files)")
-                        case .failed(let failure): logger.error("\(failure)")
-                        case .warning(let warning): logger.warning("\(warning)")
-                        }
-                    }
-                    continuation.resume(returning: .success(report))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+        await builder.runInBackground { event in
+            switch event {
+            case .started: break
+            case .built(let source, let variants): logger.info("built \(source) (\(variants) files)")
+            case .failed(let failure): logger.error("\(failure)")
+            case .warning(let warning): logger.warning("\(warning)")
             }
         }
     }
