@@ -30,6 +30,18 @@ struct SiteLayoutCommandTests {
             .images.first { $0.source == "hero.jpg" }?.intent == .option)
     }
 
+    @Test("the build summary counts the files in SRC that are not images, with one example")
+    func skippedFiles() async throws {
+        let scenario = try RenderScenario()
+        try scenario.write("a note", to: "src/notes.txt")
+        try scenario.write("cache", to: "src/icons/Thumbs.db")
+        let result = try await scenario.dppx("build", "src", "--out", "public")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("2 other files skipped (not images dppx reads, such as icons/Thumbs.db)"), "\(result)")
+        let json = try await scenario.dppx("build", "src", "--out", "public", "--json")
+        #expect(json.stdout.contains("\"skipped\" : [\n    \"icons/Thumbs.db\",\n    \"notes.txt\"\n  ]"), "\(json)")
+    }
+
     @Test("dppx css on a site whose manifest is in a subfolder names that manifest")
     func nestedManifest() async throws {
         let scenario = try RenderScenario()

@@ -30,7 +30,7 @@ public final class Builder: Sendable {
         let output = options.outputRoot
         do { try Vips.start() } catch { throw .file(FileError(path: "libvips", operation: .read, errno: 0, detail: error.reason)) }
         try Self.checkLayout(source: options.sourceRoot, output: output)
-        let (sources, rejected) = try options.scanSources()
+        let (sources, rejected, skipped) = try options.scanSources()
         do { try AtomicFile.createDirectory(output) } catch { throw .file(error) }
         let lock = try BuildLock(output: output)
         defer { withExtendedLifetime(lock) {} }
@@ -154,6 +154,7 @@ public final class Builder: Sendable {
         report.manifest = manifest
         report.failures = failures.sorted { $0.file < $1.file }
         report.warnings = warnings
+        report.skipped = skipped
         report.seconds = Date().timeIntervalSince(start)
         return report
     }
