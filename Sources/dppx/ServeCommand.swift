@@ -103,9 +103,18 @@ struct ServeCommand: AsyncParsableCommand {
                                     port: settings.port ?? ServerOptions.defaultPort,
                                     idleTimeout: settings.idleTimeout.map { .seconds($0) } ?? ServerOptions.defaultIdleTimeout,
                                     templatesFolder: settings.templates)
-        if let cacheControl = settings.cacheControl { options.cachePolicy = try CachePolicy(parsing: cacheControl) }
+        if let cacheControl = settings.cacheControl {
+            do { options.cachePolicy = try CachePolicy(parsing: cacheControl) } catch {
+                // A flag's value was checked in `validate`: this one came from the project file.
+                Terminal.error("serve.cache-control in the project file: \(error)")
+                throw ExitCode(ExitStatus.usage)
+            }
+        }
         if let source {
-            options.development = DevelopmentOptions(build: BuildOptions(settings: settings, sourceRoot: source, outputRoot: root),
+            // The build writes where 'dppx build' would ([build] out), which may be a folder
+            // inside ROOT: its manifest is found there.
+            let output = settings.output ?? root
+            options.development = DevelopmentOptions(build: BuildOptions(settings: settings, sourceRoot: source, outputRoot: output),
                                                      stylesheet: StylesheetTarget(settings: settings))
         }
         do {

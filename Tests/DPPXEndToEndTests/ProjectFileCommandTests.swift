@@ -73,6 +73,20 @@ struct ProjectFileCommandTests {
         #expect(scenario.read("public/site.css") == built, "and writes the same stylesheet")
     }
 
+    @Test("serve --watch builds [build] out inside [serve] root and negotiates its images at their paths")
+    func nestedOutput() async throws {
+        let scenario = try RenderScenario(svg: false)
+        try scenario.write("[build]\nsource = \"src\"\nout = \"site/img\"\n[serve]\nroot = \"site\"\n", to: "dppx.toml")
+        try scenario.write("<!doctype html><p>home</p>", to: "site/index.html")
+        let server = try await ServeProcess(["--watch"], in: scenario.root)
+        #expect(scenario.read("site/img/\(Manifest.fileName)") != nil, "\(server.log())")
+        let port = server.port
+        let logo = try await offPool { try HTTPGet.run(port: port, path: "/img/icons/logo.png", headers: ["Sec-CH-DPR": "2"]) }
+        #expect(logo.header("Content-DPR") == "2", "\(logo.headers)")
+        #expect(logo.header("Content-Location")?.hasSuffix("img/icons/logo@2x.png") == true)
+        #expect(try await server.interrupt() == 0)
+    }
+
     @Test("flags override the file for one run")
     func flagsOverride() async throws {
         let scenario = try Self.scenario()
