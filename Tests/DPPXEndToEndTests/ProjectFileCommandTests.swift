@@ -44,6 +44,10 @@ struct ProjectFileCommandTests {
     @Test("build, css, html and serve --watch with no arguments do what the file says, identically")
     func noArguments() async throws {
         let scenario = try Self.scenario()
+        // Before any build, dppx css reads the masters with the file's rules...
+        let predicted = try await scenario.dppx("css")
+        #expect(predicted.status == 0, "\(predicted)")
+        let fromMasters = try #require(scenario.read("public/site.css"))
         let build = try await scenario.dppx("build")
         #expect(build.status == 0, "\(build)")
         let manifest = try manifest(scenario)
@@ -54,6 +58,8 @@ struct ProjectFileCommandTests {
         #expect(manifest.images.first { $0.source == "hero.jpg" }?.densities == [Density(1), Density(2)])
         let built = try #require(scenario.read("public/site.css"))
         #expect(built.contains(".img-hero {") && !built.contains("width:"), "the [css] options apply: \(built)")
+        #expect(built == fromMasters, "...and writes what the build then writes")
+        #expect(!built.contains("wip"), "excluded masters have no rule")
 
         try FileManager.default.removeItem(atPath: scenario.scratch("public/site.css"))
         let css = try await scenario.dppx("css")
