@@ -20,7 +20,8 @@ import Darwin
 /// connection can take more output (NIO's pending bytes under its high-water mark), no file is
 /// open for it and Hummingbird owes no answer; until then its parts wait here and nothing more is
 /// read from the socket. So a client that pipelines requests without reading the answers holds
-/// at most one read's worth of requests, about 64 KB of answers and one open file.
+/// at most one read's worth of requests (and never more than `maximumWaitingParts`), about 64 KB
+/// of answers and one open file.
 ///
 /// **Time.** One clock per connection, `timeout` (`--idle-timeout`) for each rule: a connection
 /// with nothing in progress that completes no request head in that time is closed (idle
@@ -44,6 +45,9 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Bodies are written in pieces of this size, each one's completion counting as progress.
     static let pieceSize = 256 * 1024
+    /// Request parts kept waiting at most (about 1000 pipelined requests, or one 64 KB read of
+    /// small ones); past that the connection is closed.
+    static let maximumWaitingParts = 2048
 
     private let responder: StaticResponder
     private let accessLogger: Logger?
@@ -126,11 +130,16 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: Requests
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
         let part = unwrapInboundIn(data)
         if waiting.isEmpty, canTakeUp(part, context) {
             take(part, context)
-        } else {
+        } else if waiting.count < Self.maximumWaitingParts {
             waiting.append(part)
+        } else {
+            // More requests than one read holds, unanswered because their answers are not read
+            // (NIO reads a closing socket to its end): the client is not reading.
+            abort(context)
         }
     }
 

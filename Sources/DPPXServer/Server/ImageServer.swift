@@ -76,7 +76,8 @@ public struct ImageServer: Sendable {
             server: ServerChannel.builder(
                 timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000),
                 files: responder, accessLogger: accessLogger),
-            configuration: .init(address: .hostname(options.host, port: options.port),
+            // Clients past the maximum wait in the listen queue (nginx's is 511 on Linux).
+            configuration: .init(address: .hostname(options.host, port: options.port), backlog: 1024,
                                  availableConnectionsDelegate: MaximumAvailableConnections(maximumConnections, logger: quietLogger())),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: quietLogger())
