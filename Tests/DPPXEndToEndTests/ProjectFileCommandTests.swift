@@ -20,6 +20,9 @@ struct ProjectFileCommandTests {
     box = false
     prefix = "img-"
 
+    [html]
+    base-url = "/img/"
+
     [[rule]]
     match = "photos/**"
     density = 1
@@ -69,7 +72,7 @@ struct ProjectFileCommandTests {
         let html = try await scenario.dppx("html")
         #expect(html.status == 0, "\(html)")
         #expect(html.stdout == (try await scenario.dppx("html", "public")).stdout)
-        #expect(html.stdout.contains("photos/beach.webp") && !html.stdout.contains("wip"))
+        #expect(html.stdout.contains("/img/photos/beach.webp") && !html.stdout.contains("wip"), "\(html.stdout)")
 
         let before = try #require(scenario.read("public/\(Manifest.fileName)"))
         try FileManager.default.removeItem(atPath: scenario.scratch("public"))
