@@ -17,10 +17,11 @@ struct ServeCommand: AsyncParsableCommand {
         With --watch SRC it first builds SRC into ROOT, with the same flags as 'dppx build', then rebuilds what changes and reloads open pages; build errors are shown in the terminal and on the page. --css rewrites the stylesheet after each build exactly as 'dppx css ROOT -o FILE' would, with the same stylesheet flags.
 
         Examples:
-          dppx serve                                  # Public/ on http://127.0.0.1:8080/
+          dppx serve                       # Public/ on http://127.0.0.1:8080/
           dppx serve site --port 3000 --cache-control "public, max-age=86400"
           dppx serve Public --watch Examples --css Public/samples.css --quality 70
-          dppx serve Public --host 0.0.0.0           # reachable from other machines
+          dppx serve Public --host 0.0.0.0 # reachable from other machines
+          dppx serve --watch               # as dppx.toml says, in development
         """
     )
 
