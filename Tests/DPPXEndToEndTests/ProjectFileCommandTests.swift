@@ -103,6 +103,10 @@ struct ProjectFileCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(try manifest(scenario, "other").images.first { $0.source == "hero.jpg" }?.densities == [Density(1)])
         #expect(scenario.read("public/\(Manifest.fileName)") == nil)
+        let boxless = try await scenario.dppx("css", "other")
+        #expect(boxless.status == 0 && !boxless.stdout.contains("width:"), "box = false in the file: \(boxless)")
+        let boxed = try await scenario.dppx("css", "other", "--box")
+        #expect(boxed.stdout.contains("width: 400px;"), "--box overrides it: \(boxed)")
     }
 
     @Test("the file is found from a subfolder, its paths relative to it; --config names another")
