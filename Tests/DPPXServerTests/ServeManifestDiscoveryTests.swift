@@ -18,7 +18,7 @@ struct ServeManifestDiscoveryTests {
     }
 
     @Test("nested manifests answer their folder's paths; one written later is found at the next search; hidden folders are skipped")
-    func discovery() throws {
+    func discovery() async throws {
         let scratch = ScratchFolder("dppx-discovery")
         try TestImages.writeBytes(Self.manifest("hero.jpg"), to: scratch("root/assets/img/\(Manifest.fileName)"))
         try TestImages.writeBytes(Self.manifest("secret.jpg"), to: scratch("root/.git/\(Manifest.fileName)"))
@@ -29,8 +29,9 @@ struct ServeManifestDiscoveryTests {
 
         try TestImages.writeBytes(Self.manifest("logo.png"), to: scratch("root/icons/\(Manifest.fileName)"))
         var found = false
-        for _ in 0..<30 where !found {
+        for _ in 0..<200 where !found {
             found = store.index().image(atBasePath: "icons/logo.png") != nil
+            if !found { try await Task.sleep(for: .milliseconds(10)) }
         }
         #expect(found, "a manifest written while serving is found within a few checks")
         #expect(store.status() == .loaded(images: 2))

@@ -14,7 +14,8 @@ import Darwin
 ///
 /// A site keeps its built images where its pages use them: a manifest in `assets/img/` answers
 /// `/assets/img/hero.jpg`. The manifests are found when the store loads and again every
-/// `discoveryEvery` checks (a folder built later is picked up); each known manifest is checked
+/// `discoveryEvery` checks, on a background queue so no request waits for the walk (a folder
+/// built later is picked up); each known manifest is checked
 /// every `recheckInterval` by its file's identity, size and modification time, so a
 /// long-running server never negotiates on a stale list while `dppx build` replaces one
 /// atomically. Dev mode reloads right after each build.
@@ -35,6 +36,8 @@ public final class ManifestStore: Sendable {
         var fingerprints: [String: FileIdentity?] = [:]
         var checked: ContinuousClock.Instant?
         var checksSinceDiscovery = 0
+        /// A search of ROOT is running (off the request path).
+        var discovering = false
     }
 
     private let state = LockedValue(State())
@@ -85,13 +88,32 @@ public final class ManifestStore: Sendable {
             return nil
         }
         guard let due else { return }
-        let fingerprints = fingerprints(of: due.discover ? discover() : due.known)
+        if due.discover { startDiscovery() }
+        update(to: fingerprints(of: due.known))
+    }
+
+    /// Reads the manifests again when `fingerprints` differ from those last read.
+    private func update(to fingerprints: [String: FileIdentity?]) {
         guard fingerprints != state.withLock({ $0.fingerprints }) else { return }
         let (index, status) = load(fingerprints)
         state.withLock {
             $0.index = index
             $0.status = status
             $0.fingerprints = fingerprints
+        }
+    }
+
+    /// Searches ROOT for manifests on a background queue, one search at a time.
+    private func startDiscovery() {
+        let starts = state.withLock { state -> Bool in
+            guard !state.discovering else { return false }
+            state.discovering = true
+            return true
+        }
+        guard starts else { return }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            update(to: fingerprints(of: discover()))
+            state.withLock { $0.discovering = false }
         }
     }
 
