@@ -51,10 +51,14 @@ let package = Package(
             dependencies: ["CVips", "DPPXCore"]
         ),
         // Scan, plan, incremental cache, parallel execution, atomic writes, CSS/HTML files.
+        // Templates/ is compiled in by the EmbedTemplates plugin: a copied binary needs no files.
         .target(
             name: "DPPXBuild",
-            dependencies: ["DPPXImaging", "DPPXCore"]
+            dependencies: ["DPPXImaging", "DPPXCore"],
+            plugins: ["EmbedTemplates"]
         ),
+        .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["EmbedTemplatesTool"]),
+        .executableTarget(name: "EmbedTemplatesTool", path: "Plugins/EmbedTemplatesTool"),
         // Hummingbird app: variant middleware in front of FileMiddleware, dev mode, inspector.
         .target(
             name: "DPPXServer",

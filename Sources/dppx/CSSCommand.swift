@@ -2,71 +2,58 @@ import ArgumentParser
 import DPPXBuild
 import DPPXCore
 
-/// `dppx css DIR`: a stylesheet with a class per image whose background is the right density
-/// variant for the screen.
+/// `dppx css DIR [PATHS...]`: a stylesheet with a class per image whose background is the right
+/// density variant for the screen.
 struct CSSCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "css",
         abstract: "Print density media-query CSS for the images in a built folder or a folder of masters.",
         discussion: """
-        Each image gets a class named after its path (hero.jpg -> .hero, icons/logo@3x.png ->
-        .icons-logo) with its 1x file as background-image, background-size set to its CSS size,
-        and width and height of that size. @media blocks, one per density in ascending order,
-        swap in the denser files; with extra formats (build --formats webp,avif) a later
-        image-set() picks AVIF or WebP where the browser supports it. SVGs get one rule.
+        Each image gets a class named after its path (hero.jpg -> .hero, icons/logo@3x.png -> .icons-logo) with its 1x file as background-image, background-size set to its CSS size, and width and height of that size. @media blocks, one per density in ascending order, swap in the denser files; with extra formats (build --formats webp,avif) a later image-set() picks AVIF or WebP where the browser supports it. SVGs get one rule.
 
-        DIR is a folder built by 'dppx build' (its dppx-manifest.json is read) or a folder of
-        masters (only image headers are read, with the same --densities/--formats/--source-density
-        a build would use), so a Makefile can write the CSS while the images build.
+        DIR is a folder built by 'dppx build' (its dppx-manifest.json is read) or a folder of masters (only image headers are read, with the same --densities/--formats/--source-density a build would use), so a Makefile can write the CSS while the images build. PATHS limit the stylesheet to those images (master or variant paths), e.g. the images of one page.
 
-        Exit status: 0 written, 1 an image or file failed or --check found the file stale,
-        2 wrong usage.
+        Exit status: 0 written, 1 an image, a PATH or a file failed or --check found the file stale, 2 wrong usage.
 
         Examples:
-          dppx css Public                                   # print to stdout, URLs relative to Public
-          dppx css Public -o Public/css/images.css          # URLs relative to Public/css
-          dppx css src/img --image-dir public/img -o public/css/images.css --depfile build/images.css.d
+          dppx css Public                          # stdout; URLs relative to Public
+          dppx css Public -o Public/css/images.css # URLs relative to Public/css
+          dppx css Public hero.jpg -o Public/css/home.css    # hero.jpg only
+          dppx css src/img --image-dir public/img -o public/css/images.css
           dppx css Public --prefix img- --no-box --base-url https://cdn.example.com/
-          dppx css Public -o Public/css/images.css --check  # in CI: exit 1 if it is out of date
+          dppx css Public -o Public/css/images.css --check   # CI: exit 1 if stale
+          dppx css                                 # as dppx.toml says
         """
     )
 
-    @Argument(help: ArgumentHelp("A folder built by 'dppx build', or a folder of master images.", valueName: "DIR"))
-    var dir: String
+    @Argument(help: ArgumentHelp("A folder built by 'dppx build', or a folder of master images (default: [build] out in dppx.toml, or its masters before they are built; the output is then [css] file).", valueName: "DIR"))
+    var dir: String?
 
-    @Option(help: ArgumentHelp("Put PREFIX before every class name: --prefix img- gives .img-hero.", valueName: "PREFIX"))
-    var prefix: String = ""
+    @Argument(help: ArgumentHelp("Only these images (master or variant paths inside DIR).", valueName: "PATHS"))
+    var paths: [String] = []
 
-    @Flag(name: .customLong("no-box"), help: "Leave out width and height (the element is sized by your layout).")
-    var noBox = false
-
-    @Flag(help: "Also write the media-query spellings of very old browsers (min--moz-device-pixel-ratio, -o-min-device-pixel-ratio, dpi).")
-    var legacy = false
+    @OptionGroup(title: "Stylesheet")
+    var stylesheet: StylesheetFlags
 
     @OptionGroup var render: RenderOptions
 
-    func validate() throws {
-        if prefix.hasPrefix(".") {
-            throw ValidationError("--prefix goes before the class name, without the dot: --prefix \(prefix.dropFirst()) gives .\(prefix.dropFirst())hero")
-        }
-        if prefix.contains(where: \.isWhitespace) {
-            throw ValidationError("--prefix cannot hold spaces (a class attribute splits on them); got '\(prefix)', try --prefix \(prefix.filter { !$0.isWhitespace })")
-        }
-    }
-
     func run() throws {
-        let renderer = StylesheetRenderer(templates: try render.loadTemplates(.stylesheet))
-        let input = try render.loadInput(dir)
-        let failed = render.reportFailures(of: input)
+        let request = try render.request(dir: dir, flags: stylesheet.settings, defaultOutput: \.stylesheet)
+        let settings = request.settings
+        let renderer = StylesheetRenderer(templates: try render.loadTemplates(.stylesheet, request))
+        let input = try render.loadInput(request)
+        let failedInput = render.reportFailures(of: input)
+        let selection = render.select(paths, in: input, request)
         let css: String
         do {
-            css = try renderer.render(manifest: input.manifest, urls: render.urls(for: input),
-                                      options: StylesheetOptions(classPrefix: prefix, box: !noBox, legacy: legacy))
+            css = try renderer.render(manifest: Manifest(images: selection.images),
+                                      urls: render.urls(for: input, request, baseURL: settings.baseURL),
+                                      options: settings.stylesheetOptions)
         } catch {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.failure)
         }
-        try render.deliver(css, input: input, command: "css")
-        if failed { throw ExitCode(ExitStatus.failure) }
+        try render.deliver(css, input: input, request, command: "css")
+        if failedInput || selection.failed { throw ExitCode(ExitStatus.failure) }
     }
 }

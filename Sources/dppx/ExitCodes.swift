@@ -14,9 +14,9 @@ enum ExitStatus {
 extension AsyncParsableCommand {
     /// Like `main()`, but usage errors exit with 2 (ArgumentParser's default is 64) and
     /// errors print one clean line to stderr.
-    static func mainWithUsageExitCode() async {
+    static func mainWithUsageExitCode(arguments: [String]) async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

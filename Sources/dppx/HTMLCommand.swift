@@ -8,17 +8,11 @@ struct HTMLCommand: ParsableCommand {
         commandName: "html",
         abstract: "Print <img srcset> markup (or <picture> with AVIF/WebP sources) for the images in a folder.",
         discussion: """
-        Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x"
-        width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being
-        the CSS size so the page does not jump while it loads. When extra formats were built,
-        a <picture> lists <source type="image/avif"> and WebP first. Fill in alt yourself.
+        Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x" width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being the CSS size so the page does not jump while it loads. When extra formats were built, a <picture> lists <source type="image/avif"> and WebP first. Fill in alt yourself.
 
-        PATHS pick images by master path (hero.jpg, icons/logo@3x.png) or by any variant's path,
-        in the order given; without PATHS every image is printed. DIR is a built folder or a
-        folder of masters, as for 'dppx css'.
+        PATHS pick images by master path (hero.jpg, icons/logo@3x.png) or by any variant's path, in the order given; without PATHS every image is printed. DIR is a built folder or a folder of masters, as for 'dppx css'.
 
-        Exit status: 0 written, 1 an image, a PATH or a file failed or --check found the file
-        stale, 2 wrong usage.
+        Exit status: 0 written, 1 an image, a PATH or a file failed or --check found the file stale, 2 wrong usage.
 
         Examples:
           dppx html Public
@@ -28,8 +22,8 @@ struct HTMLCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("A folder built by 'dppx build', or a folder of master images.", valueName: "DIR"))
-    var dir: String
+    @Argument(help: ArgumentHelp("A folder built by 'dppx build', or a folder of master images (default: [build] out in dppx.toml).", valueName: "DIR"))
+    var dir: String?
 
     @Argument(help: ArgumentHelp("Only these images (master or variant paths inside DIR).", valueName: "PATHS"))
     var paths: [String] = []
@@ -37,38 +31,21 @@ struct HTMLCommand: ParsableCommand {
     @Flag(help: "Print the same data as JSON (src, srcset, width, height, sources, html per image) for other tools.")
     var json = false
 
+    @OptionGroup var url: BaseURLOption
+
     @OptionGroup var render: RenderOptions
 
     func run() throws {
-        let renderer = MarkupRenderer(templates: try render.loadTemplates(.markup))
-        let input = try render.loadInput(dir)
-        var failed = render.reportFailures(of: input)
-        var images = input.manifest.images
-        if !paths.isEmpty {
-            images = []
-            for path in paths {
-                guard let image = find(path, in: input.manifest) else {
-                    Terminal.error("\(path): no such image in \(dir); give a master path such as \(input.manifest.images.first?.source ?? "hero.jpg") or a variant's path")
-                    failed = true
-                    continue
-                }
-                if !images.contains(image) { images.append(image) }
-            }
-        }
-        let urls = render.urls(for: input)
-        let text = json ? renderer.json(images, urls: urls) : renderer.html(images, urls: urls)
-        try render.deliver(text, input: input, command: "html")
-        if failed { throw ExitCode(ExitStatus.failure) }
-    }
-
-    /// The image `path` names: its master path or a variant's path, relative to DIR, or
-    /// prefixed with DIR as a shell completes it.
-    private func find(_ path: String, in manifest: Manifest) -> Manifest.Image? {
-        var relative = Substring(path)
-        while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
-        let folder = dir.hasSuffix("/") ? dir : dir + "/"
-        if relative.hasPrefix(folder) { relative = relative.dropFirst(folder.count) }
-        let name = String(relative)
-        return manifest.images.first { $0.source == name } ?? manifest.image(containing: name)
+        var flags = ProjectSettings()
+        flags.markupBaseURL = url.baseURL
+        let request = try render.request(dir: dir, flags: flags)
+        let renderer = MarkupRenderer(templates: try render.loadTemplates(.markup, request))
+        let input = try render.loadInput(request)
+        let failedInput = render.reportFailures(of: input)
+        let selection = render.select(paths, in: input, request)
+        let urls = render.urls(for: input, request, baseURL: request.settings.markupBaseURL)
+        let text = json ? renderer.json(selection.images, urls: urls) : renderer.html(selection.images, urls: urls)
+        try render.deliver(text, input: input, request, command: "html")
+        if failedInput || selection.failed { throw ExitCode(ExitStatus.failure) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DPPXBuild
+import DPPXCore
 import DPPXServer
 import Foundation
 import Logging
@@ -11,64 +12,72 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve a folder, answering each image's plain URL with the variant the screen needs.",
         discussion: """
-        A request for an image's 1x URL that ROOT's dppx-manifest.json knows (/hero.jpg) gets the
-        variant for the client's device pixel ratio: from ?dpr=, then the Sec-CH-DPR and DPR
-        client hints (Chromium sends them once an HTML page from this server asked with
-        Accept-CH), then a 'dpr' cookie (set by <script src="/_dppx/dpr.js"></script> for
-        Firefox and Safari); none means 1x. With WebP/AVIF built, Accept picks the format.
-        Responses carry Vary, Content-DPR and a per-variant ETag. /_dppx/ lists every image.
+        A request for an image's 1x URL that ROOT's dppx-manifest.json knows (/hero.jpg) gets the variant for the client's device pixel ratio: from ?dpr=, then the Sec-CH-DPR and DPR client hints (Chromium sends them once an HTML page from this server asked with Accept-CH), then a 'dpr' cookie (set by <script src="/_dppx/dpr.js"></script> for Firefox and Safari); none means 1x. With WebP/AVIF built, Accept picks the format. Responses carry Vary, Content-DPR and a per-variant ETag. /_dppx/ lists every image.
 
-        With --watch SRC it first builds SRC into ROOT, then rebuilds what changes and reloads
-        open pages; build errors are shown in the terminal and on the page.
+        With --watch SRC it first builds SRC into ROOT, with the same flags as 'dppx build', then rebuilds what changes and reloads open pages; build errors are shown in the terminal and on the page. --css rewrites the stylesheet after each build exactly as 'dppx css ROOT -o FILE' would, with the same stylesheet flags.
 
         Examples:
-          dppx serve                                  # Public/ on http://127.0.0.1:8080/
+          dppx serve                       # Public/ on http://127.0.0.1:8080/
           dppx serve site --port 3000 --cache-control "public, max-age=86400"
-          dppx serve Public --watch Examples --css Public/samples.css
-          dppx serve Public --host 0.0.0.0           # reachable from other machines
+          dppx serve Public --watch Examples --css Public/samples.css --quality 70
+          dppx serve Public --host 0.0.0.0 # reachable from other machines
+          dppx serve --watch               # as dppx.toml says, in development
         """
     )
 
-    @Argument(help: ArgumentHelp("The folder to serve.", valueName: "ROOT"))
-    var root: String = "Public"
+    /// The folder served when neither ROOT nor the project file names one.
+    static let defaultRoot = "Public"
 
-    @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (this machine) or 0.0.0.0 (every interface).", valueName: "HOST"))
-    var host: String = ServerOptions.defaultHost
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The TCP port; 0 picks a free one.", valueName: "PORT"))
-    var port: Int = ServerOptions.defaultPort
+    @Argument(help: ArgumentHelp("The folder to serve (default: Public).", valueName: "ROOT"))
+    var root: String?
+
+    @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (this machine, the default) or 0.0.0.0 (every interface).", valueName: "HOST"))
+    var host: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The TCP port; 0 picks a free one (default: 8080).", valueName: "PORT"))
+    var port: Int?
 
     @Option(help: ArgumentHelp("Cache-Control for files, e.g. \"public, max-age=3600\" (default: no-cache, i.e. revalidate with ETags).", valueName: "VALUE"))
     var cacheControl: String?
 
-    @Option(help: ArgumentHelp("Close connections that send no complete request for this many seconds.", valueName: "SECONDS"))
-    var idleTimeout: Int = 30
+    @Option(help: ArgumentHelp("Close connections that send no complete request for this many seconds (default: 30).", valueName: "SECONDS"))
+    var idleTimeout: Int?
 
-    @Option(help: ArgumentHelp("Development: build SRC into ROOT, rebuild on changes and reload open pages.", valueName: "SRC"))
+    @Option(help: ArgumentHelp("Development: build SRC into ROOT, rebuild on changes and reload open pages. A bare --watch builds [build] source of dppx.toml into its [build] out.", valueName: "SRC"))
     var watch: String?
 
-    @Option(help: ArgumentHelp("Development: rewrite this stylesheet after every build (with --watch).", valueName: "FILE"))
-    var css: String?
+    /// A bare `--watch` (see `rewritingBareWatch`): the project file's source folder.
+    @Flag(name: .customLong("watch-project-source"), help: .hidden)
+    var watchProjectSource = false
 
-    @Option(help: ArgumentHelp("A folder with your copies of dppx's templates (stylesheet, inspector page).", valueName: "DIR"))
-    var templates: String?
+    @OptionGroup var project: ProjectOption
 
     @OptionGroup(title: "With --watch: how SRC is built (as in dppx build)")
-    var variants: VariantOptions
+    var build: BuildFlags
 
     @Flag(name: .shortAndLong, help: "No access log; only warnings and errors.")
     var quiet = false
 
+    /// What the flags say (the project file's are added in `run`).
+    var settings: ProjectSettings {
+        var settings = build.settings
+        settings.serveRoot = root
+        settings.host = host
+        settings.port = port
+        settings.cacheControl = cacheControl
+        settings.idleTimeout = idleTimeout
+        return settings
+    }
+
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, e.g. --port 8080; got \(port)") }
-        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be a positive number of seconds, e.g. --idle-timeout 30; got \(idleTimeout)") }
+        if let problem = settings.outOfBounds { throw ValidationError(problem.message(flags: true)) }
         if let cacheControl {
             do { _ = try CachePolicy(parsing: cacheControl) } catch { throw ValidationError("--cache-control: \(error)") }
         }
-        if css != nil && watch == nil {
-            throw ValidationError("--css rewrites the stylesheet after each development build: add --watch SRC, or write it once with 'dppx css \(root) -o \(css ?? "FILE")'")
+        if let css = build.css, watch == nil && !watchProjectSource {
+            throw ValidationError("--css rewrites the stylesheet after each development build: add --watch SRC, or write it once with 'dppx css \(root ?? Self.defaultRoot) -o \(css)'")
         }
-        if watch != nil { try variants.validate() }
     }
 
     func run() async throws {
@@ -81,11 +90,33 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = quiet ? .warning : .info
         let accessLogger = quiet ? nil : Logger(label: "dppx.access")
 
-        var options = ServerOptions(root: root, host: host, port: port, idleTimeout: .seconds(idleTimeout), templatesFolder: templates)
-        if let cacheControl { options.cachePolicy = try CachePolicy(parsing: cacheControl) }
-        if let watch {
-            let build = BuildOptions(sourceRoot: watch, outputRoot: root, plan: try variants.planSettings())
-            options.development = DevelopmentOptions(build: build, stylesheet: css)
+        let settings = try project.load().overlaid(by: settings)
+        var source = watch
+        if watchProjectSource {
+            source = settings.source
+            guard source != nil else {
+                throw ValidationError("--watch needs the folder of masters: --watch SRC, or source under [build] in dppx.toml")
+            }
+        }
+        // Dev mode builds into [build] out unless ROOT or [serve] root says otherwise.
+        let root = settings.serveRoot ?? (source != nil ? settings.output : nil) ?? Self.defaultRoot
+        var options = ServerOptions(root: root, host: settings.host ?? ServerOptions.defaultHost,
+                                    port: settings.port ?? ServerOptions.defaultPort,
+                                    idleTimeout: settings.idleTimeout.map { .seconds($0) } ?? ServerOptions.defaultIdleTimeout,
+                                    templatesFolder: settings.templates)
+        if let cacheControl = settings.cacheControl {
+            do { options.cachePolicy = try CachePolicy(parsing: cacheControl) } catch {
+                // A flag's value was checked in `validate`: this one came from the project file.
+                Terminal.error("serve.cache-control in the project file: \(error)")
+                throw ExitCode(ExitStatus.usage)
+            }
+        }
+        if let source {
+            // The build writes where 'dppx build' would ([build] out), which may be a folder
+            // inside ROOT: its manifest is found there.
+            let output = settings.output ?? root
+            options.development = DevelopmentOptions(build: BuildOptions(settings: settings, sourceRoot: source, outputRoot: output),
+                                                     stylesheet: StylesheetTarget(settings: settings))
         }
         do {
             try await ImageServer(options: options, logger: logger, accessLogger: accessLogger).run()
@@ -93,5 +124,24 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.failure)
         }
+    }
+}
+
+extension ServeCommand {
+    /// `dppx serve --watch` without SRC means "the project file's source": ArgumentParser has
+    /// no option with an optional value, so a bare `--watch` (last, or before another flag)
+    /// becomes the hidden flag `--watch-project-source`.
+    static func rewritingBareWatch(_ arguments: [String]) -> [String] {
+        guard arguments.first == configuration.commandName else { return arguments }
+        var result: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            let next = index + 1 < arguments.count ? arguments[index + 1] : nil
+            if argument == "--watch" && (next == nil || next!.hasPrefix("-")) {
+                result.append("--watch-project-source")
+            } else {
+                result.append(argument)
+            }
+        }
+        return result
     }
 }

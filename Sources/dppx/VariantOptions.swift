@@ -2,39 +2,28 @@ import ArgumentParser
 import DPPXCore
 
 /// The flags that decide which files a master becomes; `build`, `css`, `html` and `serve --watch`
-/// share them so that all agree on names and sizes.
+/// share them so that all agree on names and sizes. Each is nil when not given, so the project
+/// file's value (or the default) applies.
 struct VariantOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Densities to write, comma-separated.", valueName: "LIST"))
-    var densities: String = "1,1.5,2"
+    @Option(help: ArgumentHelp("Densities to write, comma-separated (default: 1,1.5,2).", valueName: "LIST"))
+    var densities: DensityList?
 
-    @Option(help: ArgumentHelp("Density of masters whose name has no @Nx suffix.", valueName: "D"))
-    var sourceDensity: String = "2"
+    @Option(help: ArgumentHelp("Density of masters whose name has no @Nx suffix, between 0 and 10 (default: 2).", valueName: "D"))
+    var sourceDensity: Density?
 
-    @Option(help: ArgumentHelp("Extra encodings of every variant: webp, avif (comma-separated).", valueName: "LIST"))
-    var formats: String?
+    @Option(help: ArgumentHelp("Extra encodings of every variant, comma-separated: webp, avif, jpeg, png.", valueName: "LIST"))
+    var formats: FormatList?
 
-    @Flag(help: "Also write densities above a master's own (upscaled, so blurry).")
-    var upscale = false
+    @Flag(inversion: .prefixedNo, help: "Also write densities above a master's own (upscaled, so blurry).")
+    var upscale: Bool?
 
-    func validate() throws {
-        _ = try planSettings()
-    }
-
-    /// The parsed settings; throws a `ValidationError` naming the flag and the bad value.
-    func planSettings() throws -> PlanSettings {
-        let densityList: [Density]
-        do { densityList = try Density.parseList(densities) } catch {
-            throw ValidationError("--densities: \(error)")
-        }
-        guard let master = Density(parsing: sourceDensity) else {
-            throw ValidationError("--source-density: expected a number between 0 and 10 (e.g. 2), but got '\(sourceDensity)'")
-        }
-        var extra: [ImageFormat] = []
-        if let formats {
-            do { extra = try ImageFormat.parseList(formats) } catch {
-                throw ValidationError("--formats: \(error)")
-            }
-        }
-        return PlanSettings(densities: densityList, defaultSourceDensity: master, extraFormats: extra, allowUpscale: upscale)
+    /// What these flags say.
+    var settings: ProjectSettings {
+        var settings = ProjectSettings()
+        settings.densities = densities?.densities
+        settings.sourceDensity = sourceDensity
+        settings.formats = formats?.formats
+        settings.upscale = upscale
+        return settings
     }
 }

@@ -7,9 +7,13 @@ import Foundation
 final class BuildFixture {
     let source = ScratchFolder("dppx-src")
     let output = ScratchFolder("dppx-out")
+    let cache = ScratchFolder("dppx-cache")
+    /// `--cache-dir`: the incremental cache, kept out of OUT; dppx creates it.
+    var cacheFolder: String { cache("build-state") }
 
     func options(_ plan: PlanSettings = PlanSettings(), maxPixels: Int = BuildOptions.defaultMaxPixels, jobs: Int = 2) -> BuildOptions {
-        BuildOptions(sourceRoot: source.path, outputRoot: output.path, plan: plan, maxPixels: maxPixels, jobs: jobs)
+        BuildOptions(sourceRoot: source.path, outputRoot: output.path, plan: plan, maxPixels: maxPixels, jobs: jobs,
+                     cacheDirectory: cacheFolder)
     }
 
     @discardableResult

@@ -18,8 +18,7 @@ struct IncrementalBuildTests {
         #expect(report.built.isEmpty)
         #expect(report.unchanged == ["a.jpg", "sub/b.png"])
         #expect(report.filesWritten == 0)
-        // Only the lock file (it records the pid of the build holding it) is touched.
-        #expect(fixture.output.modificationTimes().filter { $0.key != ".dppx.lock" } == before.filter { $0.key != ".dppx.lock" })
+        #expect(fixture.output.modificationTimes() == before)
     }
 
     @Test("a touched but identical master is not rebuilt; a changed one is")
@@ -70,15 +69,14 @@ struct IncrementalBuildTests {
         try TestImages.write(fixture.source("a.jpg"), width: 300, height: 150)
         try fixture.build()
         // What an older dppx leaves: the same cache, another settings fingerprint.
-        let path = fixture.output(BuildCache.fileName)
-        var cache = try #require(BuildCache.load(from: fixture.output.path))
+        let path = BuildCache.path(output: fixture.output.path, cacheFolder: fixture.cacheFolder)
+        var cache = try #require(BuildCache.load(from: path))
         #expect(cache.settings == Builder(options: fixture.options()).settingsFingerprint())
         cache.settings = "made by dppx with pipeline 2"
-        try cache.save(to: fixture.output.path)
-        #expect(FileManager.default.fileExists(atPath: path))
+        try cache.save(to: path)
         let report = try fixture.build()
         #expect(report.built == ["a.jpg"])
-        #expect(BuildCache.load(from: fixture.output.path)?.settings == Builder(options: fixture.options()).settingsFingerprint())
+        #expect(BuildCache.load(from: path)?.settings == Builder(options: fixture.options()).settingsFingerprint())
     }
 
     @Test("an output deleted by hand is written again")
@@ -114,6 +112,35 @@ struct IncrementalBuildTests {
         let report = try fixture.build()
         #expect(report.succeeded)
         #expect(!fixture.output.files(includingHidden: true).contains { $0.contains(".dppx-tmp-") })
+    }
+
+    @Test("OUT holds only the variants and the manifest: the cache is in the cache folder, no lock file stays, older builds' state is removed")
+    func noBuildStateInOutput() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a.jpg"), width: 200, height: 100)
+        try TestImages.writeBytes(Array("{}".utf8), to: fixture.output(".dppx-cache.json"))
+        try TestImages.writeBytes(Array("4711\n".utf8), to: fixture.output(".dppx.lock"))
+        try fixture.build()
+        #expect(fixture.output.files(includingHidden: true) == ["a.jpg", "a@1.5x.jpg", "a@2x.jpg", "dppx-manifest.json"])
+        let cacheFiles = fixture.cache.files(includingHidden: true)
+        #expect(cacheFiles.count == 2, "\(cacheFiles)")
+        #expect(cacheFiles.contains("build-state/.gitignore"), "a cache folder dppx creates keeps itself out of git")
+        #expect(try fixture.build().unchanged == ["a.jpg"])
+    }
+
+    @Test("by default the cache goes to .dppx-cache in the working folder, or beside OUT when run from inside it")
+    func defaultCacheFolder() throws {
+        let fixture = BuildFixture()
+        let project = fixture.source.path
+        let resolvedOutput = SourceScanner.canonical(fixture.output.path)
+        let fromProject = BuildCache.path(output: fixture.output.path, cacheFolder: nil, workingFolder: project)
+        #expect(fromProject.hasPrefix(SourceScanner.canonical(project) + "/.dppx-cache/"))
+        #expect(fromProject.contains("/\((resolvedOutput as NSString).lastPathComponent)-"))
+        #expect(BuildCache.path(output: fixture.output.path + "/.", cacheFolder: nil, workingFolder: project) == fromProject,
+                "one file per OUT, however it is spelled")
+        try FileManager.default.createDirectory(atPath: fixture.output("sub"), withIntermediateDirectories: true)
+        let fromInside = BuildCache.path(output: fixture.output.path, cacheFolder: nil, workingFolder: fixture.output("sub"))
+        #expect(fromInside.hasPrefix((resolvedOutput as NSString).deletingLastPathComponent + "/.dppx-cache/"), "\(fromInside)")
     }
 
     @Test("a second build into a locked output folder stops with a message naming the holder")

@@ -51,7 +51,7 @@ struct BuildCommandTests {
 
     @Test("usage errors exit 2 with a hint, before any work", arguments: [
         (["build", "SRC"], "--out"),
-        (["build", "SRC", "--out", "OUT", "--densities", "1,two"], "'two'"),
+        (["build", "SRC", "--out", "OUT", "--densities", "1,two"], "'1,two'"),
         (["build", "SRC", "--out", "OUT", "--formats", "bmp"], "'bmp'"),
         (["build", "SRC", "--out", "OUT", "--jobs", "0"], "--jobs"),
         (["build", "SRC", "--out", "OUT", "--quality", "101"], "--quality"),
@@ -102,6 +102,30 @@ struct BuildCommandTests {
             #expect(build.stdout.contains(flag), "\(flag) is documented")
         }
         #expect(build.stdout.contains("dppx build Examples --out Public"))
+        let jobs = try #require(build.stdout.range(of: "--jobs")).upperBound
+        let jobsHelp = String(build.stdout[jobs...]).components(separatedBy: "--quality")[0]
+        #expect(jobsHelp.components(separatedBy: "default").count == 2, "--jobs states its default once: \(jobsHelp)")
+    }
+
+    @Test("--help paragraphs are wrapped by the terminal's width, never broken mid-sentence; examples fit on their lines",
+          arguments: [[], ["build"], ["css"], ["html"], ["serve"]])
+    func helpParagraphs(command: [String]) async throws {
+        let folder = ScratchFolder("dppx-cli-help")
+        let help = try await DPPXBinary.run(command + ["--help"], in: folder.path, environment: ["COLUMNS": "80"])
+        let overview = help.stdout.components(separatedBy: "USAGE:")[0]
+        for paragraph in overview.components(separatedBy: "\n\n") {
+            let lines = paragraph.split(separator: "\n")
+            if let heading = lines.first, heading == "Examples:" || heading == "Typical use:" {
+                for line in lines.dropFirst() { #expect(line.hasPrefix("  dppx"), "'\(line)' is an example cut in two") }
+                continue
+            }
+            for (line, next) in zip(lines, lines.dropFirst()) {
+                // A line cut short is followed by a word that would have fitted on it
+                // (ArgumentParser fills lines up to 79 columns).
+                let firstWord = next.split(separator: " ").first ?? ""
+                #expect(line.count + 1 + firstWord.count > 79, "'\(line)' breaks before '\(firstWord)' in dppx \(command) --help")
+            }
+        }
     }
 
     @Test("killed with SIGKILL at random moments, the next run completes: every output decodes, no temporary files")

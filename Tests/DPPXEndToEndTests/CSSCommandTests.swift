@@ -191,16 +191,26 @@ struct CSSCommandTests {
         #expect(unrelated.stderr.contains("holds none of the stylesheet templates"), "\(unrelated)")
     }
 
-    @Test("the default templates are found from any working folder, or where DPPX_TEMPLATES says")
-    func templateLookup() async throws {
+    @Test("a copy of the binary alone renders CSS and HTML with the built-in templates; DPPX_TEMPLATES replaces them file by file")
+    func builtInTemplates() async throws {
         let scenario = try RenderScenario()
-        let elsewhere = try await scenario.dppx(arguments: ["css", "src"], environment: ["DPPX_TEMPLATES": nil])
-        #expect(elsewhere.status == 0, "\(elsewhere)")
+        try FileManager.default.createDirectory(atPath: scenario.scratch("bin"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: DPPXBinary.path, toPath: scenario.scratch("bin/dppx"))
+        let copied = scenario.scratch("bin/dppx")
+        let css = try await ExternalProcess.run(copied, ["css", "src"], in: scenario.root, environment: ["DPPX_TEMPLATES": nil])
+        #expect(css.status == 0, "\(css)")
+        #expect(css.stdout.contains("@media (-webkit-min-device-pixel-ratio: 1.5)"), "\(css)")
+        let html = try await ExternalProcess.run(copied, ["html", "src"], in: scenario.root, environment: ["DPPX_TEMPLATES": nil])
+        #expect(html.status == 0, "\(html)")
+        #expect(html.stdout.contains("srcset=\"hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x\""), "\(html)")
+        let built = try await ExternalProcess.run(copied, ["build", "src", "--out", "public", "--css", "public/site.css", "--quiet"],
+                                                  in: scenario.root, environment: ["DPPX_TEMPLATES": nil])
+        #expect(built.status == 0, "\(built)")
+        #expect(scenario.read("public/site.css")?.contains(".hero {") == true)
+
         try scenario.write("{{%CONTENT_TYPE: TEXT}}\n/* packaged */\n", to: "share/stylesheet.mustache")
-        try scenario.write("{{%CONTENT_TYPE: TEXT}}\n", to: "share/rule.mustache")
-        try scenario.write("{{%CONTENT_TYPE: TEXT}}\n", to: "share/image-set.mustache")
         let packaged = try await scenario.dppx(arguments: ["css", "src"], environment: ["DPPX_TEMPLATES": scenario.scratch("share")])
-        #expect(packaged.stdout == "/* packaged */\n", "\(packaged)")
+        #expect(packaged.stdout == "/* packaged */\n", "the rule templates it does not hold are the built-in ones: \(packaged)")
         let wrong = try await scenario.dppx(arguments: ["css", "src"], environment: ["DPPX_TEMPLATES": scenario.scratch("missing")])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("DPPX_TEMPLATES"), "\(wrong)")

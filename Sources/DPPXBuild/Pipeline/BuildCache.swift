@@ -1,11 +1,20 @@
 import DPPXCore
+import DPPXImaging
 import Foundation
 
-/// `OUT/.dppx-cache.json`: what the last build knew about each master (size, modification
-/// time, content hash) and the settings it used. It lets a no-op rebuild skip reading masters;
-/// the content hash still decides whether a touched master is really changed.
+/// What the last build into an output folder knew about each master (size, modification time,
+/// content hash) and the settings it used. It lets a no-op rebuild skip reading masters; the
+/// content hash still decides whether a touched master is really changed.
+///
+/// It is build state, not something to publish: it lives in the cache folder (`--cache-dir`,
+/// by default `.dppx-cache/` in the folder dppx runs from), one file per output folder, never
+/// in OUT. Losing it costs one re-read of every master, nothing more.
 struct BuildCache: Codable, Sendable {
-    static let fileName = ".dppx-cache.json"
+    /// The default cache folder, relative to the working folder (as `.parcel-cache` or
+    /// `node_modules/.cache`: beside the project's sources, easy to ignore and to keep in CI).
+    static let defaultFolderName = ".dppx-cache"
+    /// Where builds before the cache folder existed kept it: removed from OUT when found.
+    static let legacyFileNames = [".dppx-cache.json", ".dppx.lock"]
 
     struct Entry: Codable, Sendable {
         var bytes: Int
@@ -29,15 +38,47 @@ struct BuildCache: Codable, Sendable {
         return entry.hash
     }
 
-    static func load(from output: String) -> BuildCache? {
-        guard let bytes = try? AtomicFile.read(output + "/" + fileName) else { return nil }
+    /// The cache file of output folder `output`: in `cacheFolder` (nil: the default), named
+    /// after the output folder's resolved path, so every OUT has its own and a cache found
+    /// from another working folder still belongs to the right OUT.
+    static func path(output: String, cacheFolder: String?,
+                     workingFolder: String = FileManager.default.currentDirectoryPath) -> String {
+        let resolvedOutput = SourceScanner.canonical(output)
+        let folder = cacheFolder ?? defaultFolder(output: resolvedOutput, workingFolder: SourceScanner.canonical(workingFolder))
+        let name = (resolvedOutput as NSString).lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        let key = ContentHash.sha256(Array(resolvedOutput.utf8)).prefix(16)
+        return folder + "/" + (name.isEmpty ? "" : name + "-") + key + ".json"
+    }
+
+    /// `.dppx-cache` in the working folder, or beside OUT when dppx runs from inside OUT (the
+    /// cache must never be published with it).
+    private static func defaultFolder(output resolvedOutput: String, workingFolder: String) -> String {
+        if workingFolder == resolvedOutput || workingFolder.hasPrefix(resolvedOutput.hasSuffix("/") ? resolvedOutput : resolvedOutput + "/") {
+            return (resolvedOutput as NSString).deletingLastPathComponent + "/" + defaultFolderName
+        }
+        return workingFolder + "/" + defaultFolderName
+    }
+
+    static func load(from path: String) -> BuildCache? {
+        guard let bytes = try? AtomicFile.read(path) else { return nil }
         return try? JSONDecoder().decode(BuildCache.self, from: Data(bytes))
     }
 
-    func save(to output: String) throws(FileError) {
+    func save(to path: String) throws(FileError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(self)) ?? Data()
-        try AtomicFile.writeIfChanged(Array(data), to: output + "/" + Self.fileName)
+        let folder = (path as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: folder) {
+            try AtomicFile.createDirectory(folder)
+            // As pytest and ruff do: the folder keeps itself out of version control.
+            try AtomicFile.write(Array("# Build state of dppx (incremental cache); safe to delete.\n*\n".utf8), to: folder + "/.gitignore")
+        }
+        try AtomicFile.writeIfChanged(Array(data), to: path)
+    }
+
+    /// Deletes the state earlier dppx versions kept inside OUT.
+    static func removeLegacyFiles(in output: String) {
+        for name in legacyFileNames { unlink(output + "/" + name) }
     }
 }

@@ -30,12 +30,14 @@ public final class Builder: Sendable {
         let output = options.outputRoot
         do { try Vips.start() } catch { throw .file(FileError(path: "libvips", operation: .read, errno: 0, detail: error.reason)) }
         try Self.checkLayout(source: options.sourceRoot, output: output)
-        let (sources, rejected) = try SourceScanner(root: options.sourceRoot, excluding: output).scan()
+        let (sources, rejected, skipped) = try options.scanSources()
         do { try AtomicFile.createDirectory(output) } catch { throw .file(error) }
         let lock = try BuildLock(output: output)
         defer { withExtendedLifetime(lock) {} }
         let folder = OutputFolder(root: output)
         folder.removeStaleTemporaries()
+        BuildCache.removeLegacyFiles(in: output)
+        let cachePath = BuildCache.path(output: output, cacheFolder: options.cacheDirectory)
 
         let manifestPath = folder.path(Manifest.fileName)
         var warnings: [BuildFailure] = []
@@ -51,7 +53,7 @@ public final class Builder: Sendable {
         }
         let previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         let fingerprint = settingsFingerprint()
-        let oldCache = BuildCache.load(from: output)
+        let oldCache = BuildCache.load(from: cachePath)
         let sameSettings = oldCache?.settings == fingerprint
 
         let (outsideOutput, linkedIntoOutput) = Self.separateLinksIntoOutput(sources, output: output)
@@ -146,15 +148,14 @@ public final class Builder: Sendable {
         let (removed, kept) = Self.removeOrphans(previous: previous, current: manifest, in: folder)
         report.removed = removed
         warnings += kept
-        do {
-            try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName)
-            try cache.save(to: output)
-        } catch {
-            throw .file(error)
+        do { try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName) } catch { throw .file(error) }
+        do { try cache.save(to: cachePath) } catch {
+            warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build re-reads every master (pass --cache-dir DIR to keep it elsewhere)"))
         }
         report.manifest = manifest
         report.failures = failures.sorted { $0.file < $1.file }
         report.warnings = warnings
+        report.skipped = skipped
         report.seconds = Date().timeIntervalSince(start)
         return report
     }

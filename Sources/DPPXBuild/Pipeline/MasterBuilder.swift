@@ -54,10 +54,13 @@ struct MasterBuilder: Sendable {
         private var files: [String: (bytes: Int, hash: String)] = [:]
         private var written = 0
         private var failure: BuildFailure?
+        /// The build's encoder settings with this master's rule applied.
+        let encodeSettings: EncodeSettings
 
         /// Takes every output's encoder input from `decoded`.
         init(source: SourceFile, sourceHash: String, master: MasterImage, plan: ImagePlan, decoded: DecodedImage,
              encode settings: EncodeSettings, warnings: [BuildFailure]) throws(ImagingError) {
+            self.encodeSettings = settings
             self.source = source
             self.sourceHash = sourceHash
             self.master = master
@@ -168,7 +171,7 @@ struct MasterBuilder: Sendable {
                                         warnings: warnings, filesWritten: written ? 1 : 0))
             }
             return .decoded(try Job(source: source, sourceHash: sourceHash, master: master, plan: plan,
-                                    decoded: try master.decode(for: Set(plan.outputs.map(\.format))), encode: options.encode, warnings: warnings))
+                                    decoded: try master.decode(for: Set(plan.outputs.map(\.format))), encode: options.encode.applying(plan.rule), warnings: warnings))
         }
     }
 
@@ -187,7 +190,7 @@ struct MasterBuilder: Sendable {
                 if let passed = try passThrough(job, output) {
                     bytes = passed
                 } else if let input {
-                    bytes = try Encoder.encode(input, settings: options.encode, file: job.source.relativePath)
+                    bytes = try Encoder.encode(input, settings: job.encodeSettings, file: job.source.relativePath)
                 } else {
                     throw BuildFailure(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }

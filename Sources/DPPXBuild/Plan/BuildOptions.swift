@@ -22,6 +22,9 @@ public struct BuildOptions: Sendable {
     public var jobs: Int
     /// Encoder qualities and efforts.
     public var encode: EncodeSettings
+    /// Where the incremental cache goes (`--cache-dir`); nil: `.dppx-cache` in the working
+    /// folder (beside OUT when that is inside OUT). Never OUT itself: OUT is what gets published.
+    public var cacheDirectory: String?
     /// Working memory per worker for decoded masters and encodes (estimated): tasks wait rather
     /// than run together past `jobs` times this. Enough for a 4096x4096 master and its WebP
     /// encode next to smaller work; one task always runs, however large.
@@ -29,19 +32,69 @@ public struct BuildOptions: Sendable {
 
     /// See `DecodeLimits.defaultMaxPixels`.
     public static let defaultMaxPixels = DecodeLimits.defaultMaxPixels
+    public static let defaultMaxFrames = DecodeLimits.defaultMaxFrames
+    public static let defaultMaxScans = DecodeLimits.defaultMaxScans
 
     public init(sourceRoot: String, outputRoot: String, plan: PlanSettings = PlanSettings(),
                 maxPixels: Int = BuildOptions.defaultMaxPixels, maxFrames: Int = DecodeLimits.defaultMaxFrames,
                 maxScans: Int = DecodeLimits.defaultMaxScans,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, encode: EncodeSettings = EncodeSettings()) {
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, encode: EncodeSettings = EncodeSettings(),
+                cacheDirectory: String? = nil) {
         self.sourceRoot = sourceRoot
         self.outputRoot = outputRoot
         self.plan = plan
         self.limits = DecodeLimits(maxPixels: maxPixels, maxFrames: maxFrames, maxScans: maxScans)
         self.jobs = jobs
         self.encode = encode
+        self.cacheDirectory = cacheDirectory
     }
 
     public var densities: [Density] { plan.densities }
     public var extraFormats: [ImageFormat] { plan.extraFormats }
+}
+
+extension BuildOptions {
+    /// The build `settings` describe, from `sourceRoot` into `outputRoot`, with the defaults
+    /// for what they do not say.
+    public init(settings: ProjectSettings, sourceRoot: String, outputRoot: String) {
+        self.init(sourceRoot: sourceRoot, outputRoot: outputRoot, plan: settings.planSettings,
+                  maxPixels: settings.maxPixels ?? Self.defaultMaxPixels,
+                  maxFrames: settings.maxFrames ?? DecodeLimits.defaultMaxFrames,
+                  maxScans: settings.maxScans ?? DecodeLimits.defaultMaxScans,
+                  jobs: settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                  encode: EncodeSettings(settings: settings))
+    }
+}
+
+extension EncodeSettings {
+    /// The encoder settings `settings` give, the defaults for the rest.
+    public init(settings: ProjectSettings) {
+        self.init()
+        if let value = settings.jpegQuality { jpegQuality = value }
+        if let value = settings.webpQuality { webpQuality = value }
+        if let value = settings.avifQuality { avifQuality = value }
+        if let value = settings.avifEffort { avifEffort = value }
+        if let value = settings.pngCompression { pngCompression = value }
+    }
+
+    /// These settings with the qualities `rule` sets for its masters.
+    public func applying(_ rule: ImageRule) -> EncodeSettings {
+        var result = self
+        if let value = rule.jpegQuality { result.jpegQuality = value }
+        if let value = rule.webpQuality { result.webpQuality = value }
+        if let value = rule.avifQuality { result.avifQuality = value }
+        return result
+    }
+}
+
+extension BuildOptions {
+    /// The masters this build takes: the source folder's, less those a rule excludes (their
+    /// outputs, if any, are removed as if the master were deleted); and the files that are not
+    /// images (`notes.txt`), which the build leaves alone and reports.
+    public func scanSources() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure], skipped: [String]) {
+        let (sources, rejected, skipped) = try SourceScanner(root: sourceRoot, excluding: outputRoot == sourceRoot ? nil : outputRoot)
+            .scanReportingSkipped()
+        guard !plan.rules.isEmpty else { return (sources, rejected, skipped) }
+        return (sources.filter { !plan.excludes($0.relativePath) }, rejected.filter { !plan.excludes($0.file) }, skipped)
+    }
 }

@@ -11,11 +11,14 @@ public enum ManifestPredictor {
         public var failures: [BuildFailure]
         /// Every master read, absolute paths: what a make depfile lists.
         public var inputs: [String]
+        /// Masters that would write another's files: many of them mean the folder holds
+        /// variants a build wrote, not masters.
+        public var collisions: [BuildFailure]
     }
 
     public static func predict(options: BuildOptions) throws(BuildError) -> Prediction {
         do { try Vips.start() } catch { throw .file(FileError(path: "libvips", operation: .read, errno: 0, detail: error.reason)) }
-        let (sources, rejected) = try SourceScanner(root: options.sourceRoot, excluding: nil).scan()
+        let (sources, rejected, _) = try options.scanSources()
         let (buildable, collisions) = Builder.separateCollisions(sources, extraFormats: options.extraFormats)
         var failures = rejected + collisions
         var images: [Manifest.Image] = []
@@ -34,6 +37,6 @@ public enum ManifestPredictor {
             }
         }
         return Prediction(manifest: Manifest(images: images), failures: failures.sorted { $0.file < $1.file },
-                          inputs: sources.map(\.absolutePath))
+                          inputs: sources.map(\.absolutePath), collisions: collisions)
     }
 }

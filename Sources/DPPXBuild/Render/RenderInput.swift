@@ -51,9 +51,33 @@ public struct RenderInput: Sendable {
         do { prediction = try ManifestPredictor.predict(options: options) } catch {
             throw .input(path: path, problem: error.description)
         }
+        let looksBuilt = prediction.collisions.count > 1 && prediction.collisions.count * 2 >= prediction.inputs.count
+        if isDirectory.boolValue, looksBuilt || prediction.manifest.images.isEmpty, let nested = manifests(under: path).first {
+            let folder = parent(of: nested)
+            throw .input(path: path, problem: "has no \(Manifest.fileName), but \(nested) describes the images built into \(folder); give that folder, e.g. dppx css \(folder)")
+        }
+        if looksBuilt {
+            let examples = prediction.collisions.prefix(2).map(\.file).joined(separator: ", ")
+            throw .input(path: path, problem: "looks like a folder 'dppx build' wrote (\(examples)... share their names with other sizes) but has no \(Manifest.fileName); give the folder of masters, or rebuild it with 'dppx build SRC --out \(path)' to write the manifest")
+        }
         let root = isDirectory.boolValue ? path : parent(of: path)
         return RenderInput(manifest: prediction.manifest, origin: .masters(path), imageRoot: root,
                            failures: prediction.failures, inputs: prediction.inputs.sorted())
+    }
+
+    /// The manifests in folders below `folder` (at most 4 levels down, hidden folders
+    /// skipped), sorted: where a site's built images are when its root has no manifest.
+    static func manifests(under folder: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var found: [String] = []
+        while let item = walker.nextObject() as? String {
+            if walker.level > 4 || (item as NSString).lastPathComponent.hasPrefix(".") {
+                walker.skipDescendants()
+                continue
+            }
+            if (item as NSString).lastPathComponent == Manifest.fileName { found.append(join(folder, item)) }
+        }
+        return found.sorted()
     }
 
     private static func join(_ folder: String, _ name: String) -> String {

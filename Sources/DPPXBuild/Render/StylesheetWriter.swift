@@ -1,7 +1,7 @@
 import DPPXCore
 
 /// Writes the density stylesheet of a manifest to a file: what `dppx css -o` and
-/// `dppx build --css` share. URLs are relative to the stylesheet's folder unless a base URL is
+/// `StylesheetTarget` (`build --css`, `serve --watch --css`) share. URLs are relative to the stylesheet's folder unless a base URL is
 /// given; the file is rewritten only when its content changes.
 public struct StylesheetWriter: Sendable {
     public let renderer: StylesheetRenderer
@@ -11,17 +11,6 @@ public struct StylesheetWriter: Sendable {
         do { renderer = StylesheetRenderer(templates: try library.templates(.stylesheet)) } catch {
             throw .template(error)
         }
-    }
-
-    /// Finds the templates (the user's `templatesFolder` copies first) and writes `manifest`'s
-    /// stylesheet to `path` when its content changed: what `dppx build --css` and
-    /// `dppx serve --watch --css` do after each build. Returns whether the file was written.
-    @discardableResult
-    public static func write(manifest: Manifest, imageRoot: String, to path: String,
-                             templatesFolder: String?) throws(RenderOutputError) -> Bool {
-        let library: TemplateLibrary
-        do { library = try TemplateLibrary.locate(override: templatesFolder) } catch { throw .template(error) }
-        return try StylesheetWriter(library: library).write(manifest: manifest, imageRoot: imageRoot, to: path)
     }
 
     public init(renderer: StylesheetRenderer) {

@@ -27,8 +27,13 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var path: String
         /// SHA-256 of the master's bytes, hex.
         public var sourceHash: String
-        /// The master's own density (from `@Nx` or `--source-density`).
+        /// The master's own density (from `@Nx`, a rule, `--source-density` or the default).
         public var sourceDensity: Density
+        /// Where that density came from. Only an image whose size was given (`isGiven`) may be
+        /// answered with another density than the requested file's own by the server. Nil in
+        /// manifests written before dppx recorded it, which are taken as given (as they were
+        /// served then).
+        public var intent: SizeIntent?
         /// The CSS box: the 1x size.
         public var width: Int
         public var height: Int
@@ -40,8 +45,8 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var variants: [Variant]
 
         public init(source: String, path: String, sourceHash: String, sourceDensity: Density,
-                    cssSize: PixelSize, densityIndependent: Bool, skippedDensities: [Density],
-                    variants: [Variant]) {
+                    cssSize: PixelSize, densityIndependent: Bool, intent: SizeIntent? = nil,
+                    skippedDensities: [Density], variants: [Variant]) {
             self.source = source
             self.path = path
             self.sourceHash = sourceHash
@@ -49,6 +54,7 @@ public struct Manifest: Codable, Hashable, Sendable {
             self.width = cssSize.width
             self.height = cssSize.height
             self.densityIndependent = densityIndependent
+            self.intent = intent
             self.skippedDensities = skippedDensities
             self.variants = variants.sorted {
                 ($0.density, $0.format) < ($1.density, $1.format)
@@ -56,6 +62,10 @@ public struct Manifest: Codable, Hashable, Sendable {
         }
 
         public var cssSize: PixelSize { PixelSize(width: width, height: height) }
+
+        /// Whether the user stated this image's size (a name, a rule, an option): the server
+        /// then may answer its URL with a denser file that lays out at the same CSS size.
+        public var sizeIsGiven: Bool { intent?.isGiven ?? true }
 
         /// Densities present, ascending.
         public var densities: [Density] { Array(Set(variants.map(\.density))).sorted() }
@@ -162,5 +172,24 @@ public enum ManifestError: Error, Equatable, CustomStringConvertible {
         case .unsupportedVersion(let version):
             "has version \(version), but this dppx reads version \(Manifest.currentVersion); rebuild it with this 'dppx build'"
         }
+    }
+}
+
+extension Manifest.Image {
+    /// This image as seen from a folder above its manifest's: every path (source, 1x URL,
+    /// variants) under `folder` (`assets/img`), so a manifest in `assets/img/` answers
+    /// `/assets/img/hero.jpg`.
+    public func relocated(under folder: String) -> Manifest.Image {
+        guard !folder.isEmpty else { return self }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        var image = self
+        image.source = prefix + source
+        image.path = prefix + path
+        image.variants = variants.map { variant in
+            var moved = variant
+            moved.path = prefix + variant.path
+            return moved
+        }
+        return image
     }
 }

@@ -2,20 +2,51 @@
 public struct PlanSettings: Hashable, Codable, Sendable {
     /// Densities to write, e.g. 1, 1.5, 2.
     public var densities: [Density]
-    /// The density of a master whose name has no `@Nx` suffix.
+    /// The density of a master whose name has no `@Nx` suffix and no rule.
     public var defaultSourceDensity: Density
+    /// True when `defaultSourceDensity` was said (`--source-density`, the project file), so
+    /// masters that take it have a given size, not a defaulted one.
+    public var sourceDensityGiven: Bool
     /// Encodings written in addition to the master's own (`webp`, `avif`).
     public var extraFormats: [ImageFormat]
     /// Write densities above the master's own (blurry, but sometimes wanted).
     public var allowUpscale: Bool
+    /// The project file's per-glob rules, in file order (the last match wins, field by field).
+    public var rules: [ImageRule]
 
-    public init(densities: [Density] = Density.defaultSet, defaultSourceDensity: Density = Density(2),
-                extraFormats: [ImageFormat] = [], allowUpscale: Bool = false) {
+    /// The density of a master without `@Nx` when nothing says otherwise: masters are usually
+    /// exported for high-density screens.
+    public static let defaultSourceDensity = Density(2)
+
+    public init(densities: [Density] = Density.defaultSet, defaultSourceDensity: Density = PlanSettings.defaultSourceDensity,
+                sourceDensityGiven: Bool = false, extraFormats: [ImageFormat] = [], allowUpscale: Bool = false,
+                rules: [ImageRule] = []) {
         self.densities = densities
         self.defaultSourceDensity = defaultSourceDensity
+        self.sourceDensityGiven = sourceDensityGiven
         self.extraFormats = extraFormats
         self.allowUpscale = allowUpscale
+        self.rules = rules
     }
+
+    /// What the rules say about the master at `path`: for each field, the last matching rule
+    /// that sets it.
+    public func rule(for path: String) -> ImageRule {
+        var merged = ImageRule(match: [])
+        for rule in rules where rule.matches(path) {
+            if let value = rule.density { merged.density = value }
+            if let value = rule.width { merged.width = value }
+            if let value = rule.formats { merged.formats = value }
+            if let value = rule.jpegQuality { merged.jpegQuality = value }
+            if let value = rule.webpQuality { merged.webpQuality = value }
+            if let value = rule.avifQuality { merged.avifQuality = value }
+            if let value = rule.exclude { merged.exclude = value }
+        }
+        return merged
+    }
+
+    /// Whether a rule leaves the master at `path` out of the build.
+    public func excludes(_ path: String) -> Bool { rule(for: path).exclude == true }
 }
 
 /// Every file one master becomes: the single place that decides names, sizes and formats, so
@@ -34,6 +65,10 @@ public struct ImagePlan: Hashable, Sendable {
     public let name: MasterName
     /// The master's own density.
     public let masterDensity: Density
+    /// Where the density came from: only a given one lets the server change the image's size.
+    public let intent: SizeIntent
+    /// What the project file's rules say about this master (qualities, formats...).
+    public let rule: ImageRule
     /// The format the master's own variants are written in.
     public let primaryFormat: ImageFormat
     /// The CSS box.
@@ -47,11 +82,30 @@ public struct ImagePlan: Hashable, Sendable {
     public let outputs: [Output]
 
     /// Plans `name`, a master of `masterSize` pixels (upright, one frame).
+    ///
+    /// The master's density comes from, in order: a rule's display `width` (the density is
+    /// the master's width over it), the name's `@Nx`, a rule's `density`, the source density.
     public init(name: MasterName, source: String, masterSize: PixelSize, hasAlpha: Bool, animated: Bool,
                 settings: PlanSettings) {
         self.source = source
         self.name = name
-        let masterDensity = name.declaredDensity ?? settings.defaultSourceDensity
+        let rule = settings.rule(for: source)
+        self.rule = rule
+        let displayWidth = name.format.isVector ? nil : rule.width
+        let masterDensity: Density
+        if let displayWidth {
+            masterDensity = Density(milli: max(1, (masterSize.width * 1000 + displayWidth / 2) / displayWidth))
+            intent = .rule
+        } else if let declared = name.declaredDensity {
+            masterDensity = declared
+            intent = .name
+        } else if let density = rule.density {
+            masterDensity = density
+            intent = .rule
+        } else {
+            masterDensity = settings.defaultSourceDensity
+            intent = settings.sourceDensityGiven ? .option : .default
+        }
         self.masterDensity = masterDensity
         let primary = ImageFormat.primaryOutput(forMaster: name.format, hasAlpha: hasAlpha)
         self.primaryFormat = primary
@@ -65,13 +119,15 @@ public struct ImagePlan: Hashable, Sendable {
             return
         }
         densityIndependent = false
-        let sizes = SizePlan(master: masterSize, masterDensity: masterDensity, densities: settings.densities,
-                             allowUpscale: settings.allowUpscale)
+        let sizes = displayWidth.map {
+            SizePlan(master: masterSize, displayWidth: $0, densities: settings.densities, allowUpscale: settings.allowUpscale)
+        } ?? SizePlan(master: masterSize, masterDensity: masterDensity, densities: settings.densities,
+                      allowUpscale: settings.allowUpscale)
         cssSize = sizes.cssSize
         skippedDensities = sizes.skipped
         var formats = [primary]
         var skippedFormats: [(ImageFormat, String)] = []
-        for extra in settings.extraFormats where extra != primary {
+        for extra in rule.formats ?? settings.extraFormats where extra != primary {
             if animated && !(extra == .webp || extra == .gif) {
                 skippedFormats.append((extra, "\(extra.rawValue) cannot hold the animation; the animation is kept in \(primary.rawValue)\(formats.contains(.webp) ? " and webp" : "")"))
             } else {
@@ -96,7 +152,7 @@ public struct ImagePlan: Hashable, Sendable {
     public func manifestImage(sourceHash: String, files: [String: (bytes: Int, hash: String)]) -> Manifest.Image {
         Manifest.Image(
             source: source, path: basePath, sourceHash: sourceHash, sourceDensity: masterDensity,
-            cssSize: cssSize, densityIndependent: densityIndependent, skippedDensities: skippedDensities,
+            cssSize: cssSize, densityIndependent: densityIndependent, intent: intent, skippedDensities: skippedDensities,
             variants: outputs.map { output in
                 let file = files[output.path] ?? (0, "")
                 return Manifest.Variant(path: output.path, density: output.density, format: output.format,

@@ -20,11 +20,24 @@ public struct SizePlan: Hashable, Sendable {
     /// Plans the variants of a `master`-sized image of `masterDensity` at `densities`.
     /// A density above the master's is skipped unless `allowUpscale`.
     public init(master: PixelSize, masterDensity: Density, densities: [Density], allowUpscale: Bool) {
+        // Sizes at density d: round(pixels * d / dm), halves up, in integers.
+        self.init(master: master, ratio: (masterDensity.milli, 1000), densities: densities, allowUpscale: allowUpscale)
+    }
+
+    /// Plans the variants of a `master`-sized image shown `displayWidth` CSS px wide: the 1x
+    /// width is exactly `displayWidth`, the height follows the aspect ratio, and the master's
+    /// density is its width over `displayWidth`.
+    public init(master: PixelSize, displayWidth: Int, densities: [Density], allowUpscale: Bool) {
+        self.init(master: master, ratio: (master.width, max(1, displayWidth)), densities: densities, allowUpscale: allowUpscale)
+    }
+
+    /// `ratio` is the master's density as a fraction: master pixels per CSS px.
+    private init(master: PixelSize, ratio: (numerator: Int, denominator: Int), densities: [Density], allowUpscale: Bool) {
+        // A density d gives pixels * d / ratio = pixels * d.milli * den / (1000 * num).
         func scaled(_ pixels: Int, to density: Density) -> Int {
-            if density == masterDensity { return pixels }
-            // Integer arithmetic: round(pixels * d / dm), halves up.
-            let numerator = 2 * pixels * density.milli + masterDensity.milli
-            return max(1, numerator / (2 * masterDensity.milli))
+            let top = pixels * density.milli * ratio.denominator, bottom = 1000 * ratio.numerator
+            if top == pixels * bottom { return pixels }
+            return max(1, (2 * top + bottom) / (2 * bottom))
         }
         func size(at density: Density) -> PixelSize {
             PixelSize(width: scaled(master.width, to: density), height: scaled(master.height, to: density))
@@ -33,7 +46,8 @@ public struct SizePlan: Hashable, Sendable {
         var variants: [Variant] = []
         var skipped: [Density] = []
         for density in Set(densities).sorted() {
-            if density > masterDensity && !allowUpscale {
+            // Above the master's density: density.milli / 1000 > num / den.
+            if density.milli * ratio.denominator > 1000 * ratio.numerator && !allowUpscale {
                 skipped.append(density)
             } else {
                 variants.append(Variant(density: density, size: size(at: density)))

@@ -9,13 +9,20 @@
 public struct SelectorNamer: Sendable {
     /// Put before every class name, e.g. `img-` for `.img-hero`.
     public let prefix: String
+    /// Left out of the start of paths (`assets/img/`), when they start with it.
+    public let strip: String
 
-    public init(prefix: String = "") {
+    public init(prefix: String = "", strip: String = "") {
         self.prefix = prefix
+        var strip = strip
+        while strip.hasPrefix("/") { strip.removeFirst() }
+        if !strip.isEmpty && !strip.hasSuffix("/") { strip += "/" }
+        self.strip = strip
     }
 
     /// The unescaped class name, as written in a `class` attribute: `icons-logo`.
-    public func className(forSource source: String) -> String {
+    public func className(forSource path: String) -> String {
+        let source = !strip.isEmpty && path.hasPrefix(strip) ? String(path.dropFirst(strip.count)) : path
         let name = MasterName(relativePath: source)
         let withoutExtension: String
         if let name {

@@ -7,10 +7,29 @@ public struct StylesheetOptions: Hashable, Sendable {
     public var box: Bool
     /// Add the media-query spellings of very old browsers (`--legacy`).
     public var legacy: Bool
+    /// A leading part of image paths left out of class names: `assets/img/` names
+    /// `assets/img/hero.jpg` `.hero` (with `classPrefix`, the prefix is replaced).
+    public var stripPath: String
 
-    public init(classPrefix: String = "", box: Bool = true, legacy: Bool = false) {
+    public init(classPrefix: String = "", box: Bool = true, legacy: Bool = false, stripPath: String = "") {
         self.classPrefix = classPrefix
         self.box = box
         self.legacy = legacy
+        self.stripPath = stripPath
+    }
+}
+
+extension StylesheetOptions {
+    /// Why `prefix` cannot go before class names (a dot, whitespace), or nil when it can;
+    /// `spelled` writes a suggested prefix the way the user gives it (`--prefix img-`).
+    public static func classPrefixProblem(_ prefix: String, spelled: (String) -> String) -> String? {
+        if prefix.hasPrefix(".") {
+            let bare = String(prefix.dropFirst())
+            return "goes before the class name, without the dot: \(spelled(bare)) gives .\(bare)hero"
+        }
+        if prefix.contains(where: \.isWhitespace) {
+            return "cannot hold spaces (a class attribute splits on them); got '\(prefix)', try \(spelled(prefix.filter { !$0.isWhitespace }))"
+        }
+        return nil
     }
 }

@@ -17,7 +17,7 @@ public struct StylesheetRenderer: Sendable {
 
     /// The stylesheet text; throws when two images would get one selector.
     public func render(manifest: Manifest, urls: URLBase, options: StylesheetOptions = StylesheetOptions()) throws(RenderError) -> String {
-        let selectors = try SelectorNamer(prefix: options.classPrefix).selectors(for: manifest.images)
+        let selectors = try SelectorNamer(prefix: options.classPrefix, strip: options.stripPath).selectors(for: manifest.images)
         var rules: [StylesheetView.Rule] = []
         var overridesByDensity: [Density: [StylesheetView.Override]] = [:]
         var imageSets: [StylesheetView.ImageSet] = []

@@ -9,7 +9,8 @@ import NIOCore
 ///
 /// For a GET or HEAD, in one pass:
 /// 1. `PathGuard`: no `..`, encoded separators or hidden files;
-/// 2. a path ROOT's manifest lists as an image's 1x URL (`/images/hero.jpg`) is answered with
+/// 2. a path a manifest under ROOT lists as the 1x URL (`/images/hero.jpg`) of an image whose
+///    size was given (an `@Nx` name, a rule, an option; `Manifest.Image.sizeIsGiven`) is answered with
 ///    the variant `VariantChoice` picks from `?dpr=`, `Sec-CH-DPR`, `DPR`, the `dpr` cookie and
 ///    `Accept` (the file name comes from the manifest, never from the client), with `Vary`,
 ///    its density said the way `VariantChoice.signal` decided (EXIF density written into the
@@ -133,7 +134,9 @@ struct StaticResponder: Sendable {
     /// follows from the body; ranges, HEAD and the writer need no change (`AnswerBody.slice`).
     private func variant(of relative: Substring, in index: ManifestIndex, request: FileRequest,
                          variantMissing: inout Bool) -> Answer? {
-        guard let image = index.image(atBasePath: String(relative)), !image.densityIndependent,
+        // An image whose size nobody stated keeps its own file: a page never told about dppx
+        // lays out as it did from a plain static server.
+        guard let image = index.image(atBasePath: String(relative)), !image.densityIndependent, image.sizeIsGiven,
               let choice = VariantChoice(image: image, dpr: ClientDPR(request), accept: AcceptHeader(request.accept))
         else { return nil }
         guard let file = files.entry(choice.variant.path), file.isRegularFile else {

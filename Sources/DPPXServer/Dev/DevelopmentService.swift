@@ -1,6 +1,6 @@
+import DPPXBuild
 import Foundation
 import Logging
-import NIOPosix
 import ServiceLifecycle
 
 /// Dev mode's background work, as a ServiceLifecycle service beside the HTTP server: scans SRC
@@ -26,28 +26,9 @@ public struct DevelopmentService: Service {
 
     private func watch() async {
         let options = session.options
-        let excluded = options.build.outputRoot
-        // Walking SRC blocks: it runs on NIO's thread pool, not on the event loops requests use.
-        let snapshot = { () async -> SourceSnapshot in
-            (try? await NIOThreadPool.singleton.runIfActive { SourceSnapshot(root: options.build.sourceRoot, excluding: excluded) })
-                ?? SourceSnapshot(root: options.build.sourceRoot, excluding: excluded)
-        }
-        var known = await snapshot()
-        while !Task.isCancelled {
-            do { try await Task.sleep(for: options.pollInterval) } catch { return }
-            var current = await snapshot()
-            guard current != known else { continue }
-            // Wait until the files stop changing: an editor or a copy may still be writing.
-            while true {
-                do { try await Task.sleep(for: options.settleDelay) } catch { return }
-                let next = await snapshot()
-                if next == current { break }
-                current = next
-            }
-            let changed = known.changes(to: current)
-            known = current
-            _ = try? await session.build(changed: changed)
-        }
+        let watcher = SourceWatcher(root: options.build.sourceRoot, excluding: options.build.outputRoot,
+                                    pollInterval: options.pollInterval, settleDelay: options.settleDelay)
+        await watcher.run { changed in _ = try? await session.build(changed: changed) }
     }
 
     private func heartbeat() async {

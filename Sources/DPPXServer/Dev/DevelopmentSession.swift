@@ -11,14 +11,12 @@ public final class DevelopmentSession: Sendable {
     /// Open pages' event streams.
     public let broadcaster = ReloadBroadcaster()
     let manifests: ManifestStore
-    let templatesFolder: String?
     let logger: Logger
     private let status = LockedValue(BuildStatus.pending)
 
-    public init(options: DevelopmentOptions, manifests: ManifestStore, templatesFolder: String?, logger: Logger) {
+    public init(options: DevelopmentOptions, manifests: ManifestStore, logger: Logger) {
         self.options = options
         self.manifests = manifests
-        self.templatesFolder = templatesFolder
         self.logger = logger
     }
 
@@ -65,37 +63,25 @@ public final class DevelopmentSession: Sendable {
 
     /// Rewrites the stylesheet from `manifest`; the failure, if any.
     private func writeStylesheet(_ manifest: Manifest) -> BuildFailure? {
-        guard let path = options.stylesheet else { return nil }
+        guard let stylesheet = options.stylesheet else { return nil }
         do {
-            if try StylesheetWriter.write(manifest: manifest, imageRoot: options.build.outputRoot, to: path,
-                                          templatesFolder: templatesFolder) {
-                logger.info("wrote \(path)")
+            if try stylesheet.write(manifest: manifest, imageRoot: options.build.outputRoot) {
+                logger.info("wrote \(stylesheet.path)")
             }
             return nil
         } catch {
-            logger.error("\(path): \(error)")
-            return BuildFailure(file: path, reason: "\(error)")
+            logger.error("\(stylesheet.path): \(error)")
+            return BuildFailure(file: stylesheet.path, reason: "\(error)")
         }
     }
 
-    /// `Builder.run` blocks its thread for the whole build: run it outside Swift's cooperative
-    /// pool so request handling never waits for it.
     private static func runBuilder(_ builder: Builder, logger: Logger) async -> Result<BuildReport, BuildError> {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                do throws(BuildError) {
-                    let report = try builder.run { event in
-                        switch event {
-                        case .started: break
-                        case .built(let source, let variants): logger.info("built \(source) (\(variants) files)")
-                        case .failed(let failure): logger.error("\(failure)")
-                        case .warning(let warning): logger.warning("\(warning)")
-                        }
-                    }
-                    continuation.resume(returning: .success(report))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+        await builder.runInBackground { event in
+            switch event {
+            case .started: break
+            case .built(let source, let variants): logger.info("built \(source) (\(variants) files)")
+            case .failed(let failure): logger.error("\(failure)")
+            case .warning(let warning): logger.warning("\(warning)")
             }
         }
     }

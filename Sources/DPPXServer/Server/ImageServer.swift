@@ -34,7 +34,7 @@ public struct ImageServer: Sendable {
         let manifests = ManifestStore(root: options.root, recheckInterval: options.manifestRecheckInterval)
         self.manifests = manifests
         self.session = options.development.map {
-            DevelopmentSession(options: $0, manifests: manifests, templatesFolder: options.templatesFolder, logger: logger)
+            DevelopmentSession(options: $0, manifests: manifests, logger: logger)
         }
     }
 

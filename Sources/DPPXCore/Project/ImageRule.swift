@@ -1,0 +1,36 @@
+/// A `[[rule]]` of the project file: what is true of the masters its patterns match. Rules
+/// apply in file order and the last rule that matches a master and sets a field wins for that
+/// field, so a general rule first and exceptions after read naturally.
+///
+/// The fields are the image's intent: a `density` or a display `width` given here is intent
+/// the server may act on (see `SizeIntent`).
+public struct ImageRule: Hashable, Sendable, Codable {
+    /// Masters matched (any of them).
+    public var match: [PathGlob]
+    /// The master's own density (`density = 1` for photos exported at the size they are shown).
+    public var density: Density?
+    /// The width the image is shown at, in CSS px: the master's density follows from it.
+    public var width: Int?
+    /// Extra encodings for these masters, replacing the build's.
+    public var formats: [ImageFormat]?
+    public var jpegQuality: Int?
+    public var webpQuality: Int?
+    public var avifQuality: Int?
+    /// Leave these masters out of the build, the stylesheet and the markup.
+    public var exclude: Bool?
+
+    public init(match: [PathGlob], density: Density? = nil, width: Int? = nil, formats: [ImageFormat]? = nil,
+                jpegQuality: Int? = nil, webpQuality: Int? = nil, avifQuality: Int? = nil, exclude: Bool? = nil) {
+        self.match = match
+        self.density = density
+        self.width = width
+        self.formats = formats
+        self.jpegQuality = jpegQuality
+        self.webpQuality = webpQuality
+        self.avifQuality = avifQuality
+        self.exclude = exclude
+    }
+
+    /// Whether the rule applies to the master at `path`.
+    public func matches(_ path: String) -> Bool { match.contains { $0.matches(path) } }
+}

@@ -1,0 +1,236 @@
+/// `dppx.toml`: the project's settings, read once by every command, so `dppx build`, `dppx css`,
+/// `dppx html` and `dppx serve --watch` with no arguments do the same thing the same way.
+///
+/// ```toml
+/// [build]
+/// source = "masters"
+/// out = "public/img"
+/// densities = [1, 1.5, 2]
+/// [[rule]]
+/// match = "photos/**"
+/// density = 1
+/// ```
+///
+/// Every key is checked: an unknown key, a wrong type or a value out of range is an error
+/// naming the line, the key and what is allowed. Folder paths are relative to the file's folder.
+public enum ProjectFile {
+    /// The file name looked for from the working folder up.
+    public static let fileName = "dppx.toml"
+
+    /// Reads `text`; `folder` is the file's folder, which relative paths in it are resolved
+    /// against (`.` keeps them as written).
+    public static func settings(parsing text: String, folder: String = ".") throws(ProjectFileError) -> ProjectSettings {
+        let document = try TOMLDocument(parsing: text)
+        var settings = ProjectSettings()
+        for table in document.tables {
+            var reader = TableReader(table: table, folder: folder)
+            switch (table.name, table.isArrayElement) {
+            case ("", false):
+                if let entry = table.entries.first {
+                    throw ProjectFileError(line: entry.line, key: entry.key, problem: "is outside any table; put it under [build], [css], [html] or [serve]")
+                }
+            case ("build", false): try reader.readBuild(into: &settings)
+            case ("css", false): try reader.readCSS(into: &settings)
+            case ("html", false): try reader.readHTML(into: &settings)
+            case ("serve", false): try reader.readServe(into: &settings)
+            case ("rule", true): settings.rules.append(try reader.readRule())
+            case ("rule", false):
+                throw ProjectFileError(line: table.line, key: "rule", problem: "is written [[rule]], with double brackets: there can be many")
+            default:
+                throw ProjectFileError(line: table.line, key: table.name, problem: "is not a table dppx knows; use [build], [css], [html], [serve] or [[rule]]")
+            }
+        }
+        return settings
+    }
+}
+
+/// Reads one table's entries, each checked for its type and range.
+private struct TableReader {
+    let table: TOMLDocument.Table
+    let folder: String
+
+    func qualified(_ key: String) -> String { "\(table.name).\(key)" }
+
+    func fail(_ entry: TOMLDocument.Entry, _ problem: String) -> ProjectFileError {
+        ProjectFileError(line: entry.line, key: qualified(entry.key), problem: problem)
+    }
+
+    func unknown(_ entry: TOMLDocument.Entry, known: [String]) -> ProjectFileError {
+        fail(entry, "is not a key of [\(table.name)]\(table.isArrayElement ? "]" : ""); known keys: \(known.joined(separator: ", "))")
+    }
+
+    func string(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> String {
+        guard case .string(let text) = entry.value else { throw fail(entry, "must be a string in quotes, e.g. \(entry.key) = \"...\"; got \(entry.value.kind)") }
+        return text
+    }
+
+    func path(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> String {
+        let text = try string(entry)
+        guard !text.isEmpty else { throw fail(entry, "must name a file or folder; got an empty string") }
+        if text.hasPrefix("/") || folder == "." || folder.isEmpty { return text }
+        return (folder.hasSuffix("/") ? folder : folder + "/") + text
+    }
+
+    func bool(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> Bool {
+        guard case .bool(let value) = entry.value else { throw fail(entry, "must be true or false; got \(entry.value.kind)") }
+        return value
+    }
+
+    func integer(_ entry: TOMLDocument.Entry, _ range: ClosedRange<Int>, example: Int) throws(ProjectFileError) -> Int {
+        guard case .integer(let value) = entry.value else {
+            throw fail(entry, "must be a whole number, e.g. \(entry.key) = \(example); got \(entry.value.kind)")
+        }
+        guard range.contains(value) else {
+            let allowed = range.upperBound == Int.max ? "a positive number" : "between \(range.lowerBound) and \(range.upperBound)"
+            throw fail(entry, "must be \(allowed), e.g. \(entry.key) = \(example); got \(value)")
+        }
+        return value
+    }
+
+    func density(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> Density {
+        let density: Density?
+        switch entry.value {
+        case .integer(let value): density = Density(parsing: String(value))
+        case .float(let value): density = Density(parsing: String(value))
+        case .string(let text): density = Density(parsing: text)
+        default: density = nil
+        }
+        guard let density else { throw fail(entry, "must be a density between 0 and 10, e.g. \(entry.key) = 2 or \"1.5x\"; got \(describe(entry.value))") }
+        return density
+    }
+
+    func densities(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> [Density] {
+        let text: String
+        switch entry.value {
+        case .string(let list): text = list
+        case .array(let items):
+            var parts: [String] = []
+            for item in items {
+                switch item {
+                case .integer(let value): parts.append(String(value))
+                case .float(let value): parts.append(String(value))
+                case .string(let value): parts.append(value)
+                default: throw fail(entry, "must list densities between 0 and 10, e.g. \(entry.key) = [1, 1.5, 2]; got \(item.kind) in the list")
+                }
+            }
+            text = parts.joined(separator: ",")
+        default: throw fail(entry, "must list densities, e.g. \(entry.key) = [1, 1.5, 2]; got \(entry.value.kind)")
+        }
+        do { return try Density.parseList(text) } catch { throw fail(entry, error.description) }
+    }
+
+    func formats(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> [ImageFormat] {
+        var names: [String] = []
+        switch entry.value {
+        case .string(let list): names = [list]
+        case .array(let items):
+            for item in items {
+                guard case .string(let name) = item else { throw fail(entry, "must list formats in quotes, e.g. formats = [\"webp\", \"avif\"]; got \(item.kind)") }
+                names.append(name)
+            }
+            if names.isEmpty { return [] }
+        default: throw fail(entry, "must list formats, e.g. formats = [\"webp\", \"avif\"]; got \(entry.value.kind)")
+        }
+        do { return try ImageFormat.parseList(names.joined(separator: ",")) } catch { throw fail(entry, error.description) }
+    }
+
+    func describe(_ value: TOMLDocument.Value) -> String {
+        switch value {
+        case .string(let text): "\"\(text)\""
+        case .integer(let number): String(number)
+        case .float(let number): String(number)
+        default: value.kind
+        }
+    }
+
+    /// Reads the number keys every table may hold, from `ProjectSettings.numberBounds`; true when `entry` was one.
+    func number(_ entry: TOMLDocument.Entry, into settings: inout ProjectSettings) throws(ProjectFileError) -> Bool {
+        guard let bound = ProjectSettings.numberBounds.first(where: { $0.key == qualified(entry.key) }) else { return false }
+        settings[keyPath: bound.path] = try integer(entry, bound.range, example: bound.example)
+        return true
+    }
+
+    mutating func readBuild(into settings: inout ProjectSettings) throws(ProjectFileError) {
+        let known = ["source", "out", "densities", "source-density", "formats", "upscale", "templates"]
+            + ProjectSettings.numberBounds.filter { $0.key.hasPrefix("build.") }.map { String($0.key.dropFirst(6)) }
+        for entry in table.entries {
+            switch entry.key {
+            case "source": settings.source = try path(entry)
+            case "out": settings.output = try path(entry)
+            case "densities": settings.densities = try densities(entry)
+            case "source-density": settings.sourceDensity = try density(entry)
+            case "formats": settings.formats = try formats(entry)
+            case "upscale": settings.upscale = try bool(entry)
+            case "templates": settings.templates = try path(entry)
+            default: if try !number(entry, into: &settings) { throw unknown(entry, known: known) }
+            }
+        }
+    }
+
+    mutating func readCSS(into settings: inout ProjectSettings) throws(ProjectFileError) {
+        for entry in table.entries {
+            switch entry.key {
+            case "file": settings.stylesheet = try path(entry)
+            case "prefix":
+                let prefix = try string(entry)
+                if let problem = StylesheetOptions.classPrefixProblem(prefix, spelled: { "prefix = \"\($0)\"" }) { throw fail(entry, problem) }
+                settings.classPrefix = prefix
+            case "strip": settings.stripPath = try string(entry)
+            case "box": settings.box = try bool(entry)
+            case "legacy": settings.legacy = try bool(entry)
+            case "base-url": settings.baseURL = try string(entry)
+            default: throw unknown(entry, known: ["file", "prefix", "strip", "box", "legacy", "base-url"])
+            }
+        }
+    }
+
+    mutating func readHTML(into settings: inout ProjectSettings) throws(ProjectFileError) {
+        for entry in table.entries {
+            switch entry.key {
+            case "base-url": settings.markupBaseURL = try string(entry)
+            default: throw unknown(entry, known: ["base-url"])
+            }
+        }
+    }
+
+    mutating func readServe(into settings: inout ProjectSettings) throws(ProjectFileError) {
+        for entry in table.entries {
+            switch entry.key {
+            case "root": settings.serveRoot = try path(entry)
+            case "host": settings.host = try string(entry)
+            case "cache-control": settings.cacheControl = try string(entry)
+            default: if try !number(entry, into: &settings) { throw unknown(entry, known: ["root", "host", "port", "cache-control", "idle-timeout"]) }
+            }
+        }
+    }
+
+    func readRule() throws(ProjectFileError) -> ImageRule {
+        var rule = ImageRule(match: [])
+        for entry in table.entries {
+            switch entry.key {
+            case "match":
+                switch entry.value {
+                case .string(let pattern): rule.match = [PathGlob(pattern)]
+                case .array(let items):
+                    for item in items {
+                        guard case .string(let pattern) = item else { throw fail(entry, "must be patterns in quotes, e.g. match = [\"photos/**\", \"*.png\"]; got \(item.kind)") }
+                        rule.match.append(PathGlob(pattern))
+                    }
+                default: throw fail(entry, "must be a pattern in quotes, e.g. match = \"photos/**\"; got \(entry.value.kind)")
+                }
+            case "density": rule.density = try density(entry)
+            case "width": rule.width = try integer(entry, 1...100_000, example: 300)
+            case "formats": rule.formats = try formats(entry)
+            case "quality": rule.jpegQuality = try integer(entry, 1...100, example: 80)
+            case "webp-quality": rule.webpQuality = try integer(entry, 1...100, example: 80)
+            case "avif-quality": rule.avifQuality = try integer(entry, 1...100, example: 55)
+            case "exclude": rule.exclude = try bool(entry)
+            default: throw unknown(entry, known: ["match", "density", "width", "formats", "quality", "webp-quality", "avif-quality", "exclude"])
+            }
+        }
+        guard !rule.match.isEmpty else {
+            throw ProjectFileError(line: table.line, key: "rule", problem: "needs a match: which masters it is about, e.g. match = \"photos/**\"")
+        }
+        return rule
+    }
+}

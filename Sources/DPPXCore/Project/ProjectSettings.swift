@@ -1,0 +1,95 @@
+/// Everything a command can be told, from the project file (`dppx.toml`) or from flags, each
+/// field nil when that layer does not say it: `overlaid(by:)` lets flags override the file for
+/// one run, and what neither says takes the documented default where it is used.
+///
+/// One type for both layers keeps `build`, `css`, `html` and `serve --watch` reading the same
+/// settings the same way.
+public struct ProjectSettings: Hashable, Sendable {
+    // Folders.
+    /// The folder of masters (`[build] source`).
+    public var source: String?
+    /// Where variants and the manifest go (`[build] out`).
+    public var output: String?
+
+    // Which files a master becomes.
+    public var densities: [Density]?
+    /// The density of a master whose name has no `@Nx` and no rule gives one.
+    public var sourceDensity: Density?
+    public var formats: [ImageFormat]?
+    public var upscale: Bool?
+
+    // How they are encoded and how much a build may take.
+    public var maxPixels: Int?
+    public var maxFrames: Int?
+    public var maxScans: Int?
+    public var jobs: Int?
+    public var jpegQuality: Int?
+    public var webpQuality: Int?
+    public var avifQuality: Int?
+    public var avifEffort: Int?
+    public var pngCompression: Int?
+
+    /// The user's copies of dppx's templates.
+    public var templates: String?
+
+    // The stylesheet (`dppx css`, `build --css`, `serve --watch --css`).
+    /// The stylesheet file `build` and `serve --watch` rewrite (`[css] file`).
+    public var stylesheet: String?
+    public var classPrefix: String?
+    public var box: Bool?
+    public var legacy: Bool?
+    /// The stylesheet's URLs under this base instead of relative ones (`[css] base-url`).
+    public var baseURL: String?
+    /// A leading part of image paths left out of class names (`[css] strip`, `--strip`):
+    /// `assets/img/` makes `assets/img/hero.jpg` the class `.hero`.
+    public var stripPath: String?
+
+    // The markup (`dppx html`).
+    /// The markup's URLs under this base instead of relative ones (`[html] base-url`).
+    public var markupBaseURL: String?
+
+    // The server.
+    public var serveRoot: String?
+    public var host: String?
+    public var port: Int?
+    public var cacheControl: String?
+    public var idleTimeout: Int?
+
+    /// Per-glob rules, in file order: the last one that matches a master wins, field by field.
+    public var rules: [ImageRule]
+
+    public init() { rules = [] }
+
+    /// These settings with every field `other` sets taken from `other`; its rules come after
+    /// these (and so win).
+    public func overlaid(by other: ProjectSettings) -> ProjectSettings {
+        var result = self
+        func take<Value>(_ path: WritableKeyPath<ProjectSettings, Value?>) {
+            if let value = other[keyPath: path] { result[keyPath: path] = value }
+        }
+        take(\.source); take(\.output)
+        take(\.densities); take(\.sourceDensity); take(\.formats); take(\.upscale)
+        take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
+        take(\.avifEffort); take(\.pngCompression); take(\.templates)
+        take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.box); take(\.legacy); take(\.baseURL)
+        take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
+        result.rules += other.rules
+        return result
+    }
+
+    /// The plan settings for masters: densities, formats, upscaling and rules, with the
+    /// defaults for what is not said. A source density said here (flag or file) is intent the
+    /// user gave; the default is not.
+    public var planSettings: PlanSettings {
+        PlanSettings(densities: densities ?? Density.defaultSet,
+                     defaultSourceDensity: sourceDensity ?? PlanSettings.defaultSourceDensity,
+                     sourceDensityGiven: sourceDensity != nil,
+                     extraFormats: formats ?? [], allowUpscale: upscale ?? false, rules: rules)
+    }
+
+    /// The stylesheet options, with the defaults for what is not said.
+    public var stylesheetOptions: StylesheetOptions {
+        StylesheetOptions(classPrefix: classPrefix ?? "", box: box ?? true, legacy: legacy ?? false,
+                          stripPath: stripPath ?? "")
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import DPPXBuild
+import DPPXCore
+
+/// Everything that decides what a build writes: `dppx build` and `dppx serve --watch` take this
+/// one group, so a development build is the production build.
+struct BuildFlags: ParsableArguments {
+    @OptionGroup(title: "Variants")
+    var variants: VariantOptions
+
+    @OptionGroup(title: "Encoding")
+    var encoder: EncoderOptions
+
+    @Option(help: ArgumentHelp("Also write the density stylesheet after each build (as 'dppx css OUT -o FILE' would, with the same stylesheet options), rewritten only when it changes.", valueName: "FILE"))
+    var css: String?
+
+    @OptionGroup(title: "Stylesheet (with --css)")
+    var stylesheet: StylesheetFlags
+
+    @OptionGroup var templates: TemplatesOption
+
+    /// What these flags say.
+    var settings: ProjectSettings {
+        var settings = ProjectSettings()
+            .overlaid(by: variants.settings)
+            .overlaid(by: encoder.settings)
+            .overlaid(by: stylesheet.settings)
+        settings.stylesheet = css
+        settings.templates = templates.templates
+        return settings
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import DPPXBuild
+import DPPXCore
+
+/// How masters are read and encoded, and how much of the machine a build takes: `build` and
+/// `serve --watch` share them. Each is nil when not given (the project file or the default applies).
+struct EncoderOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Refuse masters with more pixels than this, read from the header (decompression bombs; default: 268402689, 16384x16384).", valueName: "N"))
+    var maxPixels: Int?
+
+    @Option(help: ArgumentHelp("Refuse animations with more frames (or TIFFs with more pages) than this (default: \(BuildOptions.defaultMaxFrames)).", valueName: "N"))
+    var maxFrames: Int?
+
+    @Option(help: ArgumentHelp("Refuse progressive JPEGs with more scans than this (default: \(BuildOptions.defaultMaxScans)).", valueName: "N"))
+    var maxScans: Int?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Worker threads, and masters held in memory at once (default: the number of cores).", valueName: "N"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("JPEG quality, 1-100 (default: 82).", valueName: "Q"))
+    var quality: Int?
+
+    @Option(help: ArgumentHelp("WebP quality, 1-100 (default: 80).", valueName: "Q"))
+    var webpQuality: Int?
+
+    @Option(help: ArgumentHelp("AVIF quality, 1-100 (default: 55).", valueName: "Q"))
+    var avifQuality: Int?
+
+    @Option(help: ArgumentHelp("AVIF encoder effort, 0 (fast) to 9 (small) (default: 2).", valueName: "N"))
+    var avifEffort: Int?
+
+    @Option(help: ArgumentHelp("PNG compression level, 0 (fast) to 9 (small) (default: 6).", valueName: "N"))
+    var pngCompression: Int?
+
+    func validate() throws {
+        if let problem = settings.outOfBounds { throw ValidationError(problem.message(flags: true)) }
+    }
+
+    /// What these flags say.
+    var settings: ProjectSettings {
+        var settings = ProjectSettings()
+        settings.maxPixels = maxPixels
+        settings.maxFrames = maxFrames
+        settings.maxScans = maxScans
+        settings.jobs = jobs
+        settings.jpegQuality = quality
+        settings.webpQuality = webpQuality
+        settings.avifQuality = avifQuality
+        settings.avifEffort = avifEffort
+        settings.pngCompression = pngCompression
+        return settings
+    }
+}

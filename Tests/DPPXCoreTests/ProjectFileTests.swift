@@ -1,0 +1,147 @@
+import DPPXCore
+import Testing
+
+@Suite("The project file (dppx.toml)")
+struct ProjectFileTests {
+    static let complete = """
+    # The whole site's images.
+    [build]
+    source = "masters"
+    out = "public/img"
+    densities = [1, 1.5, 2]
+    source-density = "2x"
+    formats = ["webp", "avif"]
+    upscale = false
+    quality = 78
+    webp-quality = 75
+    avif-quality = 50
+    avif-effort = 3
+    png-compression = 9
+    max-pixels = 100_000_000
+    jobs = 2
+    templates = 'my templates'
+
+    [css]
+    file = "public/css/images.css"
+    prefix = "img-"
+    strip = "assets/img/"
+    box = false
+    legacy = true
+    base-url = "/img/"
+
+    [html]
+    base-url = "https://cdn.example.com/img/"
+
+    [serve]
+    root = "public"
+    host = "0.0.0.0"
+    port = 3000
+    cache-control = "public, max-age=60"
+    idle-timeout = 10
+
+    [[rule]]
+    match = "photos/**"   # exported at the size they are shown
+    density = 1
+
+    [[rule]]
+    match = ["hero.jpg", "banners/*.jpg"]
+    width = 300
+    formats = ["webp"]
+    quality = 60
+
+    [[rule]]
+    match = "drafts/**"
+    exclude = true
+    """
+
+    @Test("a complete file sets every setting; folders are relative to the file's folder")
+    func complete() throws {
+        let settings = try ProjectFile.settings(parsing: Self.complete, folder: "site")
+        #expect(settings.source == "site/masters")
+        #expect(settings.output == "site/public/img")
+        #expect(settings.densities == [Density(1), Density(1.5), Density(2)])
+        #expect(settings.sourceDensity == Density(2))
+        #expect(settings.formats == [.webp, .avif])
+        #expect(settings.upscale == false)
+        #expect(settings.jpegQuality == 78 && settings.webpQuality == 75 && settings.avifQuality == 50)
+        #expect(settings.avifEffort == 3 && settings.pngCompression == 9)
+        #expect(settings.maxPixels == 100_000_000 && settings.jobs == 2)
+        #expect(settings.templates == "site/my templates")
+        #expect(settings.stylesheet == "site/public/css/images.css")
+        #expect(settings.stylesheetOptions == StylesheetOptions(classPrefix: "img-", box: false, legacy: true, stripPath: "assets/img/"))
+        #expect(settings.baseURL == "/img/")
+        #expect(settings.markupBaseURL == "https://cdn.example.com/img/")
+        #expect(settings.serveRoot == "site/public" && settings.host == "0.0.0.0" && settings.port == 3000)
+        #expect(settings.cacheControl == "public, max-age=60" && settings.idleTimeout == 10)
+        #expect(settings.rules.count == 3)
+        #expect(settings.rules[1].match.map(\.pattern) == ["hero.jpg", "banners/*.jpg"])
+        #expect(settings.rules[1].width == 300 && settings.rules[1].jpegQuality == 60 && settings.rules[1].formats == [.webp])
+        #expect(settings.rules[2].exclude == true)
+        #expect(settings.planSettings.sourceDensityGiven)
+    }
+
+    @Test("flags override the file for one run; what neither says takes the default")
+    func overlay() throws {
+        let file = try ProjectFile.settings(parsing: "[build]\nquality = 70\ndensities = \"1,2\"\n")
+        var flags = ProjectSettings()
+        flags.jpegQuality = 40
+        let merged = file.overlaid(by: flags)
+        #expect(merged.jpegQuality == 40)
+        #expect(merged.densities == [Density(1), Density(2)])
+        #expect(merged.planSettings.defaultSourceDensity == PlanSettings.defaultSourceDensity)
+        #expect(!merged.planSettings.sourceDensityGiven, "the default source density is not intent")
+    }
+
+    @Test("errors name the line, the key and what is allowed", arguments: [
+        ("[build]\nquality = 101\n", 2, "build.quality must be between 1 and 100, e.g. quality = 80; got 101"),
+        ("[build]\n\nqualty = 80\n", 3, "build.qualty is not a key of [build]; known keys: source, out"),
+        ("[build]\ndensities = [1, \"two\"]\n", 2, "build.densities expected densities as numbers between 0 and 10"),
+        ("[build]\nformats = [\"bmp\"]\n", 2, "build.formats expected extra formats among avif, webp, jpeg, png"),
+        ("[build]\nupscale = \"yes\"\n", 2, "build.upscale must be true or false; got a string"),
+        ("[build]\nsource = 3\n", 2, "build.source must be a string in quotes"),
+        ("[[rule]]\nmatch = \"a/**\"\ndensity = 0\n", 3, "rule.density must be a density between 0 and 10"),
+        ("[[rule]]\nmatch = \"a/**\"\nwidth = -3\n", 3, "rule.width must be between 1 and 100000"),
+        ("[[rule]]\ndensity = 1\n", 1, "rule needs a match"),
+        ("[rule]\nmatch = \"x\"\n", 1, "rule is written [[rule]], with double brackets"),
+        ("[images]\n", 1, "images is not a table dppx knows"),
+        ("quality = 80\n", 1, "quality is outside any table"),
+        ("[build]\nquality = 80\nquality = 81\n", 3, "quality is set twice"),
+        ("[build]\nsource = \"masters\n", 2, "a string is not closed on its line"),
+        ("[build]\nsource = masters\n", 2, "source has a value that is not a string, number, true/false or array: 'masters'"),
+        ("[build]\nbuild.quality = 80\n", 2, "dotted keys are not supported"),
+        ("[serve]\nport = 70000\n", 2, "serve.port must be between 0 and 65535"),
+        ("[css]\nprefix = \".img\"\n", 2, "css.prefix goes before the class name, without the dot"),
+        ("[build]\njobs = 2 3\n", 2, "unexpected '3' after the value"),
+    ])
+    func errors(text: String, line: Int, message: String) {
+        #expect(throws: ProjectFileError.self) { try ProjectFile.settings(parsing: text) }
+        do {
+            _ = try ProjectFile.settings(parsing: text)
+        } catch {
+            #expect(error.line == line, "\(error)")
+            #expect(error.description.contains(message), "\(error)")
+        }
+    }
+
+    @Test("TOML pieces: comments, literal and escaped strings, multi-line arrays, empty file")
+    func syntax() throws {
+        let document = try TOMLDocument(parsing: """
+        # comment
+        [build] # trailing
+        "source" = "a \\"quoted\\" name"
+        templates = 'C:\\literal'
+        densities = [
+          1,   # one
+          2,
+        ]
+        """)
+        let build = try #require(document.tables.first { $0.name == "build" })
+        #expect(build.line == 2)
+        #expect(build.entries.map(\.key) == ["source", "templates", "densities"])
+        #expect(build.entries[0].value == .string("a \"quoted\" name"))
+        #expect(build.entries[1].value == .string("C:\\literal"))
+        #expect(build.entries[2].value == .array([.integer(1), .integer(2)]))
+        #expect(build.entries[2].line == 5)
+        #expect(try ProjectFile.settings(parsing: "") == ProjectSettings())
+    }
+}
