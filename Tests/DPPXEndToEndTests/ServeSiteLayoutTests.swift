@@ -42,10 +42,12 @@ struct ServeSiteLayoutTests {
         var negotiated: HTTPGet.Response?
         for _ in 0..<40 {
             let answer = try await get(server, "/assets/img/hero.jpg", ["Sec-CH-DPR": "2"])
-            if answer.header("Content-DPR") == "2" { negotiated = answer; break }
+            // A JPEG answer states its density in EXIF, not Content-DPR: the variant sent tells.
+            if answer.header("Content-Location")?.hasSuffix("hero@2x.jpg") == true { negotiated = answer; break }
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(negotiated?.header("Content-Location")?.hasSuffix("assets/img/hero@2x.jpg") == true)
+        #expect(negotiated?.header("ETag")?.hasSuffix("-2x\"") == true, "a negotiated answer with its density inserted has its own tag")
         #expect(try await server.interrupt() == 0)
     }
 
