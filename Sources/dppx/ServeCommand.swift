@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve a folder, answering each image's plain URL with the variant the screen needs.",
         discussion: """
-        A request for an image's 1x URL that ROOT's dppx-manifest.json knows (/hero.jpg) gets the variant for the client's device pixel ratio: from ?dpr=, then the Sec-CH-DPR and DPR client hints (Chromium sends them once an HTML page from this server asked with Accept-CH), then a 'dpr' cookie (set by <script src="/_dppx/dpr.js"></script> for Firefox and Safari); none means 1x. With WebP/AVIF built, Accept picks the format. Responses carry Vary, Content-DPR and a per-variant ETag. /_dppx/ lists every image.
+        A request for an image's 1x URL that ROOT's dppx-manifest.json knows (/hero.jpg) gets the variant for the client's device pixel ratio: from ?dpr=, then the Sec-CH-DPR and DPR client hints (Chromium sends them once an HTML page from this server asked with Accept-CH), then a 'dpr' cookie (set by <script src="/_dppx/dpr.js"></script> for Firefox and Safari); none means 1x. With WebP/AVIF built, Accept picks the format. Responses carry Vary and a per-variant ETag, and state the variant's density so a plain <img src> lays out at its CSS size: in EXIF inside a JPEG (and a PNG for Firefox), else with Content-DPR. Only images whose density or size was stated (an @Nx name, a rule, --source-density) are negotiated. /_dppx/ lists every image.
 
         With --watch SRC it first builds SRC into ROOT, with the same flags as 'dppx build', then rebuilds what changes and reloads open pages; build errors are shown in the terminal and on the page. --css rewrites the stylesheet after each build exactly as 'dppx css ROOT -o FILE' would, with the same stylesheet flags.
 
@@ -41,7 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Cache-Control for files, e.g. \"public, max-age=3600\" (default: no-cache, i.e. revalidate with ETags).", valueName: "VALUE"))
     var cacheControl: String?
 
-    @Option(help: ArgumentHelp("Close connections that send no complete request for this many seconds (default: 30).", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Close a connection that sends no complete request headers, stops sending its request body, or stops reading its answer for this many seconds (default: 30).", valueName: "SECONDS"))
     var idleTimeout: Int?
 
     @Option(help: ArgumentHelp("Development: build SRC into ROOT, rebuild on changes and reload open pages. A bare --watch builds [build] source of dppx.toml into its [build] out.", valueName: "SRC"))
