@@ -103,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
                                     templatesFolder: settings.templates)
         if let cacheControl = settings.cacheControl { options.cachePolicy = try CachePolicy(parsing: cacheControl) }
         if let source {
-            options.development = DevelopmentOptions(build: BuildOptions(settings: settings, sourceRoot: source, outputRoot: root),
+            options.development = DevelopmentOptions(build: build.buildOptions(settings: settings, source: source, output: root),
                                                      stylesheet: StylesheetTarget(settings: settings))
         }
         do {

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// It is build state, not something to publish: it lives in the cache folder (`--cache-dir`,
 /// by default `.dppx-cache/` in the folder dppx runs from), one file per output folder, never
-/// in OUT. Losing it costs one re-read of every master, nothing more.
+/// in OUT. Without it the next build cannot trust the outputs' settings and rebuilds them all.
 struct BuildCache: Codable, Sendable {
     /// The default cache folder, relative to the working folder (as `.parcel-cache` or
     /// `node_modules/.cache`: beside the project's sources, easy to ignore and to keep in CI).
