@@ -141,7 +141,7 @@ public final class Builder: Sendable {
         report.removed = removeOrphans(previous: previous, current: manifest, in: output)
         do { try AtomicFile.writeIfChanged(manifest.encoded(), to: manifestPath) } catch { throw .file(error) }
         do { try cache.save(to: cachePath) } catch {
-            warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build re-reads every master (pass --cache-dir DIR to keep it elsewhere)"))
+            warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
         }
         report.manifest = manifest
         report.failures = failures.sorted { $0.file < $1.file }
