@@ -3,11 +3,11 @@ import Foundation
 
 extension BuildCommand {
     /// `--watch`: after the first build, runs `rebuild` each time SRC changes, with the watcher
-    /// `dppx serve --watch` uses, until Ctrl-C or SIGTERM. A failed build is reported and
-    /// watching goes on; a build in progress when the signal comes finishes first, so no
-    /// temporary file is left behind.
-    func watchSource(_ options: BuildOptions, rebuild: @escaping @Sendable () async -> Bool) async {
-        let interrupt = InterruptSignal()
+    /// `dppx serve --watch` uses, until `interrupt` (Ctrl-C or SIGTERM). A failed build is
+    /// reported and watching goes on; a build in progress when the signal comes finishes first,
+    /// so no temporary file is left behind.
+    func watchSource(_ options: BuildOptions, until interrupt: InterruptSignal,
+                     rebuild: @escaping @Sendable () async -> Bool) async {
         let watcher = SourceWatcher(root: options.sourceRoot, excluding: options.outputRoot)
         let quiet = quiet
         if !quiet { Terminal.out("watching \(options.sourceRoot) for changes; Ctrl-C stops") }

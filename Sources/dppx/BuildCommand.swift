@@ -66,9 +66,11 @@ struct BuildCommand: AsyncParsableCommand {
         }
         let options = build.buildOptions(settings: settings, source: source, output: out)
         let stylesheet = StylesheetTarget(settings: settings)
+        // With --watch, Ctrl-C during the first build also lets it finish.
+        let interrupt = watch ? InterruptSignal() : nil
         let succeeded = await run(options, stylesheet: stylesheet)
-        if watch {
-            await watchSource(options) { await run(options, stylesheet: stylesheet) }
+        if let interrupt {
+            await watchSource(options, until: interrupt) { await run(options, stylesheet: stylesheet) }
         } else if !succeeded {
             throw ExitCode(ExitStatus.failure)
         }
