@@ -22,11 +22,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
-        // libvips through pkg-config, with fixed-argument wrappers of its variadic calls.
+        // libvips and libwebp, found through pkg-config (Debian and Homebrew alike).
         .systemLibrary(
-            name: "CVips",
+            name: "CLibVips",
             pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"])]
+            providers: [.apt(["libvips-dev"]), .brew(["vips"])]
+        ),
+        .systemLibrary(
+            name: "CLibWebP",
+            pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+        ),
+        // C: fixed-argument wrappers of libvips's variadic calls, and the pixel-buffer code.
+        .target(
+            name: "CVips",
+            dependencies: ["CLibVips", "CLibWebP"]
         ),
         // Pure model: densities, names, sizes, manifest, hint parsing, variant choice, rendering. No I/O.
         .target(

@@ -66,9 +66,12 @@ public enum Encoder {
         }
         // libwebp straight from the pixels: the bitstream libvips's saver writes, without its
         // copy of the whole image and without the EXIF chunk it adds even when stripping.
-        var picture: UnsafeMutablePointer<WebPPicture>?
-        guard cvips_webp_input_new(image.pointer, lossless ? 1 : 0, &picture) == 0, let picture else {
-            throw ImagingError(file: file, reason: "could not be encoded as webp: \(Vips.takeErrorText())")
+        let picture = try Vips.attributed { () throws(ImagingError) -> UnsafeMutablePointer<WebPPicture> in
+            var picture: UnsafeMutablePointer<WebPPicture>?
+            guard cvips_webp_input_new(image.pointer, lossless ? 1 : 0, &picture) == 0, let picture else {
+                throw ImagingError.libvips(file: file, "could not be encoded as webp: ")
+            }
+            return picture
         }
         let pixels = image.width * image.fullHeight
         let bytes = lossless ? pixels * 4 : pixels * 3 / 2 + (image.bands == 4 ? pixels : 0)
@@ -84,14 +87,23 @@ public enum Encoder {
         let image: VipsImage
         switch pixels {
         case .webp(let picture):
-            return try collect(format: format, file: file) { (buffer, length) throws(ImagingError) in
-                cvips_webp_input_encode(picture, Int32(settings.webpQuality), input.lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
+            var buffer: UnsafeMutableRawPointer?
+            var length = 0
+            let error = cvips_webp_input_encode(picture, Int32(settings.webpQuality), input.lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
+            guard error == 0, let buffer else {
+                let reason = error == Int32(VP8_ENC_ERROR_OUT_OF_MEMORY.rawValue) ? "out of memory" : "libwebp error \(error)"
+                throw ImagingError(file: file, reason: "could not be encoded as webp: \(reason)")
             }
+            defer { g_free(buffer) }
+            return Array(UnsafeRawBufferPointer(start: buffer, count: length))
         case .image(let pixels):
             image = pixels
         }
-        let bytes = try collect(format: format, file: file) { (buffer, length) throws(ImagingError) in
-            try encodeWithLibvips(image, as: format, lossless: input.lossless, settings: settings, file: file, into: &buffer, length: &length)
+        // Runs again alone if it fails (see `Vips.attributed`): the image stays valid.
+        let bytes = try Vips.attributed { () throws(ImagingError) -> [UInt8] in
+            try collect(format: format, file: file) { (buffer, length) throws(ImagingError) in
+                try encodeWithLibvips(image, as: format, lossless: input.lossless, settings: settings, file: file, into: &buffer, length: &length)
+            }
         }
         // libvips 8.14's WebP saver writes the master's EXIF and XMP even when stripping.
         guard format == .webp else { return bytes }
@@ -108,7 +120,7 @@ public enum Encoder {
         var length = 0
         let status = try body(&buffer, &length)
         guard status == 0, let buffer else {
-            throw ImagingError(file: file, reason: "could not be encoded as \(format.rawValue): \(Vips.takeErrorText())")
+            throw ImagingError.libvips(file: file, "could not be encoded as \(format.rawValue): ")
         }
         defer { g_free(buffer) }
         return Array(UnsafeRawBufferPointer(start: buffer, count: length))

@@ -33,9 +33,34 @@ public enum Vips {
         "\(vips_version(0)).\(vips_version(1)).\(vips_version(2))"
     }
 
-    /// Takes and clears libvips's error text. libvips keeps one buffer for the whole process,
-    /// so concurrent failures can share a message; the caller adds the file name.
+    /// Takes and clears libvips's error text; the caller adds the file name. For tests' own
+    /// libvips calls: dppx's reads it through `attributed`.
     public static func lastError() -> String { takeErrorText() }
+
+    /// Runs libvips work so that, if it fails, its error text is its own.
+    ///
+    /// libvips has one error buffer for the whole process, appended to by every thread (its own
+    /// workers included) and never tied to a call: two masters failing at once on two threads
+    /// would each read both reasons, or one would read none. So libvips work runs in shared
+    /// sections, any number at once, and work that fails runs once more alone, with no other
+    /// libvips work running and the buffer cleared first: the text it leaves is its own. Failures
+    /// are rare and cost one more attempt; successes cost a lock. Nested calls join the
+    /// outermost, which alone runs again. `body` must be safe to run twice (it opens its files
+    /// itself, or reads images that stay valid).
+    static func attributed<T>(_ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
+        let outermost = cvips_shared_begin() == 1
+        do {
+            let value = try body()
+            cvips_shared_end()
+            return value
+        } catch {
+            cvips_shared_end()
+            guard outermost, error.fromLibvips else { throw error }
+        }
+        cvips_alone_begin()
+        defer { cvips_alone_end() }
+        return try body()
+    }
 
     /// What `takeErrorText` says when libvips failed without a word.
     static let unknownError = "unknown libvips error"

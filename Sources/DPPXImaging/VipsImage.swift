@@ -24,7 +24,7 @@ public final class VipsImage: @unchecked Sendable {
         let status = body(&out)
         guard status == 0, let out else {
             if let out { cvips_unref(out) }
-            throw ImagingError(file: file, reason: Vips.takeErrorText())
+            throw ImagingError.libvips(file: file)
         }
         return VipsImage(out)
     }

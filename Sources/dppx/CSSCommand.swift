@@ -16,12 +16,13 @@ struct CSSCommand: ParsableCommand {
         Exit status: 0 written, 1 an image, a PATH or a file failed or --check found the file stale, 2 wrong usage.
 
         Examples:
-          dppx css Public                                   # print to stdout, URLs relative to Public
-          dppx css Public -o Public/css/images.css          # URLs relative to Public/css
-          dppx css Public hero.jpg -o Public/css/home.css   # only hero.jpg's rules
-          dppx css src/img --image-dir public/img -o public/css/images.css --depfile build/images.css.d
+          dppx css Public                          # stdout; URLs relative to Public
+          dppx css Public -o Public/css/images.css # URLs relative to Public/css
+          dppx css Public hero.jpg -o Public/css/home.css    # hero.jpg only
+          dppx css src/img --image-dir public/img -o public/css/images.css
           dppx css Public --prefix img- --no-box --base-url https://cdn.example.com/
-          dppx css Public -o Public/css/images.css --check  # in CI: exit 1 if it is out of date
+          dppx css Public -o Public/css/images.css --check   # CI: exit 1 if stale
+          dppx css                                 # as dppx.toml says
         """
     )
 

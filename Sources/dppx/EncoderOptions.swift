@@ -1,4 +1,5 @@
 import ArgumentParser
+import DPPXBuild
 import DPPXCore
 
 /// How masters are read and encoded, and how much of the machine a build takes: `build` and
@@ -6,6 +7,12 @@ import DPPXCore
 struct EncoderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Refuse masters with more pixels than this, read from the header (decompression bombs; default: 268402689, 16384x16384).", valueName: "N"))
     var maxPixels: Int?
+
+    @Option(help: ArgumentHelp("Refuse animations with more frames (or TIFFs with more pages) than this (default: \(BuildOptions.defaultMaxFrames)).", valueName: "N"))
+    var maxFrames: Int?
+
+    @Option(help: ArgumentHelp("Refuse progressive JPEGs with more scans than this (default: \(BuildOptions.defaultMaxScans)).", valueName: "N"))
+    var maxScans: Int?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Worker threads, and masters held in memory at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
@@ -33,6 +40,8 @@ struct EncoderOptions: ParsableArguments {
     var settings: ProjectSettings {
         var settings = ProjectSettings()
         settings.maxPixels = maxPixels
+        settings.maxFrames = maxFrames
+        settings.maxScans = maxScans
         settings.jobs = jobs
         settings.jpegQuality = quality
         settings.webpQuality = webpQuality

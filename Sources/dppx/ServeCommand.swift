@@ -17,18 +17,17 @@ struct ServeCommand: AsyncParsableCommand {
         With --watch SRC it first builds SRC into ROOT, with the same flags as 'dppx build', then rebuilds what changes and reloads open pages; build errors are shown in the terminal and on the page. --css rewrites the stylesheet after each build exactly as 'dppx css ROOT -o FILE' would, with the same stylesheet flags.
 
         Examples:
-          dppx serve                                  # Public/ on http://127.0.0.1:8080/
+          dppx serve                       # Public/ on http://127.0.0.1:8080/
           dppx serve site --port 3000 --cache-control "public, max-age=86400"
           dppx serve Public --watch Examples --css Public/samples.css --quality 70
-          dppx serve Public --host 0.0.0.0           # reachable from other machines
+          dppx serve Public --host 0.0.0.0 # reachable from other machines
+          dppx serve --watch               # as dppx.toml says, in development
         """
     )
 
     /// The folder served when neither ROOT nor the project file names one.
     static let defaultRoot = "Public"
 
-    /// What a bare `--watch` becomes (see `main.swift`): the project file's source folder.
-    static let sourceFromProject = ""
 
     @Argument(help: ArgumentHelp("The folder to serve (default: Public).", valueName: "ROOT"))
     var root: String?
@@ -47,6 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Development: build SRC into ROOT, rebuild on changes and reload open pages. A bare --watch builds [build] source of dppx.toml into its [build] out.", valueName: "SRC"))
     var watch: String?
+
+    /// A bare `--watch` (see `rewritingBareWatch`): the project file's source folder.
+    @Flag(name: .customLong("watch-project-source"), help: .hidden)
+    var watchProjectSource = false
 
     @OptionGroup var project: ProjectOption
 
@@ -72,7 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let cacheControl {
             do { _ = try CachePolicy(parsing: cacheControl) } catch { throw ValidationError("--cache-control: \(error)") }
         }
-        if let css = build.css, watch == nil {
+        if let css = build.css, watch == nil && !watchProjectSource {
             throw ValidationError("--css rewrites the stylesheet after each development build: add --watch SRC, or write it once with 'dppx css \(root ?? Self.defaultRoot) -o \(css)'")
         }
     }
@@ -89,7 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let settings = try project.load().overlaid(by: settings)
         var source = watch
-        if source == Self.sourceFromProject {
+        if watchProjectSource {
             source = settings.source
             guard source != nil else {
                 throw ValidationError("--watch needs the folder of masters: --watch SRC, or source under [build] in dppx.toml")
@@ -101,9 +104,18 @@ struct ServeCommand: AsyncParsableCommand {
                                     port: settings.port ?? ServerOptions.defaultPort,
                                     idleTimeout: settings.idleTimeout.map { .seconds($0) } ?? ServerOptions.defaultIdleTimeout,
                                     templatesFolder: settings.templates)
-        if let cacheControl = settings.cacheControl { options.cachePolicy = try CachePolicy(parsing: cacheControl) }
+        if let cacheControl = settings.cacheControl {
+            do { options.cachePolicy = try CachePolicy(parsing: cacheControl) } catch {
+                // A flag's value was checked in `validate`: this one came from the project file.
+                Terminal.error("serve.cache-control in the project file: \(error)")
+                throw ExitCode(ExitStatus.usage)
+            }
+        }
         if let source {
-            options.development = DevelopmentOptions(build: build.buildOptions(settings: settings, source: source, output: root),
+            // The build writes where 'dppx build' would ([build] out), which may be a folder
+            // inside ROOT: its manifest is found there.
+            let output = settings.output ?? root
+            options.development = DevelopmentOptions(build: build.buildOptions(settings: settings, source: source, output: output),
                                                      stylesheet: StylesheetTarget(settings: settings))
         }
         do {
@@ -118,14 +130,14 @@ struct ServeCommand: AsyncParsableCommand {
 extension ServeCommand {
     /// `dppx serve --watch` without SRC means "the project file's source": ArgumentParser has
     /// no option with an optional value, so a bare `--watch` (last, or before another flag)
-    /// becomes `--watch=` with the empty value `sourceFromProject`.
-    static func givingBareWatchAValue(_ arguments: [String]) -> [String] {
+    /// becomes the hidden flag `--watch-project-source`.
+    static func rewritingBareWatch(_ arguments: [String]) -> [String] {
         guard arguments.first == configuration.commandName else { return arguments }
         var result: [String] = []
         for (index, argument) in arguments.enumerated() {
             let next = index + 1 < arguments.count ? arguments[index + 1] : nil
             if argument == "--watch" && (next == nil || next!.hasPrefix("-")) {
-                result.append("--watch=" + sourceFromProject)
+                result.append("--watch-project-source")
             } else {
                 result.append(argument)
             }

@@ -10,11 +10,11 @@ struct StylesheetFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Leave PATH out of the start of image paths in class names: --strip assets/img names assets/img/hero.jpg .hero (with --prefix, the prefix replaces it).", valueName: "PATH"))
     var strip: String?
 
-    @Flag(name: .customLong("no-box"), help: "Leave out width and height (the element is sized by your layout).")
-    var noBox = false
+    @Flag(inversion: .prefixedNo, help: "Write width and height of the CSS size (the default); --no-box leaves them out, for elements sized by your layout.")
+    var box: Bool?
 
-    @Flag(help: "Also write the media-query spellings of very old browsers (min--moz-device-pixel-ratio, -o-min-device-pixel-ratio, dpi).")
-    var legacy = false
+    @Flag(inversion: .prefixedNo, help: "Also write the media-query spellings of very old browsers (min--moz-device-pixel-ratio, -o-min-device-pixel-ratio, dpi).")
+    var legacy: Bool?
 
     @OptionGroup var url: BaseURLOption
 
@@ -28,8 +28,8 @@ struct StylesheetFlags: ParsableArguments {
         var settings = ProjectSettings()
         settings.classPrefix = prefix
         settings.stripPath = strip
-        if noBox { settings.box = false }
-        if legacy { settings.legacy = true }
+        settings.box = box
+        settings.legacy = legacy
         settings.baseURL = url.baseURL
         return settings
     }

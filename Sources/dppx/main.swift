@@ -10,10 +10,12 @@ struct DPPX: AsyncParsableCommand {
         abstract: "Sharp images on every screen, and no more bytes than each screen needs.",
         discussion: """
         Typical use:
-          dppx build Examples --out Public          # write hero.jpg, hero@1.5x.jpg, hero@2x.jpg...
-          dppx css Public -o Public/images.css      # density media-query CSS for the built images
-          dppx html Public                          # <img srcset> markup to paste
-          dppx serve Public                         # serve the variant each screen needs
+          dppx build Examples --out Public      # hero.jpg, hero@1.5x.jpg...
+          dppx css Public -o Public/images.css  # density CSS for the built images
+          dppx html Public                      # <img srcset> markup to paste
+          dppx serve Public                     # the variant each screen needs
+
+        With a dppx.toml project file (in this folder or a parent), every command reads its settings: 'dppx build', 'dppx css', 'dppx html' and 'dppx serve --watch' then need no arguments.
         """,
         version: "0.1.0",
         subcommands: [BuildCommand.self, CSSCommand.self, HTMLCommand.self, ServeCommand.self]
@@ -25,4 +27,4 @@ if CommandLine.arguments.dropFirst().first == ServeCommand.configuration.command
     ImageServer.runTasksOnEventLoops()
 }
 
-await DPPX.mainWithUsageExitCode(arguments: ServeCommand.givingBareWatchAValue(Array(CommandLine.arguments.dropFirst())))
+await DPPX.mainWithUsageExitCode(arguments: ServeCommand.rewritingBareWatch(Array(CommandLine.arguments.dropFirst())))

@@ -122,13 +122,18 @@ struct BuildCommandTests {
         #expect(jobsHelp.components(separatedBy: "default").count == 2, "--jobs states its default once: \(jobsHelp)")
     }
 
-    @Test("--help paragraphs are wrapped by the terminal's width, never broken mid-sentence", arguments: ["build", "css", "html", "serve"])
-    func helpParagraphs(command: String) async throws {
+    @Test("--help paragraphs are wrapped by the terminal's width, never broken mid-sentence; examples fit on their lines",
+          arguments: [[], ["build"], ["css"], ["html"], ["serve"]])
+    func helpParagraphs(command: [String]) async throws {
         let folder = ScratchFolder("dppx-cli-help")
-        let help = try await DPPXBinary.run([command, "--help"], in: folder.path, environment: ["COLUMNS": "80"])
+        let help = try await DPPXBinary.run(command + ["--help"], in: folder.path, environment: ["COLUMNS": "80"])
         let overview = help.stdout.components(separatedBy: "USAGE:")[0]
-        for paragraph in overview.components(separatedBy: "\n\n") where !paragraph.contains("Examples:") {
+        for paragraph in overview.components(separatedBy: "\n\n") {
             let lines = paragraph.split(separator: "\n")
+            if let heading = lines.first, heading == "Examples:" || heading == "Typical use:" {
+                for line in lines.dropFirst() { #expect(line.hasPrefix("  dppx"), "'\(line)' is an example cut in two") }
+                continue
+            }
             for (line, next) in zip(lines, lines.dropFirst()) {
                 // A line cut short is followed by a word that would have fitted on it
                 // (ArgumentParser fills lines up to 79 columns).

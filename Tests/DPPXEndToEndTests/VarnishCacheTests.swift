@@ -15,7 +15,7 @@ import Glibc
 struct VarnishCacheTests {
     @Test("Sec-CH-DPR 1 and 2 each get their own variant through the cache, and a repeat is a cache hit")
     func varyThroughVarnish() async throws {
-        let site = try RenderScenario(masters: ["photo.jpg": (800, 500)], svg: false)
+        let site = try RenderScenario(masters: ["photo@2x.jpg": (800, 500)], svg: false)
         try await site.build(into: "public")
         let oneX = try #require(FileManager.default.contents(atPath: site.scratch("public/photo.jpg")))
         let twoX = try #require(FileManager.default.contents(atPath: site.scratch("public/photo@2x.jpg")))

@@ -17,7 +17,7 @@ struct ServeFuzzTests {
     static let count = Int(ProcessInfo.processInfo.environment["DPPX_FUZZ_COUNT"] ?? "") ?? 3000
     static let allowedStatuses: Set<Int> = [200, 206, 301, 304, 400, 404, 405, 416]
 
-    /// A response as the checks read it, from the router or from a socket.
+    /// A response as the checks read it, from a client library or from a raw socket.
     struct Observed {
         let status: Int
         let header: (HTTPField.Name) -> String?
@@ -25,12 +25,18 @@ struct ServeFuzzTests {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    /// Through the router alone.
+    /// Through Hummingbird's test client, over a socket.
     @Test("seeded hostile requests: no crash, statuses in the expected set, negotiated answers are manifest variants")
     func fuzz() async throws {
         let fixture = try ServerFixture(formats: Self.formats)
-        try await fixture.server().makeApplication().test(.router) { client in
+        try await fixture.server().makeApplication().test(.live) { client in
             try await Self.run { request in
+                // A target without its leading slash is not HTTP: answered 400, and the
+                // connection closed; characters a URL may not hold are refused by the client
+                // library. The raw test below sends those.
+                guard request.isWellFormedOnTheWire, request.uri.hasPrefix("/"),
+                      !request.uri.contains(where: { "\"<>\\^`{|}".contains($0) })
+                else { return nil }
                 let response = try await client.execute(uri: request.uri, method: request.method, headers: request.headers)
                 return Observed(status: Int(response.status.code), header: { response.headers[$0] },
                                 body: Array(response.body.readableBytesView))
@@ -38,11 +44,11 @@ struct ServeFuzzTests {
         }
     }
 
-    /// Over real sockets, byte for byte, through every layer of the running server (HTTP parsing,
-    /// connection handling, the in-memory file cache, the direct answers), each answer compared
-    /// with a server that sends every request through Hummingbird. A connection the server closed
-    /// (after a 400, say) is replaced for the next request.
-    @Test("the same over sockets, through the whole server, with the answers Hummingbird's path gives")
+    /// Over raw sockets, byte for byte as written (no client library normalising anything),
+    /// through every layer of the running server on one connection after another: HTTP parsing,
+    /// the connection handler, the in-memory file cache, answers given again. A connection the
+    /// server closed (after a 400, say) is replaced for the next request.
+    @Test("the same over raw sockets, byte for byte, through the whole server")
     func fuzzOverSockets() async throws {
         // Thousands of requests keep a core busy: not beside the timing-sensitive tests.
         try await ExclusiveTests.shared.run { try await Self.fuzzOverSocketsExclusive() }
@@ -51,36 +57,29 @@ struct ServeFuzzTests {
     static func fuzzOverSocketsExclusive() async throws {
         let fixture = try ServerFixture(formats: Self.formats)
         let server = try await fixture.server().start()
-        // The same requests to a server without direct answers: every answer must be the same,
-        // byte for byte but for `Date`.
-        var hummingbirdOnly = fixture.server()
-        hummingbirdOnly.answersFilesDirectly = false
-        let reference = try await hummingbirdOnly.start()
         do {
             var connection = try RawHTTPConnection(port: server.port)
-            var referenceConnection = try RawHTTPConnection(port: reference.port)
-            var compared = 0
+            var sent = 0
             try await Self.run { request in
                 guard request.isWellFormedOnTheWire else { return nil }
                 var text = "\(request.method.rawValue) \(request.uri) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 for field in request.headers { text += "\(field.name.rawName): \(field.value)\r\n" }
                 text += "\r\n"
+                // Each request twice: decided, then given again on the same connection.
                 let response = try await exchange(text, head: request.method == .head, on: &connection, port: server.port)
-                let expected = try await exchange(text, head: request.method == .head, on: &referenceConnection, port: reference.port)
-                compared += 1
-                #expect(response.status == expected.status && response.body == expected.body
-                        && response.headers.filter { $0.name != "Date" }.elementsEqual(expected.headers.filter { $0.name != "Date" }, by: ==),
-                        "direct answer differs from Hummingbird's: \(request) got \(response.status) \(response.headers), expected \(expected.status) \(expected.headers)")
+                let again = try await exchange(text, head: request.method == .head, on: &connection, port: server.port)
+                sent += 1
+                #expect(again.status == response.status && again.body == response.body
+                        && again.headers.filter { $0.name != "Date" }.elementsEqual(response.headers.filter { $0.name != "Date" }, by: ==),
+                        "the same request again got another answer: \(request)")
                 return Observed(status: response.status, header: { response.header($0.rawName) }, body: response.body)
             }
-            #expect(compared > count / 2)
+            #expect(sent > count / 2)
         } catch {
             try await server.shutdown()
-            try await reference.shutdown()
             throw error
         }
         try await server.shutdown()
-        try await reference.shutdown()
     }
 
     /// Sends `text` and reads the answer; a connection the server closed (after a 400, say) is
@@ -188,8 +187,7 @@ struct HostileRequests {
 
         /// Whether it can go over a socket as it is: a request target with a space or a control
         /// character is not one HTTP request line, and NIO's parser refuses the connection on
-        /// bytes outside printable ASCII in a header, before any of dppx's code runs (the
-        /// router-level run covers such requests).
+        /// bytes outside printable ASCII in a header, before any of dppx's code runs.
         var isWellFormedOnTheWire: Bool {
             let targetOK = uri.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
             let headersOK = headers.allSatisfy { field in field.value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 < 0x7F) } }

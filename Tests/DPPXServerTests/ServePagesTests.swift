@@ -10,7 +10,7 @@ struct ServePagesTests {
     @Test("HTML responses ask for the DPR hints; images and CSS do not")
     func acceptCH() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.router) { (client) async throws in
+        try await fixture.server().makeApplication().test(.live) { (client) async throws in
             #expect(try await client.get("/").headers[.acceptCH] == "Sec-CH-DPR, DPR")
             #expect(try await client.get("/docs/").headers[.acceptCH] == "Sec-CH-DPR, DPR")
             #expect(try await client.get("/index.html", method: .head).headers[.acceptCH] == "Sec-CH-DPR, DPR")
@@ -22,7 +22,7 @@ struct ServePagesTests {
     @Test("/_dppx/dpr.js sets the dpr cookie from window.devicePixelRatio")
     func dprScript() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.router) { client in
+        try await fixture.server().makeApplication().test(.live) { client in
             let response = try await client.get("/_dppx/dpr.js")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
@@ -38,23 +38,27 @@ struct ServePagesTests {
     @Test("404: a readable HTML page naming the path, for GET; no body for HEAD")
     func notFound() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.router) { client in
-            let response = try await client.get("/nope/<b>missing</b>.jpg")
-            #expect(response.status == .notFound)
-            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
-            #expect(response.text.contains("404 Not Found"))
-            #expect(response.text.contains("&lt;b&gt;missing&lt;/b&gt;"))
-            #expect(!response.text.contains("<b>missing</b>"))
-            let head = try await client.get("/nope.jpg", method: .head)
-            #expect(head.status == .notFound)
-            #expect(head.body.readableBytes == 0)
-        }
+        let running = try await fixture.server().start()
+        defer { Task { try? await running.shutdown() } }
+        // Raw bytes: no client library would send `<` in a target.
+        let response = try await RawHTTPConnection(port: running.port).request("/nope/<b>missing</b>.jpg")
+        #expect(response.status == 404)
+        #expect(response.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(response.text.contains("404 Not Found"))
+        #expect(response.text.contains("&lt;b&gt;missing&lt;/b&gt;"))
+        #expect(!response.text.contains("<b>missing</b>"))
+        let head = try await RawHTTPConnection(port: running.port).request("/nope.jpg", method: "HEAD")
+        #expect(head.status == 404)
+        #expect(head.body.isEmpty)
+        let post = try await RawHTTPConnection(port: running.port).request("/digits.txt", method: "POST")
+        #expect(post.status == 405)
+        #expect(post.header("Allow") == "GET, HEAD")
     }
 
     @Test("the inspector lists every image, its variants, and the one this browser gets")
     func inspector() async throws {
         let fixture = try ServerFixture(formats: [.jpeg, .webp])
-        try await fixture.server().makeApplication().test(.router) { client in
+        try await fixture.server().makeApplication().test(.live) { client in
             let page = try await client.get("/_dppx/", [(.secCHDPR, "2"), (.accept, "image/webp,*/*")])
             #expect(page.status == .ok)
             #expect(page.headers[.contentType] == "text/html; charset=utf-8")
@@ -75,7 +79,7 @@ struct ServePagesTests {
     @Test("the inspector says when there is no manifest")
     func inspectorWithoutManifest() async throws {
         let fixture = try ServerFixture(writeManifest: false)
-        try await fixture.server().makeApplication().test(.router) { client in
+        try await fixture.server().makeApplication().test(.live) { client in
             let html = try await client.get("/_dppx/").text
             #expect(html.contains("dppx-manifest.json not found: serving static files only"))
         }

@@ -17,21 +17,27 @@ public enum AtomicFile {
     /// Writes `bytes` to `path` atomically, creating parent folders.
     public static func write(_ bytes: some Collection<UInt8>, to path: String) throws(FileError) {
         let directory = (path as NSString).deletingLastPathComponent
-        try createDirectory(directory.isEmpty ? "." : directory)
-        let name = (path as NSString).lastPathComponent
-        var template = Array("\(directory.isEmpty ? "." : directory)/\(temporaryPrefix)\(name.prefix(80)).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let folder = directory.isEmpty ? "." : directory
+        try createDirectory(folder)
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(path: folder, operation: .write, errno: errno) }
+        defer { close(descriptor) }
+        try write(Array(bytes), named: (path as NSString).lastPathComponent, in: descriptor, path: path)
+    }
+
+    /// Writes `bytes` as `name` in the open folder `folder` (`path` names it in errors): a new
+    /// temporary file, never an existing one or a link, renamed over `name`. The rename
+    /// replaces a link at `name` rather than writing where it points.
+    static func write(_ bytes: [UInt8], named name: String, in folder: Int32, path: String) throws(FileError) {
+        let temporary = "\(temporaryPrefix)\(name.prefix(80)).\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+        let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileError(path: path, operation: .write, errno: errno) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = false
-        defer {
-            if !ok { unlink(temporary) }
-        }
-        let contiguous = Array(bytes)
+        var renamed = false
+        defer { if !renamed { unlinkat(folder, temporary, 0) } }
         var offset = 0
-        while offset < contiguous.count {
-            let written = contiguous.withUnsafeBytes { raw in
-                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
             }
             if written < 0 {
                 if errno == EINTR { continue }
@@ -49,8 +55,8 @@ public enum AtomicFile {
             throw FileError(path: path, operation: .write, errno: code)
         }
         close(fd)
-        guard rename(temporary, path) == 0 else { throw FileError(path: path, operation: .write, errno: errno) }
-        ok = true
+        guard renameat(folder, temporary, folder, name) == 0 else { throw FileError(path: path, operation: .write, errno: errno) }
+        renamed = true
     }
 
     /// Writes only when the content differs from what is on disk, so `make` timestamps stay
@@ -72,6 +78,25 @@ public enum AtomicFile {
         return Array(data)
     }
 
+    /// The whole regular file `name` in the open folder `folder`, never through a link; nil
+    /// when it is missing, a link, or unreadable.
+    static func read(named name: String, in folder: Int32) -> [UInt8]? {
+        let fd = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { raw in systemRead(fd, raw.baseAddress! + offset, raw.count - offset) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            offset += count
+        }
+        return bytes
+    }
+
     /// `mkdir -p`.
     public static func createDirectory(_ path: String) throws(FileError) {
         do {
@@ -82,35 +107,25 @@ public enum AtomicFile {
             throw FileError(path: path, operation: .createDirectory, errno: (error as NSError).code == 513 ? EACCES : EIO, detail: error.localizedDescription)
         }
     }
-}
 
-/// A file operation that failed: the file, the operation and the system's reason.
-public struct FileError: Error, CustomStringConvertible, Sendable, Equatable {
-    public enum Operation: String, Sendable {
-        case read, write, remove, createDirectory = "create folder", list, lock
+    // The C library's calls, named apart from `Collection` and `FileHandle` methods of the same names.
+    private static func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.write(fd, buffer, count)
+        #elseif canImport(Musl)
+        Musl.write(fd, buffer, count)
+        #else
+        Glibc.write(fd, buffer, count)
+        #endif
     }
 
-    public let path: String
-    public let operation: Operation
-    public let errno: Int32
-    public let detail: String?
-
-    public init(path: String, operation: Operation, errno: Int32, detail: String? = nil) {
-        self.path = path
-        self.operation = operation
-        self.errno = errno
-        self.detail = detail
-    }
-
-    public var description: String {
-        let reason = detail ?? String(cString: strerror(errno))
-        let remedy: String
-        switch errno {
-        case ENOENT: remedy = operation == .read ? "; check the path" : ""
-        case EACCES, EPERM, EROFS: remedy = "; check the folder's permissions or choose another"
-        case ENOSPC, EDQUOT: remedy = "; free some disk space and run again"
-        default: remedy = ""
-        }
-        return "\(path): cannot \(operation.rawValue): \(reason)\(remedy)"
+    private static func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.read(fd, buffer, count)
+        #elseif canImport(Musl)
+        Musl.read(fd, buffer, count)
+        #else
+        Glibc.read(fd, buffer, count)
+        #endif
     }
 }

@@ -4,6 +4,10 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Builds a folder of masters into density variants and a manifest, incrementally:
@@ -25,22 +29,25 @@ public final class Builder: Sendable {
         let start = Date()
         let output = options.outputRoot
         do { try Vips.start() } catch { throw .file(FileError(path: "libvips", operation: .read, errno: 0, detail: error.reason)) }
-        guard SourceScanner.canonical(options.sourceRoot) != SourceScanner.canonical(output) || !FileManager.default.fileExists(atPath: options.sourceRoot) else {
-            throw .outputInsideItself(output)
-        }
-        let (sources, rejected) = try options.scanSources()
+        try Self.checkLayout(source: options.sourceRoot, output: output)
+        let (sources, rejected, skipped) = try options.scanSources()
         do { try AtomicFile.createDirectory(output) } catch { throw .file(error) }
         let lock = try BuildLock(output: output)
         defer { withExtendedLifetime(lock) {} }
-        removeStaleTemporaries(in: output)
+        let folder = OutputFolder(root: output)
+        folder.removeStaleTemporaries()
         BuildCache.removeLegacyFiles(in: output)
         let cachePath = BuildCache.path(output: output, cacheFolder: options.cacheDirectory)
 
-        let manifestPath = output + "/" + Manifest.fileName
+        let manifestPath = folder.path(Manifest.fileName)
         var warnings: [BuildFailure] = []
         var previous = Manifest(images: [])
         if let bytes = try? AtomicFile.read(manifestPath) {
-            do { previous = try Manifest.decode(bytes) } catch {
+            do {
+                previous = try Manifest.decode(bytes)
+                try Self.checkPaths(of: previous)
+            } catch {
+                previous = Manifest(images: [])
                 warnings.append(BuildFailure(file: manifestPath, reason: "\(error); rebuilding everything"))
             }
         }
@@ -63,7 +70,6 @@ public final class Builder: Sendable {
         // Biggest first: the long jobs start early and the cores finish together.
         let order = buildable.indices.sorted { buildable[$0].byteCount > buildable[$1].byteCount }
         let worker = MasterBuilder(options: options)
-        let outputRoot = output
         let queue = BuildQueue(masterCount: order.count, maxOpenMasters: jobs, memoryBudget: jobs * options.memoryPerJob)
         let built = { @Sendable (source: SourceFile, hash: String, result: MasterBuilder.Result) in
             for warning in result.warnings { onEvent(.warning(warning)) }
@@ -84,7 +90,7 @@ public final class Builder: Sendable {
                         let hash: String
                         if let known = oldCache?.knownHash(for: source) { hash = known } else { hash = try Self.hash(source) }
                         if sameSettings, let entry = previousBySource[source.relativePath], entry.sourceHash == hash,
-                           Self.outputsIntact(entry, in: outputRoot) {
+                           entry.variants.allSatisfy({ folder.holds($0.path, bytes: $0.bytes) }) {
                             state.record(.unchanged(entry, hash), for: source)
                         } else {
                             switch try worker.start(source, sourceHash: hash) {
@@ -138,14 +144,17 @@ public final class Builder: Sendable {
             }
         }
         let manifest = Manifest(images: images)
-        report.removed = removeOrphans(previous: previous, current: manifest, in: output)
-        do { try AtomicFile.writeIfChanged(manifest.encoded(), to: manifestPath) } catch { throw .file(error) }
+        let (removed, kept) = Self.removeOrphans(previous: previous, current: manifest, in: folder)
+        report.removed = removed
+        warnings += kept
+        do { try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName) } catch { throw .file(error) }
         do { try cache.save(to: cachePath) } catch {
             warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
         }
         report.manifest = manifest
         report.failures = failures.sorted { $0.file < $1.file }
         report.warnings = warnings
+        report.skipped = skipped
         report.seconds = Date().timeIntervalSince(start)
         return report
     }
@@ -183,14 +192,6 @@ public final class Builder: Sendable {
         return hasher.finish()
     }
 
-    /// Every file the entry lists exists with the size it had when written.
-    static func outputsIntact(_ entry: Manifest.Image, in output: String) -> Bool {
-        entry.variants.allSatisfy { variant in
-            var info = stat()
-            return stat(output + "/" + variant.path, &info) == 0 && Int(info.st_size) == variant.bytes
-        }
-    }
-
     /// Masters whose outputs would overwrite each other's (`logo.png` and `logo@2x.png`, or
     /// `hero.jpg` and `hero.webp` with `--formats webp`) fail, each naming the other.
     static func separateCollisions(_ sources: [SourceFile], extraFormats: [ImageFormat]) -> ([SourceFile], [BuildFailure]) {
@@ -217,25 +218,56 @@ public final class Builder: Sendable {
         return (sources.filter { !clashing.contains($0.relativePath) }, failures)
     }
 
-    /// Removes files the previous manifest listed that the new one does not. Only files dppx
-    /// itself wrote are ever removed.
-    private func removeOrphans(previous: Manifest, current: Manifest, in output: String) -> [String] {
-        let keep = Set(current.images.flatMap { $0.variants.map(\.path) })
-        var removed: [String] = []
-        for variant in previous.images.flatMap(\.variants) where !keep.contains(variant.path) {
-            if unlink(output + "/" + variant.path) == 0 { removed.append(variant.path) }
+    /// Refuses, before anything is written, a layout where an output could land on a master:
+    /// SRC is OUT, or SRC lies inside OUT. (OUT inside SRC is fine: the scan skips it.)
+    static func checkLayout(source: String, output: String) throws(BuildError) {
+        guard FileManager.default.fileExists(atPath: source) else { return }
+        let source = SourceScanner.canonical(source)
+        let output = SourceScanner.canonical(output)
+        if source == output { throw .outputInsideItself(output) }
+        if source.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
+            throw .sourceInsideOutput(source: source, output: output)
         }
-        return removed.sorted()
     }
 
-    /// Deletes temporary files a killed run left behind.
-    private func removeStaleTemporaries(in output: String) {
-        guard let walker = FileManager.default.enumerator(atPath: output) else { return }
-        while let path = walker.nextObject() as? String {
-            if (path as NSString).lastPathComponent.hasPrefix(AtomicFile.temporaryPrefix) {
-                unlink(output + "/" + path)
+    /// A manifest is a file in the repository, so a commit can carry any content: one that
+    /// lists a path outside the output folder is not used at all (nothing it lists is reused
+    /// or removed).
+    static func checkPaths(of manifest: Manifest) throws(ManifestPathError) {
+        for image in manifest.images {
+            for variant in image.variants where !OutputFolder.isInside(variant.path) {
+                throw ManifestPathError(path: variant.path, source: image.source)
             }
         }
+    }
+
+    /// Removes files the previous manifest listed that the new one does not, when they are
+    /// still the files dppx wrote (see `OutputFolder.remove`). Returns the removed paths, and a
+    /// warning for each orphan left in place.
+    static func removeOrphans(previous: Manifest, current: Manifest, in folder: OutputFolder) -> ([String], [BuildFailure]) {
+        let keep = Set(current.images.flatMap { $0.variants.map(\.path) })
+        var removed: [String] = []
+        var kept: [BuildFailure] = []
+        for image in previous.images {
+            for variant in image.variants where !keep.contains(variant.path) {
+                switch folder.remove(variant.path, bytes: variant.bytes, hash: variant.hash) {
+                case .removed: removed.append(variant.path)
+                case .missing: break
+                case .kept(let reason): kept.append(BuildFailure(file: image.source, reason: reason))
+                }
+            }
+        }
+        return (removed.sorted(), kept)
+    }
+}
+
+/// A manifest entry whose path leaves the output folder.
+struct ManifestPathError: Error, CustomStringConvertible {
+    let path: String
+    let source: String
+
+    var description: String {
+        "lists \(path.debugDescription) (for \(source.debugDescription)), which is not a path inside the output folder: dppx writes only relative paths without '..', so the file was edited by hand or by someone else; nothing it lists is removed"
     }
 }
 

@@ -69,20 +69,19 @@ struct MasterBuilder: Sendable {
             self.warnings = warnings
             self.remaining = outputs.count
             self.decodedHasAlpha = decoded.hasAlpha
-            // Smallest first: a resize's full-size copy is freed once taken, and the inputs
-            // already taken stay small while the larger resizes run.
-            var inputs: [EncoderInput] = []
+            let inputs = try decoded.encoderInputs(for: outputs.map { ($0.size, $0.format) }, settings: settings,
+                                                   losslessSource: master.format == .png, file: source.relativePath)
+            // They were taken smallest first (the last of `outputs` first): a resize's
+            // full-size copy is freed once taken, and the inputs already taken stay small
+            // while the larger resizes run.
             var taken = 0
             var peak = decoded.byteCount
-            for output in outputs.reversed() {
-                let input = try decoded.encoderInput(at: output.size, for: output.format, settings: settings,
-                                                     losslessSource: master.format == .png, file: source.relativePath)
+            for (output, input) in zip(outputs, inputs).reversed() {
                 let resize = input.ownBytes > 0 && output.size != master.size
                     ? output.size.width * output.size.height * (decoded.hasAlpha ? 4 : 3)
                         + Self.resizeBuffers(width: master.size.width, alpha: decoded.hasAlpha) : 0
                 peak = max(peak, decoded.byteCount + taken + resize + input.ownBytes)
                 taken += input.ownBytes
-                inputs.insert(input, at: 0)
             }
             self.inputs = inputs
             self.detached = inputs.map { !$0.holdsImage }
@@ -153,7 +152,7 @@ struct MasterBuilder: Sendable {
 
     func start(_ source: SourceFile, sourceHash: String) throws(BuildFailure) -> Started {
         try reportingAsBuildFailure(source) { () throws -> Started in
-            let master = try MasterOpener.open(source, maxPixels: options.maxPixels)
+            let master = try MasterOpener.open(source, limits: options.limits)
             let plan = ImagePlan(name: source.name, source: source.relativePath, masterSize: master.size,
                                  hasAlpha: master.hasAlpha, animated: master.frames > 1, settings: options.plan)
             var warnings = Self.warnings(for: plan)
@@ -166,7 +165,7 @@ struct MasterBuilder: Sendable {
             if plan.densityIndependent {
                 let bytes = try AtomicFile.read(source.absolutePath)
                 let output = plan.outputs[0]
-                let written = try AtomicFile.writeIfChanged(bytes, to: outputPath(output.path))
+                let written = try OutputFolder(root: options.outputRoot).writeIfChanged(bytes, to: output.path)
                 let files = [output.path: (bytes: bytes.count, hash: ContentHash.sha256(bytes))]
                 return .finished(Result(image: plan.manifestImage(sourceHash: sourceHash, files: files),
                                         warnings: warnings, filesWritten: written ? 1 : 0))
@@ -195,7 +194,7 @@ struct MasterBuilder: Sendable {
                 } else {
                     throw BuildFailure(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }
-                let written = try AtomicFile.writeIfChanged(bytes, to: outputPath(output.path))
+                let written = try OutputFolder(root: options.outputRoot).writeIfChanged(bytes, to: output.path)
                 return (output.path, bytes.count, ContentHash.sha256(bytes), written)
             }
             return job.record(.success(file))
@@ -239,8 +238,6 @@ struct MasterBuilder: Sendable {
         }
     }
 
-    private func outputPath(_ relative: String) -> String { options.outputRoot + "/" + relative }
-
     static func warnings(for plan: ImagePlan) -> [BuildFailure] {
         var warnings: [BuildFailure] = []
         if !plan.skippedDensities.isEmpty {
@@ -256,19 +253,16 @@ struct MasterBuilder: Sendable {
 
 /// Opens a master's header with messages that say what is wrong with the file.
 enum MasterOpener {
-    static func open(_ source: SourceFile, maxPixels: Int) throws(BuildFailure) -> MasterImage {
+    static func open(_ source: SourceFile, limits: DecodeLimits) throws(BuildFailure) -> MasterImage {
         if source.byteCount == 0 {
             throw BuildFailure(file: source.relativePath, reason: "is empty (0 bytes); replace it with the image")
         }
         do {
-            return try MasterImage(path: source.absolutePath, maxPixels: maxPixels)
+            return try MasterImage(path: source.absolutePath, limits: limits)
+        } catch where error.code == .unknownFormat {
+            throw BuildFailure(file: source.relativePath, reason: "is not an image libvips can read (its extension says \(source.name.format.rawValue)); replace or remove it")
         } catch {
-            switch error.code {
-            case .unknownFormat:
-                throw BuildFailure(file: source.relativePath, reason: "is not an image libvips can read (its extension says \(source.name.format.rawValue)); replace or remove it")
-            case .other:
-                throw BuildFailure(file: source.relativePath, reason: error.reason)
-            }
+            throw BuildFailure(file: source.relativePath, reason: error.reason)
         }
     }
 }

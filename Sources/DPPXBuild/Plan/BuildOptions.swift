@@ -10,8 +10,13 @@ public struct BuildOptions: Sendable {
     public var outputRoot: String
     /// Densities, default source density, extra formats, upscaling.
     public var plan: PlanSettings
-    /// Masters with more pixels than this are refused before decoding (decompression bombs).
-    public var maxPixels: Int
+    /// What one master may cost to decode; a master over a limit is refused before decoding.
+    public var limits: DecodeLimits
+    /// Masters with more pixels than this (every frame together) are refused: `limits.maxPixels`.
+    public var maxPixels: Int {
+        get { limits.maxPixels }
+        set { limits.maxPixels = newValue }
+    }
     /// Worker threads, and the most masters open (decoded in memory) at once; each worker uses
     /// cores / jobs libvips threads.
     public var jobs: Int
@@ -26,16 +31,19 @@ public struct BuildOptions: Sendable {
     public var memoryPerJob = 112 << 20
 
     /// 16384 x 16384: what libvips itself treats as a sane upper bound for a web master.
-    public static let defaultMaxPixels = 268_402_689
+    public static let defaultMaxPixels = DecodeLimits.defaultMaxPixels
+    public static let defaultMaxFrames = DecodeLimits.defaultMaxFrames
+    public static let defaultMaxScans = DecodeLimits.defaultMaxScans
 
     public init(sourceRoot: String, outputRoot: String, plan: PlanSettings = PlanSettings(),
-                maxPixels: Int = BuildOptions.defaultMaxPixels,
+                maxPixels: Int = BuildOptions.defaultMaxPixels, maxFrames: Int = DecodeLimits.defaultMaxFrames,
+                maxScans: Int = DecodeLimits.defaultMaxScans,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, encode: EncodeSettings = EncodeSettings(),
                 cacheDirectory: String? = nil) {
         self.sourceRoot = sourceRoot
         self.outputRoot = outputRoot
         self.plan = plan
-        self.maxPixels = maxPixels
+        self.limits = DecodeLimits(maxPixels: maxPixels, maxFrames: maxFrames, maxScans: maxScans)
         self.jobs = jobs
         self.encode = encode
         self.cacheDirectory = cacheDirectory
@@ -51,6 +59,8 @@ extension BuildOptions {
     public init(settings: ProjectSettings, sourceRoot: String, outputRoot: String) {
         self.init(sourceRoot: sourceRoot, outputRoot: outputRoot, plan: settings.planSettings,
                   maxPixels: settings.maxPixels ?? Self.defaultMaxPixels,
+                  maxFrames: settings.maxFrames ?? DecodeLimits.defaultMaxFrames,
+                  maxScans: settings.maxScans ?? DecodeLimits.defaultMaxScans,
                   jobs: settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                   encode: EncodeSettings(settings: settings))
     }
@@ -79,10 +89,12 @@ extension EncodeSettings {
 
 extension BuildOptions {
     /// The masters this build takes: the source folder's, less those a rule excludes (their
-    /// outputs, if any, are removed as if the master were deleted).
-    public func scanSources() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure]) {
-        let (sources, rejected) = try SourceScanner(root: sourceRoot, excluding: outputRoot == sourceRoot ? nil : outputRoot).scan()
-        guard !plan.rules.isEmpty else { return (sources, rejected) }
-        return (sources.filter { !plan.excludes($0.relativePath) }, rejected.filter { !plan.excludes($0.file) })
+    /// outputs, if any, are removed as if the master were deleted); and the files that are not
+    /// images (`notes.txt`), which the build leaves alone and reports.
+    public func scanSources() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure], skipped: [String]) {
+        let (sources, rejected, skipped) = try SourceScanner(root: sourceRoot, excluding: outputRoot == sourceRoot ? nil : outputRoot)
+            .scanReportingSkipped()
+        guard !plan.rules.isEmpty else { return (sources, rejected, skipped) }
+        return (sources.filter { !plan.excludes($0.relativePath) }, rejected.filter { !plan.excludes($0.file) }, skipped)
     }
 }

@@ -18,13 +18,13 @@ public enum ManifestPredictor {
 
     public static func predict(options: BuildOptions) throws(BuildError) -> Prediction {
         do { try Vips.start() } catch { throw .file(FileError(path: "libvips", operation: .read, errno: 0, detail: error.reason)) }
-        let (sources, rejected) = try options.scanSources()
+        let (sources, rejected, _) = try options.scanSources()
         let (buildable, collisions) = Builder.separateCollisions(sources, extraFormats: options.extraFormats)
         var failures = rejected + collisions
         var images: [Manifest.Image] = []
         for source in buildable {
             do {
-                let master = try MasterOpener.open(source, maxPixels: options.maxPixels)
+                let master = try MasterOpener.open(source, limits: options.limits)
                 let plan = ImagePlan(name: source.name, source: source.relativePath, masterSize: master.size,
                                      hasAlpha: master.hasAlpha, animated: master.frames > 1, settings: options.plan)
                 guard !plan.outputs.isEmpty else {

@@ -24,7 +24,7 @@ public enum ProjectLocator {
     public static func load(_ path: String) throws(ProjectLoadError) -> ProjectSettings {
         let bytes: [UInt8]
         do { bytes = try AtomicFile.read(path) } catch { throw .unreadable(error) }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw .invalid(path: path, ProjectFileError(line: 1, key: nil, problem: "is not UTF-8 text; save it as UTF-8"))
         }
         let folder = (path as NSString).deletingLastPathComponent

@@ -35,6 +35,13 @@ public struct SourceScanner {
 
     /// Masters and the names that could not be taken (with the reason).
     public func scan() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure]) {
+        let found = try scanReportingSkipped()
+        return (found.sources, found.rejected)
+    }
+
+    /// As `scan`, with the files that are not images dppx reads (`notes.txt`, `Thumbs.db`),
+    /// relative and sorted, so a build can say it left them alone.
+    public func scanReportingSkipped() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure], skipped: [String]) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
             throw .sourceMissing(root)
@@ -44,16 +51,19 @@ public struct SourceScanner {
             let file = (root as NSString).lastPathComponent
             var sources: [SourceFile] = []
             var rejected: [BuildFailure] = []
-            visit(file: file, relative: file, absolute: root, into: &sources, rejected: &rejected)
-            return (sources, rejected)
+            var skipped: [String] = []
+            visit(file: file, relative: file, absolute: root, into: &sources, rejected: &rejected, skipped: &skipped)
+            return (sources, rejected, skipped)
         }
         var sources: [SourceFile] = []
         var rejected: [BuildFailure] = []
-        walk(directory: root, relative: "", into: &sources, rejected: &rejected)
-        return (sources.sorted { $0.relativePath < $1.relativePath }, rejected)
+        var skipped: [String] = []
+        walk(directory: root, relative: "", into: &sources, rejected: &rejected, skipped: &skipped)
+        return (sources.sorted { $0.relativePath < $1.relativePath }, rejected, skipped.sorted())
     }
 
-    private func walk(directory: String, relative: String, into sources: inout [SourceFile], rejected: inout [BuildFailure]) {
+    private func walk(directory: String, relative: String, into sources: inout [SourceFile], rejected: inout [BuildFailure],
+                      skipped: inout [String]) {
         if let excluded, Self.canonical(directory) == excluded { return }
         guard let handle = opendir(directory) else {
             rejected.append(BuildFailure(file: relative.isEmpty ? directory : relative,
@@ -87,16 +97,20 @@ public struct SourceScanner {
                 var linkInfo = stat()
                 // Symlinked folders are not followed: they can loop.
                 if lstat(absolute, &linkInfo) == 0, (linkInfo.st_mode & S_IFMT) == S_IFLNK { continue }
-                walk(directory: absolute, relative: relativePath, into: &sources, rejected: &rejected)
+                walk(directory: absolute, relative: relativePath, into: &sources, rejected: &rejected, skipped: &skipped)
             } else if (info.st_mode & S_IFMT) == S_IFREG {
-                visit(file: entry.name, relative: relativePath, absolute: absolute, info: info, into: &sources, rejected: &rejected)
+                visit(file: entry.name, relative: relativePath, absolute: absolute, info: info, into: &sources,
+                      rejected: &rejected, skipped: &skipped)
             }
         }
     }
 
     private func visit(file: String, relative: String, absolute: String, info: stat? = nil,
-                       into sources: inout [SourceFile], rejected: inout [BuildFailure]) {
-        guard let name = MasterName(relativePath: relative) else { return }
+                       into sources: inout [SourceFile], rejected: inout [BuildFailure], skipped: inout [String]) {
+        guard let name = MasterName(relativePath: relative) else {
+            skipped.append(relative)
+            return
+        }
         var status = info ?? stat()
         if info == nil, stat(absolute, &status) != 0 {
             rejected.append(BuildFailure(file: relative, reason: "cannot be read: \(String(cString: strerror(errno)))"))

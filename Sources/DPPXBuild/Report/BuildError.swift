@@ -5,6 +5,7 @@ import DPPXCore
 public enum BuildError: Error, CustomStringConvertible, Equatable, Sendable {
     case sourceMissing(String)
     case outputInsideItself(String)
+    case sourceInsideOutput(source: String, output: String)
     case locked(output: String, holder: String)
     case file(FileError)
     case nameCollision(first: String, second: String, output: String)
@@ -15,6 +16,8 @@ public enum BuildError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(path): no such file or folder; give the folder of master images to build"
         case .outputInsideItself(let path):
             "\(path): the output folder is the source folder; pass another --out"
+        case .sourceInsideOutput(let source, let output):
+            "\(source): the source is inside the output folder \(output), so variants could be written over masters; keep masters outside --out (for example src/img and public/img)"
         case .locked(let output, let holder):
             "\(output): another dppx build (\(holder)) is writing this folder; wait for it to finish or build into another --out"
         case .file(let error):

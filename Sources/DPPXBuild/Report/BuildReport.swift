@@ -15,6 +15,8 @@ public struct BuildReport: Sendable {
     public var failures: [BuildFailure] = []
     /// Things done differently from what was asked (skipped densities, formats).
     public var warnings: [BuildFailure] = []
+    /// Files in the source folder that are not images dppx reads (`notes.txt`), left alone.
+    public var skipped: [String] = []
     /// Output files written this run.
     public var filesWritten = 0
     /// Wall time.
@@ -28,6 +30,9 @@ public struct BuildReport: Sendable {
         var parts = ["\(built.count) built", "\(unchanged.count) unchanged"]
         if !removed.isEmpty { parts.append("\(removed.count) file\(removed.count == 1 ? "" : "s") removed") }
         if !failures.isEmpty { parts.append("\(failures.count) failed") }
+        if let example = skipped.first {
+            parts.append("\(skipped.count) other file\(skipped.count == 1 ? "" : "s") skipped (not images dppx reads, such as \(example))")
+        }
         let total = built.count + unchanged.count + failures.count
         return "\(total) image\(total == 1 ? "" : "s"): \(parts.joined(separator: ", ")) in \(String(format: "%.2f", seconds)) s"
     }
@@ -39,6 +44,7 @@ public struct BuildReport: Sendable {
         public var removed: [String]
         public var failures: [BuildFailure]
         public var warnings: [BuildFailure]
+        public var skipped: [String]
         public var filesWritten: Int
         public var images: Int
         public var variants: Int
@@ -48,7 +54,7 @@ public struct BuildReport: Sendable {
 
     public func summary(manifestPath: String) -> Summary {
         Summary(built: built, unchanged: unchanged, removed: removed, failures: failures, warnings: warnings,
-                filesWritten: filesWritten, images: manifest.images.count,
+                skipped: skipped, filesWritten: filesWritten, images: manifest.images.count,
                 variants: manifest.images.reduce(0) { $0 + $1.variants.count },
                 seconds: (seconds * 1000).rounded() / 1000, manifest: manifestPath)
     }

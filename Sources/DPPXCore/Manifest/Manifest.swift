@@ -174,3 +174,22 @@ public enum ManifestError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension Manifest.Image {
+    /// This image as seen from a folder above its manifest's: every path (source, 1x URL,
+    /// variants) under `folder` (`assets/img`), so a manifest in `assets/img/` answers
+    /// `/assets/img/hero.jpg`.
+    public func relocated(under folder: String) -> Manifest.Image {
+        guard !folder.isEmpty else { return self }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        var image = self
+        image.source = prefix + source
+        image.path = prefix + path
+        image.variants = variants.map { variant in
+            var moved = variant
+            moved.path = prefix + variant.path
+            return moved
+        }
+        return image
+    }
+}

@@ -20,6 +20,8 @@ public struct ProjectSettings: Hashable, Sendable {
 
     // How they are encoded and how much a build may take.
     public var maxPixels: Int?
+    public var maxFrames: Int?
+    public var maxScans: Int?
     public var jobs: Int?
     public var jpegQuality: Int?
     public var webpQuality: Int?
@@ -67,7 +69,7 @@ public struct ProjectSettings: Hashable, Sendable {
         }
         take(\.source); take(\.output)
         take(\.densities); take(\.sourceDensity); take(\.formats); take(\.upscale)
-        take(\.maxPixels); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
+        take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
         take(\.avifEffort); take(\.pngCompression); take(\.templates)
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.box); take(\.legacy); take(\.baseURL)
         take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)

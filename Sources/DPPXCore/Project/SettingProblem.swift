@@ -24,6 +24,8 @@ extension ProjectSettings {
     /// The number settings and their bounds, in the order they are checked.
     static var numberBounds: [(path: WritableKeyPath<ProjectSettings, Int?>, flag: String, key: String, range: ClosedRange<Int>, example: Int)] { [
         (\.maxPixels, "max-pixels", "build.max-pixels", 1...Int.max, 100_000_000),
+        (\.maxFrames, "max-frames", "build.max-frames", 1...Int.max, 1000),
+        (\.maxScans, "max-scans", "build.max-scans", 1...Int.max, 100),
         (\.jobs, "jobs", "build.jobs", 1...256, 4),
         (\.jpegQuality, "quality", "build.quality", 1...100, 80),
         (\.webpQuality, "webp-quality", "build.webp-quality", 1...100, 80),

@@ -3,7 +3,8 @@ import DPPXBuild
 /// Dev mode (`dppx serve ROOT --watch SRC`): build SRC into ROOT, watch SRC, rebuild what
 /// changed, regenerate the stylesheet, and reload open pages.
 public struct DevelopmentOptions: Sendable {
-    /// The build to run: `sourceRoot` is SRC, `outputRoot` must be the served ROOT.
+    /// The build to run: `sourceRoot` is SRC, `outputRoot` the served ROOT or a folder inside it
+    /// (its manifest is found there).
     public var build: BuildOptions
     /// How often SRC is scanned for changes.
     public var pollInterval: Duration

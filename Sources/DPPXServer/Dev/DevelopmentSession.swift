@@ -11,14 +11,12 @@ public final class DevelopmentSession: Sendable {
     /// Open pages' event streams.
     public let broadcaster = ReloadBroadcaster()
     let manifests: ManifestStore
-    let templatesFolder: String?
     let logger: Logger
     private let status = LockedValue(BuildStatus.pending)
 
-    public init(options: DevelopmentOptions, manifests: ManifestStore, templatesFolder: String?, logger: Logger) {
+    public init(options: DevelopmentOptions, manifests: ManifestStore, logger: Logger) {
         self.options = options
         self.manifests = manifests
-        self.templatesFolder = templatesFolder
         self.logger = logger
     }
 

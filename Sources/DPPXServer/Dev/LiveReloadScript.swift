@@ -35,4 +35,18 @@ enum LiveReloadScript {
     })();
 
     """
+
+    /// `html` with `tag` before its last `</body>` (any case), or appended.
+    static func inject(_ html: [UInt8]) -> [UInt8] {
+        let tag = Array(Self.tag.utf8)
+        let close = Array("</body".utf8)
+        var index = html.count - close.count
+        while index >= 0 {
+            if zip(html[index..<(index + close.count)], close).allSatisfy({ ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) == $1 }) {
+                return Array(html[..<index]) + tag + Array(html[index...])
+            }
+            index -= 1
+        }
+        return html + tag
+    }
 }

@@ -10,92 +10,168 @@ import Musl
 import Darwin
 #endif
 
-/// ROOT's `dppx-manifest.json`, re-read when it changes on disk.
+/// Every `dppx-manifest.json` under ROOT, each re-read when it changes on disk.
 ///
-/// `dppx build` may run while the server does (it replaces the manifest atomically); the store
-/// notices within `recheckInterval` by comparing the file's identity, size and modification
-/// time, so a long-running server never negotiates on a stale list. Dev mode reloads right
-/// after each build.
+/// A site keeps its built images where its pages use them: a manifest in `assets/img/` answers
+/// `/assets/img/hero.jpg`. The manifests are found when the store loads and again every
+/// `discoveryEvery` checks, on a background queue so no request waits for the walk (a folder
+/// built later is picked up); each known manifest is checked
+/// every `recheckInterval` by its file's identity, size and modification time, so a
+/// long-running server never negotiates on a stale list while `dppx build` replaces one
+/// atomically. Dev mode reloads right after each build.
 public final class ManifestStore: Sendable {
-    /// The manifest file.
-    public let path: String
-    /// How long a checked manifest is trusted before its file is looked at again.
+    /// The folder served.
+    public let root: String
+    /// How long checked manifests are trusted before their files are looked at again.
     public let recheckInterval: Duration
+    /// Checks between two searches of ROOT for manifests.
+    static let discoveryEvery = 10
+    /// How deep below ROOT manifests are looked for.
+    static let searchDepth = 8
 
     private struct State: Sendable {
         var index = ManifestIndex.empty
         var status = ManifestStatus.missing(path: "")
-        var fingerprint: FileIdentity?
+        /// Each manifest's path relative to ROOT, with its identity when it was read.
+        var fingerprints: [String: FileIdentity?] = [:]
         var checked: ContinuousClock.Instant?
+        var checksSinceDiscovery = 0
+        /// A search of ROOT is running (off the request path).
+        var discovering = false
     }
 
     private let state = LockedValue(State())
 
     public init(root: String, recheckInterval: Duration = .seconds(1)) {
-        self.path = (root.hasSuffix("/") ? root : root + "/") + Manifest.fileName
+        self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
         self.recheckInterval = recheckInterval
         reload()
     }
 
-    /// The manifest to negotiate on now.
+    /// The images to negotiate on now, from every manifest.
     public func index() -> ManifestIndex {
         refreshIfDue()
         return state.withLock { $0.index }
     }
 
-    /// Whether the manifest is in use, and if not, why.
+    /// Whether manifests are in use, and if not, why.
     public func status() -> ManifestStatus {
         refreshIfDue()
         return state.withLock { $0.status }
     }
 
-    /// Reads the file again now (after a build). Returns the new status.
+    /// Looks for manifests and reads them all again now (after a build). Returns the new status.
     @discardableResult
     public func reload() -> ManifestStatus {
-        let fingerprint = FileIdentity(path: path)
-        let (index, status) = load(fingerprint: fingerprint)
+        let fingerprints = fingerprints(of: discover())
+        let (index, status) = load(fingerprints)
         state.withLock {
             $0.index = index
             $0.status = status
-            $0.fingerprint = fingerprint
+            $0.fingerprints = fingerprints
             $0.checked = .now
+            $0.checksSinceDiscovery = 0
         }
         return status
     }
 
     private func refreshIfDue() {
         let now = ContinuousClock.now
-        let due = state.withLock { state -> Bool in
+        let due = state.withLock { state -> (known: [String], discover: Bool)? in
             guard let checked = state.checked, now - checked < recheckInterval else {
                 state.checked = now
-                return true
+                state.checksSinceDiscovery += 1
+                let discover = state.checksSinceDiscovery >= Self.discoveryEvery
+                if discover { state.checksSinceDiscovery = 0 }
+                return (Array(state.fingerprints.keys), discover)
             }
-            return false
+            return nil
         }
-        guard due else { return }
-        let fingerprint = FileIdentity(path: path)
-        guard fingerprint != state.withLock({ $0.fingerprint }) else { return }
-        let (index, status) = load(fingerprint: fingerprint)
+        guard let due else { return }
+        if due.discover { startDiscovery() }
+        update(to: fingerprints(of: due.known))
+    }
+
+    /// Reads the manifests again when `fingerprints` differ from those last read.
+    private func update(to fingerprints: [String: FileIdentity?]) {
+        guard fingerprints != state.withLock({ $0.fingerprints }) else { return }
+        let (index, status) = load(fingerprints)
         state.withLock {
             $0.index = index
             $0.status = status
-            $0.fingerprint = fingerprint
+            $0.fingerprints = fingerprints
         }
     }
 
-    private func load(fingerprint: FileIdentity?) -> (ManifestIndex, ManifestStatus) {
-        guard fingerprint != nil else { return (.empty, .missing(path: path)) }
-        let bytes: [UInt8]
-        do {
-            bytes = try AtomicFile.read(path)
-        } catch {
-            return (.empty, .unreadable(path: path, reason: "cannot be read (\(String(cString: strerror(error.errno)))); check its permissions"))
+    /// Searches ROOT for manifests on a background queue, one search at a time.
+    private func startDiscovery() {
+        let starts = state.withLock { state -> Bool in
+            guard !state.discovering else { return false }
+            state.discovering = true
+            return true
         }
-        do {
-            let manifest = try Manifest.decode(bytes)
-            return (ManifestIndex(manifest), .loaded(images: manifest.images.count))
-        } catch {
-            return (.empty, .unreadable(path: path, reason: error.description))
+        guard starts else { return }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            update(to: fingerprints(of: discover()))
+            state.withLock { $0.discovering = false }
         }
+    }
+
+    /// Each manifest's identity now; ROOT's own is always looked at, so a first build into
+    /// ROOT is noticed at the next check.
+    private func fingerprints(of manifests: [String]) -> [String: FileIdentity?] {
+        let own = root + "/" + Manifest.fileName
+        return Dictionary(uniqueKeysWithValues: (manifests.contains(own) ? manifests : [own] + manifests).map { ($0, FileIdentity(path: $0)) })
+    }
+
+    /// The manifests under ROOT (ROOT's own first, then by path), hidden and symlinked folders
+    /// skipped.
+    private func discover() -> [String] {
+        var found: [String] = []
+        func visit(_ folder: String, depth: Int) {
+            guard depth <= Self.searchDepth, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = folder + "/" + name
+                if name == Manifest.fileName {
+                    found.append(path)
+                    continue
+                }
+                var info = stat()
+                guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+                visit(path, depth: depth + 1)
+            }
+        }
+        visit(root, depth: 0)
+        let own = root + "/" + Manifest.fileName
+        return found.filter { $0 == own } + found.filter { $0 != own }
+    }
+
+    /// Reads every manifest; the images of those that cannot be read are not negotiated, and
+    /// the status names the first such file.
+    private func load(_ fingerprints: [String: FileIdentity?]) -> (ManifestIndex, ManifestStatus) {
+        let own = root + "/" + Manifest.fileName
+        var images: [Manifest.Image] = []
+        var problem: ManifestStatus?
+        let paths = fingerprints.keys.sorted()
+        for path in paths.filter({ $0 == own }) + paths.filter({ $0 != own }) {
+            guard case .some(.some) = fingerprints[path] else { continue }
+            let bytes: [UInt8]
+            do throws(FileError) {
+                bytes = try AtomicFile.read(path)
+            } catch {
+                problem = problem ?? .unreadable(path: path, reason: "cannot be read (\(String(cString: strerror(error.errno)))); check its permissions")
+                continue
+            }
+            let folder = String((path as NSString).deletingLastPathComponent.dropFirst(root.count))
+            let relative = folder.hasPrefix("/") ? String(folder.dropFirst()) : folder
+            do throws(ManifestError) {
+                images += try Manifest.decode(bytes).images.map { $0.relocated(under: relative) }
+            } catch {
+                problem = problem ?? .unreadable(path: path, reason: error.description)
+            }
+        }
+        if images.isEmpty, let problem { return (.empty, problem) }
+        if images.isEmpty && fingerprints.values.allSatisfy({ $0 == nil }) { return (.empty, .missing(path: own)) }
+        return (ManifestIndex(Manifest(images: images)), .loaded(images: images.count))
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import NIOCore
 import NIOPosix
 
@@ -14,21 +13,21 @@ import Darwin
 /// The files under ROOT: confined to ROOT, and fast for the small files a site is made of.
 ///
 /// **Confinement.** A file is served only when its real path (every symbolic link resolved) is
-/// inside ROOT's real path, so `ROOT/evil -> /etc` cannot serve `/etc/passwd` as
-/// `/evil/passwd`, while links that stay inside ROOT (`latest.jpg -> v3.jpg`) keep working.
-/// The verdict is remembered per path together with the file it reached (device and inode),
-/// so a request costs one `stat`, and a link pointed elsewhere is checked again.
+/// inside ROOT's real path and names no hidden file or folder, so `ROOT/evil -> /etc` cannot
+/// serve `/etc/passwd` as `/evil/passwd` and `ROOT/envlink.txt -> .env` does not serve `.env`,
+/// while links that stay inside ROOT (`latest.jpg -> v3.jpg`) keep working. The verdict is
+/// remembered per path together with the file it reached (device and inode), so a request costs
+/// one `stat`, and a link pointed elsewhere is checked again.
 ///
-/// **Speed.** Files up to `cachedFileLimit` bytes are answered from memory: read once, kept
-/// while their identity (device, inode, size, modification time) is unchanged, re-read as soon
-/// as a build or an editor replaces them. Larger files are streamed from disk in chunks on
-/// NIO's thread pool, never read whole.
+/// **Speed.** Files up to `cachedFileLimit` bytes are answered from memory: read once (off the
+/// event loop), kept while their identity (device, inode, size, modification time) is
+/// unchanged, re-read as soon as a build or an editor replaces them. Larger files, and small
+/// ones until they are read, are sent from disk by the kernel (`sendfile`), never read whole.
 public struct RootedFileSystem: Sendable {
     /// ROOT with every link resolved, without a trailing slash.
     public let root: String
     /// The largest file kept in memory.
     public let cachedFileLimit: Int
-    private let streaming = FileIO(threadPool: .singleton)
     private let cache: FileCache
 
     /// `root` must exist; it is resolved once, here. At most `cacheBytes` of file contents are
@@ -40,35 +39,53 @@ public struct RootedFileSystem: Sendable {
         self.cache = FileCache(capacity: cacheBytes)
     }
 
-    /// The file or folder at `relativePath` (no leading slash), nil when it is missing or
-    /// outside ROOT.
+    /// The file or folder at `relativePath` (no leading slash), nil when it is missing, outside
+    /// ROOT or hidden.
     func entry(_ relativePath: some StringProtocol) -> FileIdentity? {
-        confinedIdentity(root + "/" + relativePath)
+        confinedIdentity(absolutePath(relativePath))
     }
 
-    /// The body of the file `identity` describes (from `entry`), whole or `range` of it.
-    func body(of relativePath: some StringProtocol, identity: FileIdentity, range: ClosedRange<Int>?,
-              context: some RequestContext) async throws -> ResponseBody {
-        let path = root + "/" + relativePath
-        guard identity.size <= cachedFileLimit else {
-            if let range { return try await streaming.loadFile(path: path, range: range, context: context) }
-            return try await streaming.loadFile(path: path, context: context)
+    /// `relativePath` (no leading slash) below ROOT.
+    func absolutePath(_ relativePath: some StringProtocol) -> String {
+        root + "/" + relativePath
+    }
+
+    /// The bytes of `slice` when its file is in memory, as the same version: no read, no waiting.
+    func bodyInMemory(_ slice: FileSlice) -> ByteBuffer? {
+        guard slice.file.size <= cachedFileLimit, let buffer = cache.contents(of: slice.path, identity: slice.file) else { return nil }
+        guard slice.range != 0..<buffer.readableBytes else { return buffer }
+        return buffer.getSlice(at: buffer.readerIndex + slice.range.lowerBound, length: slice.range.count)
+    }
+
+    /// Whether `slice`'s file is small enough to be kept in memory.
+    func keepsInMemory(_ slice: FileSlice) -> Bool {
+        slice.file.size <= cachedFileLimit
+    }
+
+    /// Reads `slice`'s file into memory on NIO's thread pool; true when it is there now, as the
+    /// same version. Nothing is read for a file above `cachedFileLimit`.
+    func load(_ slice: FileSlice) async -> Bool {
+        guard keepsInMemory(slice) else { return false }
+        if cache.contents(of: slice.path, identity: slice.file) != nil { return true }
+        let limit = cachedFileLimit
+        let path = slice.path
+        guard let (read, identity) = try? await NIOThreadPool.singleton.runIfActive({ try Self.readWhole(path, limit: limit) }),
+              let identity
+        else { return false }
+        cache.store(read, for: path, identity: identity)
+        return identity == slice.file
+    }
+
+    /// The open file for sending `slice` from disk, when the file at its path is still the
+    /// version it describes; nil when it changed or is gone.
+    func open(_ slice: FileSlice) -> NIOFileHandle? {
+        let descriptor = openForReading(slice.path)
+        guard descriptor >= 0 else { return nil }
+        guard FileIdentity(descriptor: descriptor) == slice.file else {
+            close(descriptor)
+            return nil
         }
-        return ResponseBody(byteBuffer: Self.slice(try await contents(of: path, identity: identity), range))
-    }
-
-    /// What `body(of:identity:range:context:)` would send, when it is in memory already: no
-    /// read, no waiting. Nil for a large file or one not read yet.
-    func bodyInMemory(of relativePath: some StringProtocol, identity: FileIdentity, range: ClosedRange<Int>?) -> ByteBuffer? {
-        guard identity.size <= cachedFileLimit,
-              let buffer = cache.contents(of: root + "/" + relativePath, identity: identity) else { return nil }
-        return Self.slice(buffer, range)
-    }
-
-    private static func slice(_ buffer: ByteBuffer, _ range: ClosedRange<Int>?) -> ByteBuffer {
-        guard let range, buffer.readableBytes > 0 else { return buffer }
-        let clamped = range.clamped(to: 0...(buffer.readableBytes - 1))
-        return buffer.getSlice(at: buffer.readerIndex + clamped.lowerBound, length: clamped.count) ?? buffer
+        return NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
     }
 
     /// The size of the regular file at `relativePath` (no leading slash), nil when it is missing,
@@ -78,45 +95,34 @@ public struct RootedFileSystem: Sendable {
         return identity.size
     }
 
-    /// True when `path` exists and its real path is ROOT or below it.
+    /// True when `path` exists and its real path is ROOT or below it, and not hidden.
     public func isInsideRoot(_ path: String) -> Bool {
         confinedIdentity(path) != nil
     }
 
-    /// The file `path` reaches, when it exists and is inside ROOT.
+    /// The file `path` reaches, when it exists, is inside ROOT and is not hidden there.
     private func confinedIdentity(_ path: String) -> FileIdentity? {
         guard let identity = FileIdentity(path: path) else { return nil }
         if cache.isConfirmedInside(path, identity) { return identity }
-        guard let real = Self.realPath(path), real == root || real.hasPrefix(root == "/" ? "/" : root + "/") else { return nil }
+        guard let real = Self.realPath(path) else { return nil }
+        if real != root {
+            let prefix = root == "/" ? "/" : root + "/"
+            guard real.hasPrefix(prefix) else { return nil }
+            // Where a link leads counts, not only its own name: hidden means hidden.
+            guard !PathGuard.namesHiddenFile(real.dropFirst(prefix.count)) else { return nil }
+        }
         cache.confirmInside(path, identity)
         return identity
     }
 
-    /// A small file's bytes: from memory while the file is unchanged, else read (off the event
-    /// loop) and kept.
-    func contents(of path: String, identity: FileIdentity) async throws -> ByteBuffer {
-        if let cached = cache.contents(of: path, identity: identity) { return cached }
-        let limit = cachedFileLimit
-        let (read, readIdentity) = try await NIOThreadPool.singleton.runIfActive {
-            try Self.readWhole(path, limit: limit)
-        }
-        if let readIdentity { cache.store(read, for: path, identity: readIdentity) }
-        // Replaced between the `stat` the headers came from and the read: those headers
-        // (length, ETag) describe a file that is gone. The client asks again.
-        guard readIdentity == identity else {
-            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "the file changed while it was being read; try again")
-        }
-        return read
-    }
-
     /// Reads a file whole, with the identity of exactly the file read (not of a file that
     /// replaced it in between); nil identity when the file changed during the read.
-    static func readWhole(_ path: String, limit: Int) throws -> (ByteBuffer, FileIdentity?) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw HTTPError(.notFound) }
+    static func readWhole(_ path: String, limit: Int) throws(FileReadError) -> (ByteBuffer, FileIdentity?) {
+        let descriptor = openForReading(path)
+        guard descriptor >= 0 else { throw FileReadError() }
         defer { close(descriptor) }
         guard let identity = FileIdentity(descriptor: descriptor), identity.isRegularFile, identity.size <= limit else {
-            throw HTTPError(.notFound)
+            throw FileReadError()
         }
         var buffer = ByteBufferAllocator().buffer(capacity: identity.size)
         while buffer.readableBytes < identity.size {
@@ -130,9 +136,17 @@ public struct RootedFileSystem: Sendable {
         return (buffer, complete ? identity : nil)
     }
 
+    /// A file that could not be read whole (gone, not a regular file, too large).
+    struct FileReadError: Error {}
+
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
+}
+
+/// `open(path, O_RDONLY | O_CLOEXEC)`.
+private func openForReading(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_CLOEXEC)
 }

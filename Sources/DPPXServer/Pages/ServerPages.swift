@@ -49,8 +49,10 @@ struct ServerPages {
                                      dpr: request.clientDPR,
                                      accept: AcceptHeader(accept), acceptText: accept.joined(separator: ", "),
                                      build: session?.latestStatus)
-            return Self.text(template.render(view), contentType: "text/html; charset=utf-8", cacheControl: "no-store",
-                             head: request.method == .head)
+            var page = Self.text(template.render(view), contentType: "text/html; charset=utf-8", cacheControl: "no-store",
+                                 head: request.method == .head)
+            page.headers[.acceptCH] = StaticResponder.acceptCH
+            return page
         }
     }
 

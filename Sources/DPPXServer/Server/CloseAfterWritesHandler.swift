@@ -5,7 +5,7 @@ import NIOCore
 /// On graceful shutdown Hummingbird closes each connection as soon as it has *written* the end of
 /// its current response; bytes NIO still holds for a client that reads slower than the file is
 /// sent would be dropped, cutting a download short. This handler is the first in the pipeline,
-/// so every response passes it as bytes, whoever wrote it (Hummingbird or `DirectFileHandler`).
+/// so every response passes it as bytes, whoever wrote it (Hummingbird or `ConnectionHandler`).
 /// A close first writes an empty buffer behind everything already written: writes complete in
 /// order, so when that one completes, all of it was sent, and the close goes on; after
 /// `maximumWait` at the latest, so a client that stopped reading cannot hold the shutdown
@@ -14,15 +14,30 @@ final class CloseAfterWritesHandler: ChannelOutboundHandler, RemovableChannelHan
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData
 
+    /// Sent as a user outbound event: the next close happens at once, whatever is unsent (a
+    /// client that stopped reading).
+    struct CloseNow {}
+
     private let maximumWait: TimeAmount
+    private var closesNow = false
     private var heldClose: (mode: CloseMode, promise: EventLoopPromise<Void>?)?
 
     init(maximumWait: TimeAmount) {
         self.maximumWait = maximumWait
     }
 
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is CloseNow else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        closesNow = true
+        promise?.succeed()
+        if heldClose != nil { releaseClose(context) }
+    }
+
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        guard mode == .all, context.channel.isActive else {
+        guard mode == .all, context.channel.isActive, !closesNow else {
             context.close(mode: mode, promise: promise)
             return
         }

@@ -1,15 +1,25 @@
 import HTTPTypes
 import NIOCore
 
-/// A response head as HTTP/1.1 bytes, the way Hummingbird's path writes it (Swift HTTP types
-/// converted to NIO's, then NIO's encoder): `HTTP/1.1 200 OK`, one `Name: value` line per field
-/// in order, names as given, no `Content-Length` on a 304, `Date` last.
+/// An answer's head as HTTP/1.1 bytes: `HTTP/1.1 200 OK`, one `Name: value` line per field in
+/// order, `Connection` when the connection's fate needs saying, `Date` last, the blank line.
 ///
-/// `DirectFileHandler` writes these itself; a test compares them with Hummingbird's answers
-/// byte for byte.
+/// The field lines of a file's full answer are the same for every request for that version of
+/// the file, so they are encoded once (`ResponseHeaderCache`); only the status line, `Date` and
+/// `Connection` are written per request.
 enum HTTP1ResponseHead {
+    /// What the head says about the connection.
+    enum Connection {
+        /// Nothing: HTTP/1.1's default, kept open.
+        case unsaid
+        /// `Connection: keep-alive`: an HTTP/1.0 client that asked to keep it open.
+        case keepAlive
+        /// `Connection: close`: closed after this answer.
+        case close
+    }
+
     /// The field lines of `fields` (each ending in CRLF), without the status line, `Date` and
-    /// the blank line; the same for every request for a version of a file, so they are kept.
+    /// the blank line.
     static func fieldLines(_ fields: HTTPFields, omittingContentLength: Bool = false) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(fields.count * 40)
@@ -22,10 +32,10 @@ enum HTTP1ResponseHead {
         return buffer
     }
 
-    /// The whole head: status line, `fieldLines`, `Date: date`, blank line.
-    static func encode(status: HTTPResponse.Status, fieldLines: ByteBuffer, date: String,
+    /// The whole head: status line, `fieldLines`, `Connection`, `Date: date`, blank line.
+    static func encode(status: HTTPResponse.Status, fieldLines: ByteBuffer, connection: Connection, date: String,
                        allocator: ByteBufferAllocator) -> ByteBuffer {
-        var buffer = allocator.buffer(capacity: fieldLines.readableBytes + date.utf8.count + 48)
+        var buffer = allocator.buffer(capacity: fieldLines.readableBytes + date.utf8.count + 72)
         switch status.code {
         case 200: buffer.writeStaticString("HTTP/1.1 200 OK\r\n")
         default:
@@ -36,22 +46,14 @@ enum HTTP1ResponseHead {
             buffer.writeStaticString("\r\n")
         }
         buffer.writeImmutableBuffer(fieldLines)
+        switch connection {
+        case .unsaid: break
+        case .keepAlive: buffer.writeStaticString("Connection: keep-alive\r\n")
+        case .close: buffer.writeStaticString("Connection: close\r\n")
+        }
         buffer.writeStaticString("Date: ")
         buffer.writeString(date)
         buffer.writeStaticString("\r\n\r\n")
         return buffer
-    }
-}
-
-extension StaticResponder.PreparedFile {
-    /// `headers` as the field lines NIO's encoder would write for `status`: the lines kept with
-    /// the file's headers for a 200, the same without `Content-Length` for a 304 (which has no
-    /// body), and the range's headers encoded now for a 206 (the only answer that changes them).
-    var http1FieldLines: ByteBuffer {
-        switch status {
-        case .notModified: HTTP1ResponseHead.fieldLines(headers, omittingContentLength: true)
-        case .partialContent: HTTP1ResponseHead.fieldLines(headers)
-        default: cached.fieldLines
-        }
     }
 }

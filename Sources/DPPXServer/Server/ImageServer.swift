@@ -2,6 +2,7 @@ import DPPXBuild
 import DPPXCore
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -10,18 +11,11 @@ import ServiceLifecycle
 /// `dppx serve`: a static file server over ROOT that answers an image's 1x URL with the variant
 /// each screen needs.
 ///
-/// The request path, outermost first:
-/// 1. `AccessLogMiddleware`: one line per request, once the body is sent;
-/// 2. `ErrorPageMiddleware`: readable 404 and 400 pages;
-/// 3. `ClientHintsMiddleware`: `Accept-CH` on HTML, so Chromium sends its DPR with images;
-/// 4. `LiveReloadMiddleware` (dev mode only): the reload script in HTML;
-/// 5. `StaticFileMiddleware`: ROOT's files, and the variant for an image's 1x URL;
-/// and the routes under `/_dppx/` (DPR script, inspector, live reload).
-///
-/// Few layers on purpose: each costs every request, and small files are served from memory
-/// (`RootedFileSystem`), so the layers are most of what a request costs. Before all of them,
-/// `DirectFileHandler` answers the requests whose file is in memory and whose answer no
-/// middleware would change, right where NIO parsed them (`ServerChannel`).
+/// One path answers every request outside `/_dppx/`: `StaticResponder` decides the complete
+/// answer (files, variants, HTML pages with `Accept-CH` and in dev mode the reload script, error
+/// pages, redirects) and `ConnectionHandler` writes it, right where NIO parsed the request
+/// (`ServerChannel`): no conversion to Swift HTTP types, no Swift task, no middleware. The
+/// server's own pages under `/_dppx/` (DPR script, inspector, live reload) are Hummingbird routes.
 public struct ImageServer: Sendable {
     public let options: ServerOptions
     /// ROOT's manifest, re-read when a build replaces it.
@@ -30,9 +24,6 @@ public struct ImageServer: Sendable {
     public let session: DevelopmentSession?
     let logger: Logger
     let accessLogger: Logger?
-    /// Files in memory are answered where NIO parsed the request (`DirectFileHandler`); off,
-    /// every request takes the middleware path (tests compare the two).
-    var answersFilesDirectly = true
 
     /// `logger` receives startup, build and shutdown messages; `accessLogger` one line per
     /// request (nil: no access log, `--quiet`).
@@ -43,15 +34,14 @@ public struct ImageServer: Sendable {
         let manifests = ManifestStore(root: options.root, recheckInterval: options.manifestRecheckInterval)
         self.manifests = manifests
         self.session = options.development.map {
-            DevelopmentSession(options: $0, manifests: manifests, templatesFolder: options.templatesFolder, logger: logger)
+            DevelopmentSession(options: $0, manifests: manifests, logger: logger)
         }
     }
 
     /// Makes Swift concurrency run its tasks on NIO's event loops, the ones the server's sockets
-    /// live on, instead of handing every request from an event loop to Swift's global pool and
-    /// back: the same work with a fraction of the thread switches (several times the requests
-    /// per second for small files). Call it once, from the main thread, before any task starts;
-    /// the process must then never block inside a task (builds run on their own queue).
+    /// live on, instead of handing work from an event loop to Swift's global pool and back.
+    /// Call it once, from the main thread, before any task starts; the process must then never
+    /// block inside a task (builds run on their own queue).
     public static func runTasksOnEventLoops() {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
@@ -65,46 +55,32 @@ public struct ImageServer: Sendable {
         guard isDirectory.boolValue else { throw .rootNotFolder(options.root) }
     }
 
-    /// The router with every middleware and route; ROOT must exist. A middleware that changes
-    /// the answers for files must also be applied by `DirectFileHandler`, which answers most of
-    /// them without the router (the byte-for-byte tests against `answersFilesDirectly = false`
-    /// show any difference).
-    public func makeRouter() -> Router<BasicRequestContext> {
-        makeRouter(responder: makeStaticResponder())
-    }
-
-    private func makeStaticResponder() -> StaticResponder {
-        StaticResponder(files: RootedFileSystem(root: options.root), manifests: manifests, cachePolicy: options.cachePolicy)
-    }
-
-    /// `responder` is shared with `DirectFileHandler`, so both answer from the same memory.
-    private func makeRouter(responder: StaticResponder) -> Router<BasicRequestContext> {
+    /// The router of the server's own pages under `/_dppx/`.
+    func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        if let accessLogger { router.add(middleware: AccessLogMiddleware(logger: accessLogger)) }
-        router.add(middleware: ErrorPageMiddleware())
-        router.add(middleware: ClientHintsMiddleware())
-        if session != nil { router.add(middleware: LiveReloadMiddleware()) }
-        router.add(middleware: StaticFileMiddleware(responder: responder))
         ServerPages(manifests: manifests, session: session, templatesFolder: options.templatesFolder).register(on: router)
         if let session { DevelopmentRoutes(session: session).register(on: router) }
         return router
     }
 
-    /// The Hummingbird application: `onRunning` gets the port once it listens (useful with port 0).
+    /// The Hummingbird application: `onRunning` gets the port once it listens (useful with port
+    /// 0). ROOT must exist. Raises the process's descriptor limit (`DescriptorLimit`).
     public func makeApplication(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        var quiet = logger
-        quiet.logLevel = max(logger.logLevel, .warning)
         let port = options.port
         let timeout = options.idleTimeout.components
-        let idle = TimeAmount.nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000)
-        let responder = makeStaticResponder()
+        let responder = StaticResponder(files: RootedFileSystem(root: options.root), manifests: manifests,
+                                        cachePolicy: options.cachePolicy, addsReloadScript: session != nil)
+        let maximumConnections = options.maximumConnections ?? DescriptorLimit.maximumConnections(for: DescriptorLimit.raiseToHard())
         return Application(
-            router: makeRouter(responder: responder),
-            server: ServerChannel.builder(idleTimeout: idle, directFiles: answersFilesDirectly ? responder : nil,
-                                          accessLogger: accessLogger),
-            configuration: .init(address: .hostname(options.host, port: options.port)),
+            router: makeRouter(),
+            server: ServerChannel.builder(
+                timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000),
+                files: responder, accessLogger: accessLogger),
+            // Clients past the maximum wait in the listen queue (nginx's is 511 on Linux).
+            configuration: .init(address: .hostname(options.host, port: options.port), backlog: 1024,
+                                 availableConnectionsDelegate: MaximumAvailableConnections(maximumConnections, logger: quietLogger())),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
-            logger: quiet)
+            logger: quietLogger())
     }
 
     /// The services `run` starts, in start order: the application, then dev mode's watcher.

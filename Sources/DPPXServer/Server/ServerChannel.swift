@@ -1,4 +1,3 @@
-import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -7,28 +6,27 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// An HTTP/1.1 connection as Hummingbird's `HTTP1Channel` sets it up, with dppx's two handlers
-/// in it. From the socket inwards:
+/// An HTTP/1.1 connection of `dppx serve`, set up through Hummingbird's `HTTPServerBuilder`.
+/// From the socket inwards:
 /// 1. `CloseAfterWritesHandler`: a close waits for the bytes already written;
 /// 2. NIO's HTTP/1 encoder and decoder (Hummingbird's limits);
-/// 3. `DirectFileHandler`: files in memory answered right here, the idle timeout;
-/// 4. the conversion to Swift HTTP types, Hummingbird's connection state handler (graceful
-///    shutdown; its idle timeout is off, the direct handler keeps it) and the async channel
-///    Hummingbird's responder reads requests from.
+/// 3. `ConnectionHandler`: every answer outside `/_dppx/` decided and written, the timeouts;
+/// 4. for `/_dppx/` only: the conversion to Swift HTTP types, Hummingbird's connection state
+///    handler (its idle timeout off: `ConnectionHandler` keeps time) and the async channel its
+///    router reads requests from.
 struct ServerChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
     let responder: HTTPChannelHandler.Responder
-    /// How long a connection may stay idle, and the longest a close waits for unsent bytes.
-    let idleTimeout: TimeAmount
-    /// Nil: every request goes to Hummingbird.
-    let directFiles: StaticResponder?
+    /// The connection's timeout (`ConnectionHandler`), and the longest a close waits for unsent bytes.
+    let timeout: TimeAmount
+    let files: StaticResponder
     let accessLogger: Logger?
 
     /// The server builder for `Application(server:)`.
-    static func builder(idleTimeout: TimeAmount, directFiles: StaticResponder?, accessLogger: Logger?) -> HTTPServerBuilder {
+    static func builder(timeout: TimeAmount, files: StaticResponder, accessLogger: Logger?) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            ServerChannel(responder: responder, idleTimeout: idleTimeout, directFiles: directFiles, accessLogger: accessLogger)
+            ServerChannel(responder: responder, timeout: timeout, files: files, accessLogger: accessLogger)
         }
     }
 
@@ -40,16 +38,15 @@ struct ServerChannel: ServerChildChannel, HTTPChannelHandler {
             limits.maxHeaderListSize = defaults.maxHeaderListSize
             limits.maxHeaderFieldCount = defaults.maxHeaderFieldCount
             let pipeline = channel.pipeline.syncOperations
-            try pipeline.addHandler(CloseAfterWritesHandler(maximumWait: idleTimeout))
-            // Not NIO's `configureHTTPServerPipeline`: it pairs the decoder with the encoder so
-            // the encoder learns each request's method, and requests answered by the direct
-            // handler would leave the encoder's list behind. The direct handler drops bodies
-            // of answers to HEAD instead.
+            try pipeline.addHandler(CloseAfterWritesHandler(maximumWait: timeout))
+            // Not NIO's `configureHTTPServerPipeline`: that pairs the decoder with the encoder so
+            // the encoder learns each request's method, and requests answered before the encoder
+            // would leave its list behind. `ConnectionHandler` drops bodies of answers to HEAD.
             try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
             try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes,
                                                                              informationalResponseStrategy: .drop,
                                                                              limitConfiguration: limits)))
-            try pipeline.addHandler(DirectFileHandler(responder: directFiles, accessLogger: accessLogger, idleTimeout: idleTimeout))
+            try pipeline.addHandler(ConnectionHandler(responder: files, accessLogger: accessLogger, timeout: timeout))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))

@@ -1,3 +1,5 @@
+import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -42,10 +44,9 @@ public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Recognises the socket errors NIO reports when binding, by their system message.
+    /// Recognises the socket errors NIO reports when binding, by their error code.
     static func binding(_ error: any Error, host: String, port: Int) -> ServerError {
-        let text = String(describing: error)
-        if text.contains(String(cString: strerror(EADDRINUSE))) { return .portInUse(host: host, port: port) }
-        return .cannotListen(host: host, port: port, reason: text)
+        if let io = error as? IOError, io.errnoCode == EADDRINUSE { return .portInUse(host: host, port: port) }
+        return .cannotListen(host: host, port: port, reason: String(describing: error))
     }
 }

@@ -8,9 +8,14 @@ public struct ServerOptions: Sendable {
     public var port: Int
     /// `Cache-Control` for files.
     public var cachePolicy: CachePolicy
-    /// A connection that sends no complete request headers for this long is closed: idle
-    /// keep-alive connections and slow clients dribbling headers (slow-loris) alike.
+    /// The connection timeout (`--idle-timeout`): a connection is closed when it completes no
+    /// request head for this long while nothing is in progress (idle keep-alive connections,
+    /// headers dribbled byte by byte), when a request body has not ended this long after its
+    /// head, or when its answers have not moved for this long (a client that stopped reading).
     public var idleTimeout: Duration
+    /// The most connections open at once; nil: as many as the descriptor limit allows
+    /// (`DescriptorLimit`). Further clients wait in the listen queue.
+    public var maximumConnections: Int?
     /// How often ROOT's manifest is checked for a new build.
     public var manifestRecheckInterval: Duration
     /// Dev mode (`--watch SRC`): build, watch, rebuild and reload pages; nil in production.
@@ -25,7 +30,7 @@ public struct ServerOptions: Sendable {
     public init(root: String, host: String = ServerOptions.defaultHost, port: Int = ServerOptions.defaultPort,
                 cachePolicy: CachePolicy = .revalidate, idleTimeout: Duration = ServerOptions.defaultIdleTimeout,
                 manifestRecheckInterval: Duration = .seconds(1), development: DevelopmentOptions? = nil,
-                templatesFolder: String? = nil) {
+                templatesFolder: String? = nil, maximumConnections: Int? = nil) {
         self.root = root
         self.host = host
         self.port = port
@@ -34,5 +39,6 @@ public struct ServerOptions: Sendable {
         self.manifestRecheckInterval = manifestRecheckInterval
         self.development = development
         self.templatesFolder = templatesFolder
+        self.maximumConnections = maximumConnections
     }
 }

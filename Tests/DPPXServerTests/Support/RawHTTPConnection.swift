@@ -59,6 +59,23 @@ final class RawHTTPConnection: @unchecked Sendable {
         }
     }
 
+    /// Sends as much of `bytes` as the socket takes without waiting; how many it took.
+    func sendWithoutWaiting(_ bytes: [UInt8]) -> Int {
+        let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        return max(0, sent)
+    }
+
+    /// Bytes read until the server ends the stream (or resets it, or `timeout` passes with
+    /// nothing), and whether it was ended.
+    func drainBlocking() -> (bytes: Int, ended: Bool) {
+        var total = 0
+        while true {
+            guard let chunk = try? receiveBlocking() else { return (total, false) }
+            if chunk.isEmpty { return (total, true) }
+            total += chunk.count
+        }
+    }
+
     /// Up to `count` bytes; empty at end of stream. Throws on timeout.
     func receiveBlocking(upTo count: Int = 65536) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)

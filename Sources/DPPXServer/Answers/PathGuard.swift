@@ -5,7 +5,7 @@
 ///   segment, or `..` anywhere, written plainly or encoded (`%2e%2e`).
 /// - 404: a hidden segment (`.git`, `.dppx-cache.json`, a build's temporary files), except
 ///   `/.well-known/`.
-/// Symbolic links that leave ROOT are refused by `RootedFileSystem`.
+/// Symbolic links that leave ROOT or lead to a hidden file are refused by `RootedFileSystem`.
 public enum PathGuard {
     /// What to do with a path.
     public enum Verdict: Equatable, Sendable {
@@ -37,6 +37,12 @@ public enum PathGuard {
     }
 
     private static let wellKnown = Array(".well-known".utf8)
+
+    /// Whether a decoded path relative to ROOT (a link's real target) has a hidden segment,
+    /// by the same rule as a request's path.
+    static func namesHiddenFile(_ relativePath: some StringProtocol) -> Bool {
+        relativePath.split(separator: "/").contains { $0.hasPrefix(".") && $0 != ".well-known" }
+    }
 
     /// One pass over the decoded path's bytes: nil when it may be served.
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Verdict? {

@@ -17,14 +17,19 @@ enum ByteRange: Equatable {
         }
         let spec = text.dropFirst("bytes=".count)
         let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ $0.count <= 18 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
+        guard parts.count == 2, parts.allSatisfy({ $0.count <= 64 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
             self = .ignored
             return
         }
-        switch (Int(parts[0]), Int(parts[1])) {
+        // A number past `Int.max` is past any file's end, and reads as `Int.max`: a last byte
+        // that far means "to the end", a first byte that far cannot be satisfied.
+        func number(_ digits: Substring) -> Int? {
+            digits.isEmpty ? nil : Int(digits) ?? Int.max
+        }
+        switch (number(parts[0]), number(parts[1])) {
         case (nil, let suffix?):
             guard suffix > 0, size > 0 else { self = .unsatisfiable; return }
-            self = .satisfiable(max(0, size - suffix)...(size - 1))
+            self = .satisfiable((suffix >= size ? 0 : size - suffix)...(size - 1))
         case (let first?, nil):
             self = first < size ? .satisfiable(first...(size - 1)) : .unsatisfiable
         case (let first?, let last?):

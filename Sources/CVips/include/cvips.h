@@ -1,0 +1,150 @@
+/*
+ * dppx's C side of libvips and libwebp. Swift cannot call variadic C functions, so every libvips
+ * operation dppx uses has a fixed-argument wrapper here; the few algorithms that work on raw
+ * pixel buffers (WebP decoding and YUV resizing, dropping an opaque alpha band) live in the .c
+ * files next to this header.
+ *
+ * Every symbol is prefixed cvips_. Functions returning int return 0 on success and -1 on error,
+ * with the reason in libvips's error buffer (read with cvips_error_take; see runtime.c for how
+ * dppx keeps that process-wide buffer's text with the call that failed).
+ */
+#ifndef CVIPS_H
+#define CVIPS_H
+
+#include <vips/vips.h>
+#include <glib.h>
+#include <webp/decode.h>
+#include <webp/encode.h>
+
+/* --- runtime.c: start, memory, warnings, errors --- */
+
+int cvips_init(const char *argv0);
+
+/* Large pixel buffers (decoded masters, encoder frames) are mapped and unmapped on their own,
+ * so memory goes back to the system as soon as an image is freed (glibc only). */
+void cvips_return_large_buffers_promptly(void);
+
+/* libvips's warnings ("not enough data", "read gave 2 warnings") join its error text instead of
+ * going to stderr on their own: the failure they explain is then reported with the file's name. */
+void cvips_warnings_into_errors(void);
+
+/* Takes (and clears) the process-wide error text; free the result with g_free. */
+char *cvips_error_take(void);
+
+/* libvips keeps one error buffer for the whole process, so when two calls fail at once on two
+ * threads, each one's text can hold the other's. dppx runs libvips work as "shared" sections
+ * (any number at once) and, when one fails, runs it again "alone" (no other libvips work at
+ * all): the buffer then holds that call's text only.
+ *
+ * cvips_shared_begin returns 1 when it opened the thread's outermost section (only the
+ * outermost may go on to run alone), 0 when the thread was already inside one. Sections nest;
+ * each begin is matched by an end. cvips_alone_begin waits for every shared section on other
+ * threads to end, and keeps new ones waiting until cvips_alone_end; it clears the buffer. */
+int cvips_shared_begin(void);
+void cvips_shared_end(void);
+void cvips_alone_begin(void);
+void cvips_alone_end(void);
+
+/* --- load.c: opening files --- */
+
+/* Opens a file lazily: the header is read, pixels are not decoded. */
+int cvips_open_header(const char *path, VipsImage **out);
+
+/* Opens a file for decoding: `pages` is -1 for every page of an animation, 1 for the first.
+ * Random access is needed to rotate; sequential streams. Truncated or damaged pixel data is an
+ * error rather than grey fill: for JPEG, any libjpeg warning ("Corrupt JPEG data") fails it. */
+int cvips_open(const char *path, int pages, int random_access, VipsImage **out);
+
+/* --- webp.c: libwebp straight from and to pixel buffers --- */
+
+/* Decodes a still, 8-bit sRGB WebP file straight into a memory image (3 bands, or 4 with
+ * alpha), without the two full-size RGBA frame buffers libvips's loader builds on the way.
+ * Damaged or truncated data is an error. */
+int cvips_webp_decode_file(const char *path, VipsImage **out);
+
+/* Decodes a still, lossy WebP without alpha straight into libwebp's encoder input (YUV 4:2:0).
+ * Returns 1, with nothing decoded, when the file is not such a WebP (lossless, alpha,
+ * animated): decode it to RGB instead. Free the result with cvips_webp_input_free. */
+int cvips_webp_decode_yuv_file(const char *path, WebPPicture **out);
+
+/* A copy of `from` (a YUV 4:2:0 input) at width x height, each plane resized on its own by
+ * libvips (Lanczos 3): luma to the new size, chroma to half of it, rounded up. */
+int cvips_webp_input_resized(const WebPPicture *from, int width, int height, WebPPicture **out);
+
+/* libwebp's input for one still image, taken from an 8-bit image with 3 or 4 bands: YUV 4:2:0
+ * for lossy, ARGB for lossless. Taking it renders the image (a resize runs here) and copies
+ * nothing else. Free the result with cvips_webp_input_free (cvips_webp_input_encode does). */
+int cvips_webp_input_new(VipsImage *in, int lossless, WebPPicture **out);
+void cvips_webp_input_free(WebPPicture *picture);
+
+/* Encodes an input and frees it: libwebp's default preset at `quality`, method `effort`, no
+ * metadata. The result is g_malloc'd (free with g_free). Returns 0, or libwebp's error code
+ * (a WebPEncodingError; VP8_ENC_ERROR_LAST when libwebp's version does not match). */
+int cvips_webp_input_encode(WebPPicture *picture, int quality, int lossless, int effort, void **buf, size_t *len);
+
+/* --- operations.c: pixels in memory, resizing, colour --- */
+
+/* For a decoded still image in memory, 8-bit with an alpha band that is 255 everywhere: the
+ * same pixels without the alpha band, moved down in place, so nothing is allocated. `in` is
+ * then spent: only `out` may be read (it keeps `in` alive). Returns 1, with `in` untouched,
+ * when there is no alpha band or some pixel is not fully opaque. */
+int cvips_drop_opaque_alpha(VipsImage *in, VipsImage **out);
+
+int cvips_copy_memory(VipsImage *in, VipsImage **out);
+int cvips_autorot(VipsImage *in, VipsImage **out);
+
+/* Resizes to exactly width x height, premultiplying alpha; no rotation. */
+int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out);
+
+/* Scales by hscale, vscale (Lanczos 3). */
+int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out);
+
+/* Resizes an image with alpha by hscale, vscale, its colour premultiplied by alpha so that
+ * edges do not darken, and rounded (not truncated) back to its band format. */
+int cvips_resize_premultiplied(VipsImage *in, double hscale, double vscale, VipsImage **out);
+
+/* Flattens alpha onto white (for JPEG, which has no alpha). */
+int cvips_flatten_white(VipsImage *in, VipsImage **out);
+
+/* Converts to sRGB through the embedded profile, or `input_profile` when there is none. */
+int cvips_icc_to_srgb(VipsImage *in, const char *input_profile, VipsImage **out);
+
+/* Converts to a device space through an ICC profile ("cmyk" is libvips's built-in one). */
+int cvips_icc_export(VipsImage *in, const char *profile, VipsImage **out);
+
+int cvips_colourspace(VipsImage *in, VipsInterpretation space, VipsImage **out);
+int cvips_cast(VipsImage *in, VipsBandFormat format, VipsImage **out);
+
+/* --- save.c: encoders, to g_malloc'd buffers (free with g_free); metadata stripped --- */
+
+int cvips_jpegsave(VipsImage *in, int quality, int progressive, void **buf, size_t *len);
+int cvips_pngsave(VipsImage *in, int compression, int effort, void **buf, size_t *len);
+int cvips_webpsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len);
+int cvips_avifsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len);
+int cvips_gifsave(VipsImage *in, int effort, void **buf, size_t *len);
+int cvips_tiffsave(VipsImage *in, void **buf, size_t *len);
+
+/* Writes to a file, format and options from the name ("a.png[bitdepth=16]"). Tests use it to
+ * make fixtures; the build writes through the buffer encoders and atomic renames instead. */
+int cvips_write_file(VipsImage *in, const char *path);
+
+/* --- fields.c: metadata and references --- */
+
+/* Reads a string field ("vips-loader"); NULL when absent. Do not free. */
+const char *cvips_get_string(VipsImage *image, const char *name);
+/* Reads an int field ("orientation", "n-pages"); `fallback` when absent. */
+int cvips_get_int(VipsImage *image, const char *name, int fallback);
+int cvips_has_field(VipsImage *image, const char *name);
+void cvips_set_int(VipsImage *image, const char *name, int value);
+void cvips_set_string(VipsImage *image, const char *name, const char *value);
+
+/* A copy whose metadata may be changed (libvips images are otherwise shared). */
+int cvips_copy(VipsImage *in, VipsImage **out);
+/* A copy with another interpretation (e.g. RGB16 for 16-bit pixels made in memory). */
+int cvips_copy_as(VipsImage *in, VipsInterpretation interpretation, VipsImage **out);
+
+void cvips_unref(VipsImage *image);
+/* How many holders an image has: 1 when only its owner's handle refers to it. */
+int cvips_ref_count(VipsImage *image);
+
+#endif

@@ -1,0 +1,237 @@
+/* libwebp straight from and to pixel buffers: decoding without libvips's frame copies, YUV
+ * resizing plane by plane, and encoding without libvips's copy of the image. */
+#include "cvips.h"
+
+#include <string.h>
+
+/* Reads a whole WebP file and its header; on success the caller frees *data with g_free. */
+static int cvips_webp_read(const char *path, gchar **data, gsize *length, WebPBitstreamFeatures *features) {
+    GError *error = NULL;
+    if (!g_file_get_contents(path, data, length, &error)) {
+        vips_error("webpload", "%s", error ? error->message : "cannot be read");
+        if (error) g_error_free(error);
+        return -1;
+    }
+    if (WebPGetFeatures((const uint8_t *) *data, *length, features) != VP8_STATUS_OK) {
+        vips_error("webpload", "not a WebP image, or its header is damaged");
+        g_free(*data);
+        return -1;
+    }
+    return 0;
+}
+
+/* Decodes a still, 8-bit sRGB WebP file straight into a memory image (3 bands, or 4 with
+ * alpha): the pixels libvips's loader gives, without the two full-size RGBA frame buffers it
+ * builds on the way (134 MB for a 4096x4096 master). Damaged or truncated data is an error. */
+int cvips_webp_decode_file(const char *path, VipsImage **out) {
+    gchar *data = NULL;
+    gsize length = 0;
+    WebPBitstreamFeatures features;
+    if (cvips_webp_read(path, &data, &length, &features)) return -1;
+    if (features.has_animation) {
+        vips_error("webpload", "is animated: decode it with libvips's loader");
+        g_free(data);
+        return -1;
+    }
+    int bands = features.has_alpha ? 4 : 3;
+    VipsImage *image = vips_image_new_memory();
+    vips_image_init_fields(image, features.width, features.height, bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                           VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
+    if (vips_image_write_prepare(image)) {
+        g_object_unref(image);
+        g_free(data);
+        return -1;
+    }
+    size_t stride = VIPS_IMAGE_SIZEOF_LINE(image);
+    size_t size = stride * (size_t) features.height;
+    uint8_t *pixels = VIPS_IMAGE_ADDR(image, 0, 0);
+    uint8_t *decoded = bands == 4
+        ? WebPDecodeRGBAInto((const uint8_t *) data, length, pixels, size, (int) stride)
+        : WebPDecodeRGBInto((const uint8_t *) data, length, pixels, size, (int) stride);
+    g_free(data);
+    if (!decoded) {
+        vips_error("webpload", "the WebP data is damaged or truncated");
+        g_object_unref(image);
+        return -1;
+    }
+    *out = image;
+    return 0;
+}
+
+/* A new libwebp picture of width x height, its YUV 4:2:0 planes allocated (contiguous: strides
+ * equal widths); NULL, with the reason in libvips's error buffer under `domain`, on failure. */
+static WebPPicture *cvips_webp_yuv_picture_new(int width, int height, const char *domain) {
+    WebPPicture *picture = g_new0(WebPPicture, 1);
+    if (!WebPPictureInit(picture)) {
+        vips_error(domain, "libwebp version mismatch");
+        g_free(picture);
+        return NULL;
+    }
+    picture->use_argb = 0;
+    picture->colorspace = WEBP_YUV420;
+    picture->width = width;
+    picture->height = height;
+    if (!WebPPictureAlloc(picture)) {
+        vips_error(domain, "out of memory for a %dx%d image", width, height);
+        g_free(picture);
+        return NULL;
+    }
+    return picture;
+}
+
+/* Decodes a still, lossy WebP without alpha straight into libwebp's encoder input (YUV 4:2:0,
+ * 1.5 bytes a pixel), for a master whose outputs are all lossy WebP: no RGB copy (3 bytes a
+ * pixel), no colour conversion either way. Returns 1, with nothing decoded, when the file is
+ * not such a WebP (lossless, alpha, animated): decode it to RGB instead. Free the result with
+ * cvips_webp_input_free (cvips_webp_input_encode does). */
+int cvips_webp_decode_yuv_file(const char *path, WebPPicture **out) {
+    gchar *data = NULL;
+    gsize length = 0;
+    WebPBitstreamFeatures features;
+    if (cvips_webp_read(path, &data, &length, &features)) return -1;
+    if (features.has_animation || features.has_alpha || features.format != 1) {
+        g_free(data);
+        return 1;
+    }
+    WebPPicture *picture = cvips_webp_yuv_picture_new(features.width, features.height, "webpload");
+    if (!picture) {
+        g_free(data);
+        return -1;
+    }
+    int uv_height = (features.height + 1) / 2;
+    uint8_t *decoded = WebPDecodeYUVInto((const uint8_t *) data, length,
+        picture->y, (size_t) picture->y_stride * (size_t) features.height, picture->y_stride,
+        picture->u, (size_t) picture->uv_stride * (size_t) uv_height, picture->uv_stride,
+        picture->v, (size_t) picture->uv_stride * (size_t) uv_height, picture->uv_stride);
+    g_free(data);
+    if (!decoded) {
+        vips_error("webpload", "the WebP data is damaged or truncated");
+        WebPPictureFree(picture);
+        g_free(picture);
+        return -1;
+    }
+    *out = picture;
+    return 0;
+}
+
+/* A copy of `from` (a YUV 4:2:0 input) at width x height, each plane resized on its own by
+ * libvips (Lanczos 3, as every other resize): luma to the new size, chroma to half of it,
+ * rounded up. Resizing Y'CbCr is resizing R'G'B' up to rounding: the conversion between them
+ * is linear, and libvips resizes sRGB values as they are. */
+int cvips_webp_input_resized(const WebPPicture *from, int width, int height, WebPPicture **out) {
+    if (from->use_argb || !from->y || !from->u || !from->v) {
+        vips_error("webpsave", "the input to resize is not YUV 4:2:0");
+        return -1;
+    }
+    WebPPicture *picture = cvips_webp_yuv_picture_new(width, height, "webpsave");
+    if (!picture) return -1;
+    const uint8_t *sources[3] = { from->y, from->u, from->v };
+    uint8_t *targets[3] = { picture->y, picture->u, picture->v };
+    for (int plane = 0; plane < 3; plane++) {
+        int luma = plane == 0;
+        int source_width = luma ? from->width : (from->width + 1) / 2;
+        int source_height = luma ? from->height : (from->height + 1) / 2;
+        int source_stride = luma ? from->y_stride : from->uv_stride;
+        int target_width = luma ? width : (width + 1) / 2;
+        int target_height = luma ? height : (height + 1) / 2;
+        int target_stride = luma ? picture->y_stride : picture->uv_stride;
+        VipsImage *source = vips_image_new_from_memory(sources[plane],
+            (size_t) source_stride * (size_t) source_height, source_stride, source_height, 1, VIPS_FORMAT_UCHAR);
+        VipsImage *wide = NULL, *resized = NULL;
+        int failed = !source;
+        /* Strides can exceed widths: crop the padding off before resizing. */
+        if (!failed) failed = vips_extract_area(source, &wide, 0, 0, source_width, source_height, NULL);
+        if (!failed) failed = vips_thumbnail_image(wide, &resized, target_width, "height", target_height,
+                                                   "size", VIPS_SIZE_FORCE, "no_rotate", TRUE, NULL);
+        size_t size = 0;
+        uint8_t *pixels = failed ? NULL : vips_image_write_to_memory(resized, &size);
+        if (source) g_object_unref(source);
+        if (wide) g_object_unref(wide);
+        if (resized) g_object_unref(resized);
+        if (!pixels || size != (size_t) target_width * (size_t) target_height) {
+            if (pixels) {
+                vips_error("webpsave", "a resized plane came out at the wrong size");
+                g_free(pixels);
+            }
+            WebPPictureFree(picture);
+            g_free(picture);
+            return -1;
+        }
+        for (int row = 0; row < target_height; row++)
+            memcpy(targets[plane] + (size_t) row * (size_t) target_stride, pixels + (size_t) row * (size_t) target_width,
+                   (size_t) target_width);
+        g_free(pixels);
+    }
+    *out = picture;
+    return 0;
+}
+
+/* libwebp's input for one still image, taken from an 8-bit image with 3 or 4 bands: YUV 4:2:0
+ * for lossy (1.5 bytes a pixel, or 2.5 with alpha), ARGB for lossless. Taking it renders the
+ * image (a resize runs here) and copies nothing else, so the image it came from, and the
+ * decoded master behind it, can be released before the far longer encode. Free the result
+ * with cvips_webp_input_free (cvips_webp_input_encode does). */
+int cvips_webp_input_new(VipsImage *in, int lossless, WebPPicture **out) {
+    VipsImage *memory = vips_image_copy_memory(in); /* a reference, not a copy, when already in memory */
+    if (!memory) return -1;
+    WebPPicture *picture = g_new0(WebPPicture, 1);
+    if (!WebPPictureInit(picture)) {
+        vips_error("webpsave", "libwebp version mismatch");
+        g_object_unref(memory);
+        g_free(picture);
+        return -1;
+    }
+    picture->use_argb = lossless;
+    picture->width = memory->Xsize;
+    picture->height = memory->Ysize;
+    int stride = (int) VIPS_IMAGE_SIZEOF_LINE(memory);
+    const uint8_t *pixels = VIPS_IMAGE_ADDR(memory, 0, 0);
+    int imported = memory->Bands == 4 ? WebPPictureImportRGBA(picture, pixels, stride)
+                                      : WebPPictureImportRGB(picture, pixels, stride);
+    g_object_unref(memory);
+    if (!imported) {
+        vips_error("webpsave", "out of memory importing the pixels");
+        WebPPictureFree(picture);
+        g_free(picture);
+        return -1;
+    }
+    *out = picture;
+    return 0;
+}
+
+void cvips_webp_input_free(WebPPicture *picture) {
+    if (!picture) return;
+    WebPPictureFree(picture);
+    g_free(picture);
+}
+
+/* Encodes an input from cvips_webp_input_new and frees it: the same still-image WebP as
+ * cvips_webpsave (libwebp's default preset at `quality`, method `effort`, no metadata),
+ * without libvips's copy of the whole image (50 MB at 4096x4096) and without the EXIF chunk
+ * it writes even when stripping. Its failures are libwebp's own error codes rather than text
+ * in libvips's error buffer: the input is spent, so the call cannot be run again to take
+ * that text (see cvips_shared_begin). */
+int cvips_webp_input_encode(WebPPicture *picture, int quality, int lossless, int effort, void **buf, size_t *len) {
+    WebPConfig config;
+    if (!WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, (float) quality)) {
+        cvips_webp_input_free(picture);
+        return VP8_ENC_ERROR_LAST;
+    }
+    config.lossless = lossless;
+    config.method = effort;
+    WebPMemoryWriter writer;
+    WebPMemoryWriterInit(&writer);
+    picture->writer = WebPMemoryWrite;
+    picture->custom_ptr = &writer;
+    int encoded = WebPEncode(&config, picture);
+    int error = picture->error_code;
+    cvips_webp_input_free(picture);
+    if (!encoded) {
+        WebPMemoryWriterClear(&writer);
+        return error == VP8_ENC_OK ? VP8_ENC_ERROR_LAST : error;
+    }
+    *buf = g_memdup2(writer.mem, writer.size);
+    *len = writer.size;
+    WebPMemoryWriterClear(&writer);
+    return 0;
+}

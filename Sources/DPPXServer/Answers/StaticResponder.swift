@@ -1,0 +1,237 @@
+import DPPXCore
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import NIOCore
+
+/// The one place that decides what a request outside `/_dppx/` is answered with: a complete
+/// `Answer`, which `ConnectionHandler` writes. It decides without waiting.
+///
+/// For a GET or HEAD, in one pass:
+/// 1. `PathGuard`: no `..`, encoded separators or hidden files;
+/// 2. a path a manifest under ROOT lists as the 1x URL (`/images/hero.jpg`) of an image whose
+///    size was given (an `@Nx` name, a rule, an option; `Manifest.Image.sizeIsGiven`) is answered with
+///    the variant `VariantChoice` picks from `?dpr=`, `Sec-CH-DPR`, `DPR`, the `dpr` cookie and
+///    `Accept` (the file name comes from the manifest, never from the client), with `Vary`,
+///    `Content-DPR`, `Content-Location`, `Cache-Control` (private when the cookie decided)
+///    and a strong `ETag` from the variant's content hash;
+/// 3. anything else is the file at that path (a folder: its `index.html`, or a redirect to
+///    the path with its slash); HTML pages carry `Accept-CH`, and in dev mode the reload script;
+/// 4. `FileResponse` does the HTTP file work: `Content-Type`, `Last-Modified`, `ETag`,
+///    conditional requests (304), single ranges (206, 416), HEAD, `--cache-control`;
+/// 5. what cannot be served gets a readable error page (400, 404, 405).
+///
+/// Explicit variant URLs (`/images/hero@2x.jpg`) and vector images are plain files.
+struct StaticResponder: Sendable {
+    let files: RootedFileSystem
+    let manifests: ManifestStore
+    let cachePolicy: CachePolicy
+    /// Dev mode: HTML pages get the live-reload script.
+    let addsReloadScript: Bool
+    private let headerCache = ResponseHeaderCache()
+
+    /// The hints HTML pages ask for (`Accept-CH`), so Chromium sends its DPR with the page's
+    /// image and CSS requests.
+    static let acceptCH = "Sec-CH-DPR, DPR"
+
+    init(files: RootedFileSystem, manifests: ManifestStore, cachePolicy: CachePolicy, addsReloadScript: Bool = false) {
+        self.files = files
+        self.manifests = manifests
+        self.cachePolicy = cachePolicy
+        self.addsReloadScript = addsReloadScript
+    }
+
+    enum Decision {
+        case answer(Answer)
+        /// `/_dppx/`: the server's own routes answer it.
+        case route
+        /// The answer is made from this file's bytes (a page that gets the reload script), not
+        /// in memory yet: read it off the event loop, then decide again.
+        case needsContents(FileSlice)
+    }
+
+    /// The answer to `request`.
+    func decide(_ request: FileRequest) -> Decision {
+        let uri = request.uri
+        let rawPath = uri.path
+        guard !ServerPages.owns(rawPath) else { return .route }
+        let isHead = request.method == .head
+        guard request.method != .other else { return .answer(.errorPage(.methodNotAllowed, path: rawPath, isHead: false)) }
+        let path: String
+        switch PathGuard.check(rawPath) {
+        case .allowed(let decoded): path = decoded
+        case .badRequest(let reason): return .answer(.errorPage(.badRequest, path: rawPath, message: reason, isHead: isHead))
+        case .hidden: return .answer(.errorPage(.notFound, path: rawPath, isHead: isHead))
+        }
+        guard path.hasPrefix("/") else {
+            return .answer(.errorPage(.badRequest, path: rawPath, message: "the path must start with '/'", isHead: isHead))
+        }
+        let relative = path.dropFirst()
+        let manifest = manifests.index()
+        var variantMissing = false
+        if let variant = variant(of: relative, in: manifest, request: request, variantMissing: &variantMissing) {
+            return .answer(variant)
+        }
+        // A variant found missing could appear: then this answer would change.
+        let decidedWith = variantMissing ? nil : manifest
+
+        guard let entry = files.entry(relative) else { return .answer(.errorPage(.notFound, path: rawPath, isHead: isHead)) }
+        if entry.isFolder {
+            guard path.hasSuffix("/") else {
+                let location = rawPath + "/" + (uri.query.map { "?" + $0 } ?? "")
+                return .answer(Answer(status: .movedPermanently, headers: [.location: location], bytes: ByteBuffer(), isHead: isHead))
+            }
+            let index = relative + "index.html"
+            guard let indexEntry = files.entry(index), indexEntry.isRegularFile else {
+                return .answer(.errorPage(.notFound, path: rawPath, isHead: isHead))
+            }
+            return plainFile(indexEntry, at: index, request: request, decidedWith: decidedWith)
+        }
+        guard entry.isRegularFile else { return .answer(.errorPage(.notFound, path: rawPath, isHead: isHead)) }
+        return plainFile(entry, at: relative, request: request, decidedWith: decidedWith)
+    }
+
+    /// `decidedWith`: the manifest the answer may be given again with (`Answer.decidedFrom`).
+    private func plainFile(_ file: FileIdentity, at path: Substring, request: FileRequest, decidedWith: ManifestIndex?) -> Decision {
+        let headers = headerCache.headers(for: .init(path: path, file: file, variant: nil)) {
+            FileResponse.headers(file: file, path: path, length: file.size, cachePolicy: cachePolicy)
+        }
+        let slice = FileSlice(path: files.absolutePath(path), file: file)
+        if addsReloadScript, headers.isHTMLPage, file.size <= files.cachedFileLimit {
+            return reloadingPage(slice, headers: headers, request: request)
+        }
+        var answer = FileResponse(file: file, cached: headers, honoursModifiedSince: true)
+            .answer(to: request, body: AnswerBody([.file(slice)]))
+        answer.decidedFrom = decidedWith.map { Answer.Source(manifest: $0, path: path, file: file) }
+        return .answer(answer)
+    }
+
+    /// Dev mode's HTML page: the live-reload script inserted, never cached or validated (the
+    /// next build may change it), always whole.
+    private func reloadingPage(_ slice: FileSlice, headers: ResponseHeaderCache.Headers, request: FileRequest) -> Decision {
+        var fields = headers.fields
+        fields[.eTag] = nil
+        fields[.lastModified] = nil
+        fields[.acceptRanges] = nil
+        fields[.cacheControl] = "no-store"
+        if request.method == .head {
+            fields[.contentLength] = String(slice.file.size + LiveReloadScript.tag.utf8.count)
+            return .answer(Answer(status: .ok, fieldLines: HTTP1ResponseHead.fieldLines(fields)))
+        }
+        guard let page = files.bodyInMemory(slice) else { return .needsContents(slice) }
+        let injected = ByteBuffer(bytes: LiveReloadScript.inject(Array(page.readableBytesView)))
+        return .answer(Answer(status: .ok, headers: fields, bytes: injected, isHead: false))
+    }
+
+    /// The negotiated answer for an image's 1x URL; nil when `relative` is not one (or its
+    /// chosen variant is missing on disk, in which case the plain file is the answer).
+    ///
+    /// The body of a negotiated answer is made here, and only here: the variant's file as it
+    /// is. A change to what a negotiated answer contains (bytes added to the file) changes
+    /// `body`, and the headers' length follows from it; ranges, HEAD and the writer need no
+    /// change (`AnswerBody.slice`).
+    private func variant(of relative: Substring, in index: ManifestIndex, request: FileRequest,
+                         variantMissing: inout Bool) -> Answer? {
+        // An image whose size nobody stated keeps its own file: a page never told about dppx
+        // lays out as it did from a plain static server.
+        guard let image = index.image(atBasePath: String(relative)), !image.densityIndependent, image.sizeIsGiven,
+              let choice = VariantChoice(image: image, dpr: ClientDPR(request), accept: AcceptHeader(request.accept))
+        else { return nil }
+        guard let file = files.entry(choice.variant.path), file.isRegularFile else {
+            variantMissing = true
+            return nil
+        }
+        let path = Substring(choice.variant.path)
+        let body = AnswerBody([.file(FileSlice(path: files.absolutePath(path), file: file))])
+        // A size other than the manifest's means a build is rewriting the file: the manifest's
+        // hash cannot vouch for these bytes, so the file's own weak tag is used.
+        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes)
+        let headers = headerCache.headers(for: .init(path: path, file: file, variant: variant.key)) {
+            FileResponse.headers(file: file, path: path, length: body.count, cachePolicy: cachePolicy,
+                                 entityTag: variant.hashTrusted ? variant.entityTag : nil, decorate: variant.apply)
+        }
+        // Every variant is written by the same build within the same second: a date cannot
+        // tell them apart, only the tag can.
+        var answer = FileResponse(file: file, cached: headers, honoursModifiedSince: false).answer(to: request, body: body)
+        answer.decidedFrom = Answer.Source(manifest: index, path: path, file: file)
+        return answer
+    }
+}
+
+/// One file's HTTP answer: validators, conditional requests, a single range, HEAD.
+///
+/// `cached` are the headers of the full answer, the same for every request for this version of
+/// the file (`ResponseHeaderCache` keeps them); `answer(to:body:)` adds what depends on the
+/// request.
+struct FileResponse {
+    let file: FileIdentity
+    let cached: ResponseHeaderCache.Headers
+    /// `If-Modified-Since` is evaluated (when there is no `If-None-Match`).
+    let honoursModifiedSince: Bool
+
+    /// The headers of a full answer of `length` bytes: `Content-Type` from the extension,
+    /// `Content-Length`, `Last-Modified`, `ETag` (`entityTag`, or a weak one from the size and
+    /// modification time), `Accept-Ranges`, `Cache-Control`, `Accept-CH` on HTML pages, then
+    /// `decorate`'s.
+    static func headers(file: FileIdentity, path: Substring, length: Int, cachePolicy: CachePolicy, entityTag: String? = nil,
+                        decorate: (inout HTTPFields) -> Void = { _ in }) -> HTTPFields {
+        var headers = HTTPFields()
+        if let contentType = contentType(of: path) { headers[.contentType] = contentType }
+        headers[.contentLength] = String(length)
+        headers[.lastModified] = HTTPDate.format(file.modifiedSeconds)
+        headers[.eTag] = entityTag
+            ?? "W/\"\(String(file.size, radix: 16))-\(String(file.modifiedSeconds, radix: 16))\(String(file.modifiedNanoseconds, radix: 16))\""
+        headers[.acceptRanges] = "bytes"
+        headers[.cacheControl] = cachePolicy.description
+        if headers.isHTMLPage { headers[.acceptCH] = StaticResponder.acceptCH }
+        decorate(&headers)
+        return headers
+    }
+
+    /// The answer to `request` whose full body is `body`: 304, 206, 416, HEAD or 200.
+    func answer(to request: FileRequest, body: AnswerBody) -> Answer {
+        let entityTag = cached.entityTag
+        let variant = cached.contentLocation
+        if !request.ifNoneMatch.isEmpty {
+            if EntityTagList(request.ifNoneMatch).weaklyMatches(entityTag) { return notModified() }
+        } else if honoursModifiedSince, let since = request.ifModifiedSince.flatMap(HTTPDate.parse),
+                  file.modifiedSeconds <= since {
+            return notModified()
+        }
+        if request.method != .head, let header = request.range {
+            let ifRange = request.ifRange
+            // A range applies only to the representation the client holds part of.
+            let sameRepresentation = ifRange == nil || ifRange == entityTag || (honoursModifiedSince && ifRange == cached.lastModified)
+            let size = body.count
+            switch ByteRange(header: header, size: size) {
+            case .satisfiable(let bytes) where sameRepresentation:
+                var headers = cached.fields
+                headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)"
+                headers[.contentLength] = String(bytes.count)
+                return Answer(status: .partialContent, fieldLines: HTTP1ResponseHead.fieldLines(headers),
+                              body: body.slice(bytes), variant: variant)
+            case .unsatisfiable where ifRange == nil:
+                return Answer(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)"], bytes: ByteBuffer(),
+                              isHead: false)
+            default:
+                break  // the whole body
+            }
+        }
+        return Answer(status: .ok, fieldLines: cached.fieldLines, body: request.method == .head ? .empty : body, variant: variant)
+    }
+
+    /// 304: the full answer's headers but `Content-Length`, no body.
+    private func notModified() -> Answer {
+        Answer(status: .notModified, fieldLines: HTTP1ResponseHead.fieldLines(cached.fields, omittingContentLength: true),
+               variant: cached.contentLocation)
+    }
+
+    /// From the extension: Hummingbird's table, then the image formats it lacks (AVIF, HEIC),
+    /// without which a browser sniffs, and some refuse an AVIF.
+    static func contentType(of path: Substring) -> String? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        let fileExtension = String(path[path.index(after: dot)...])
+        if let known = MediaType.getMediaType(forExtension: fileExtension) { return known.description }
+        return ImageFormat(fileExtension: Substring(fileExtension))?.mediaType
+    }
+}

@@ -1,0 +1,93 @@
+import DPPXBuild
+import DPPXCore
+import DPPXImaging
+import DPPXTestSupport
+import Foundation
+import Testing
+
+/// Files that cost far more to decode than their pixel count says: each is refused before
+/// decoding, naming the limit that stopped it and the flag that raises it.
+@Suite("Decode limits: frames, pages, scans")
+struct DecodeLimitTests {
+    func build(_ fixture: BuildFixture, maxFrames: Int = DecodeLimits.defaultMaxFrames, maxScans: Int = DecodeLimits.defaultMaxScans) throws -> BuildReport {
+        var options = fixture.options()
+        options.limits.maxFrames = maxFrames
+        options.limits.maxScans = maxScans
+        return try Builder(options: options).run()
+    }
+
+    @Test("a TIFF of more pages than --max-frames is refused, naming the pages and the flag; one under it builds")
+    func tiffPages() throws {
+        let fixture = BuildFixture()
+        try TestImages.writeAnimation(fixture.source("pages.tif"), width: 2, height: 2, frames: 30)
+        try TestImages.writeAnimation(fixture.source("few.tif"), width: 2, height: 2, frames: 3)
+        let report = try build(fixture, maxFrames: 20)
+        let reason = try #require(report.failures.first { $0.file == "pages.tif" }?.reason, "\(report.failures)")
+        #expect(reason.contains("30 pages") && reason.contains("limit of 20") && reason.contains("--max-frames"), "\(reason)")
+        #expect(report.built == ["few.tif"], "\(report.failures)")
+    }
+
+    @Test("an animated WebP of more frames than --max-frames is refused")
+    func webpFrames() throws {
+        let fixture = BuildFixture()
+        try TestImages.writeAnimation(fixture.source("spin.webp"), width: 8, height: 8, frames: 40)
+        let report = try build(fixture, maxFrames: 20)
+        let reason = try #require(report.failures.first?.reason, "\(report.failures)")
+        #expect(reason.contains("frames, more than the limit of 20") && reason.contains("--max-frames"), "\(reason)")
+    }
+
+    @Test("a GIF of more frames than libvips's decoder reads (4097) is refused rather than cut short")
+    func gifOverDecoderLimit() throws {
+        let fixture = BuildFixture()
+        try TestImages.writeAnimation(fixture.source("long.gif"), width: 2, height: 2, frames: 4200)
+        let report = try build(fixture, maxFrames: 10_000)
+        let reason = try #require(report.failures.first { $0.file == "long.gif" }?.reason, "built: \(report.built)")
+        #expect(reason.contains("4200 frames") && reason.contains("only the first 4097"), "\(reason)")
+        // Under the default limit, the real count is what --max-frames is checked against.
+        let limited = try build(fixture, maxFrames: 1000)
+        let limitedReason = try #require(limited.failures.first?.reason)
+        #expect(limitedReason.contains("4200 frames") && limitedReason.contains("--max-frames"), "\(limitedReason)")
+    }
+
+    @Test("a progressive JPEG of more scans than --max-scans is refused before decoding")
+    func progressiveScans() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("plain.jpg[interlace]"), width: 64, height: 48)
+        let bytes = try AtomicFile.read(fixture.source("plain.jpg"))
+        try FileManager.default.removeItem(atPath: fixture.source("plain.jpg"))
+        let scans = JPEGMarkers.segments(in: bytes).filter { bytes[$0.start + 1] == 0xDA }
+        try #require(scans.count >= 2 && scans.count <= 12, "libvips wrote \(scans.count) scans")
+        // The last scan again and again: a file of many scans over the same image.
+        let last = try #require(scans.last)
+        let repeated = Array(bytes[..<last.end]) + Array(repeating: Array(bytes[last.start..<last.end]), count: 40).flatMap { $0 }
+            + Array(bytes[last.end...])
+        try TestImages.writeBytes(repeated, to: fixture.source("scans.jpg"))
+        try TestImages.write(fixture.source("normal.jpg[interlace]"), width: 64, height: 48)
+        let report = try build(fixture, maxScans: 20)
+        let reason = try #require(report.failures.first { $0.file == "scans.jpg" }?.reason, "\(report.failures)")
+        #expect(reason.contains("more than 20 scans") && reason.contains("--max-scans"), "\(reason)")
+        #expect(report.built == ["normal.jpg"])
+    }
+
+    @Test("an SVG declaring a huge width is copied: it is never rendered, so --max-pixels does not apply")
+    func svgIgnoresPixelLimit() throws {
+        let fixture = BuildFixture()
+        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"><rect width="10" height="10"/></svg>"#
+        try TestImages.writeBytes(Array(svg.utf8), to: fixture.source("wide.svg"))
+        let report = try fixture.build(maxPixels: 1_000_000)
+        #expect(report.succeeded, "\(report.failures)")
+        #expect(fixture.output.files() == ["dppx-manifest.json", "wide.svg"])
+    }
+
+    @Test("an SVG with an attribute over 10 MB is refused with the parser's real limit, not called damaged")
+    func svgHugeAttribute() throws {
+        let fixture = BuildFixture()
+        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="10" height="10" data-x=""#
+            + String(repeating: "a", count: 10_500_000) + #""/></svg>"#
+        try TestImages.writeBytes(Array(svg.utf8), to: fixture.source("big.svg"))
+        let report = try fixture.build()
+        let reason = try #require(report.failures.first?.reason)
+        #expect(reason.contains("10500000 bytes") && reason.contains("10000000"), "\(reason)")
+        #expect(!reason.contains("damaged or truncated"), "\(reason)")
+    }
+}

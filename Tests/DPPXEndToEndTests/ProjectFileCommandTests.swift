@@ -1,0 +1,134 @@
+import DPPXCore
+import DPPXTestSupport
+import Foundation
+import Testing
+
+/// `dppx.toml` read by every command: the same outputs from `build`, `css`, `html` and
+/// `serve --watch` with no arguments, flags over the file, errors naming the line and key.
+@Suite("dppx.toml, the project file (end to end)", .serialized)
+struct ProjectFileCommandTests {
+    static let projectFile = """
+    [build]
+    source = "src"
+    out = "public"
+    densities = [1, 2]
+    formats = ["webp"]
+    quality = 70
+
+    [css]
+    file = "public/site.css"
+    box = false
+    prefix = "img-"
+
+    [html]
+    base-url = "/img/"
+
+    [[rule]]
+    match = "photos/**"
+    density = 1
+
+    [[rule]]
+    match = "drafts/**"
+    exclude = true
+    """
+
+    static func scenario() throws -> RenderScenario {
+        let scenario = try RenderScenario()
+        try TestImages.write(scenario.scratch("src/photos/beach.jpg"), width: 300, height: 200)
+        try TestImages.write(scenario.scratch("src/drafts/wip.jpg"), width: 300, height: 200)
+        try scenario.write(projectFile, to: "dppx.toml")
+        return scenario
+    }
+
+    func manifest(_ scenario: RenderScenario, _ folder: String = "public") throws -> Manifest {
+        try Manifest.decode(Array(try #require(scenario.read("\(folder)/\(Manifest.fileName)")).utf8))
+    }
+
+    @Test("build, css, html and serve --watch with no arguments do what the file says, identically")
+    func noArguments() async throws {
+        let scenario = try Self.scenario()
+        // Before any build, dppx css reads the masters with the file's rules...
+        let predicted = try await scenario.dppx("css")
+        #expect(predicted.status == 0, "\(predicted)")
+        let fromMasters = try #require(scenario.read("public/site.css"))
+        let build = try await scenario.dppx("build")
+        #expect(build.status == 0, "\(build)")
+        let manifest = try manifest(scenario)
+        #expect(manifest.images.map(\.source) == ["hero.jpg", "icons/logo@3x.png", "photos/beach.jpg", "vector.svg"], "drafts/** is excluded")
+        let beach = try #require(manifest.images.first { $0.source == "photos/beach.jpg" })
+        #expect(beach.cssSize == PixelSize(width: 300, height: 200) && beach.intent == .rule, "photos/** are 1x")
+        #expect(Set(beach.variants.map(\.format)) == [.jpeg, .webp])
+        #expect(manifest.images.first { $0.source == "hero.jpg" }?.densities == [Density(1), Density(2)])
+        let built = try #require(scenario.read("public/site.css"))
+        #expect(built.contains(".img-hero {") && !built.contains("width:"), "the [css] options apply: \(built)")
+        #expect(built == fromMasters, "...and writes what the build then writes")
+        #expect(!built.contains("wip"), "excluded masters have no rule")
+
+        try FileManager.default.removeItem(atPath: scenario.scratch("public/site.css"))
+        let css = try await scenario.dppx("css")
+        #expect(css.status == 0, "\(css)")
+        #expect(scenario.read("public/site.css") == built, "dppx css writes [css] file exactly as dppx build did")
+
+        let html = try await scenario.dppx("html")
+        #expect(html.status == 0, "\(html)")
+        #expect(html.stdout == (try await scenario.dppx("html", "public")).stdout)
+        #expect(html.stdout.contains("/img/photos/beach.webp") && !html.stdout.contains("wip"), "\(html.stdout)")
+
+        let before = try #require(scenario.read("public/\(Manifest.fileName)"))
+        try FileManager.default.removeItem(atPath: scenario.scratch("public"))
+        let server = try await ServeProcess(["--watch"], in: scenario.root)
+        #expect(try await server.interrupt() == 0, "\(server.log())")
+        #expect(scenario.read("public/\(Manifest.fileName)") == before, "serve --watch builds the same files into [build] out")
+        #expect(scenario.read("public/site.css") == built, "and writes the same stylesheet")
+    }
+
+    @Test("serve --watch builds [build] out inside [serve] root and negotiates its images at their paths")
+    func nestedOutput() async throws {
+        let scenario = try RenderScenario(svg: false)
+        try scenario.write("[build]\nsource = \"src\"\nout = \"site/img\"\n[serve]\nroot = \"site\"\n", to: "dppx.toml")
+        try scenario.write("<!doctype html><p>home</p>", to: "site/index.html")
+        let server = try await ServeProcess(["--watch"], in: scenario.root)
+        #expect(scenario.read("site/img/\(Manifest.fileName)") != nil, "\(server.log())")
+        let port = server.port
+        let logo = try await offPool { try HTTPGet.run(port: port, path: "/img/icons/logo.png", headers: ["Sec-CH-DPR": "2"]) }
+        #expect(logo.header("Content-DPR") == "2", "\(logo.headers)")
+        #expect(logo.header("Content-Location")?.hasSuffix("img/icons/logo@2x.png") == true)
+        #expect(try await server.interrupt() == 0)
+    }
+
+    @Test("flags override the file for one run")
+    func flagsOverride() async throws {
+        let scenario = try Self.scenario()
+        let result = try await scenario.dppx("build", "--densities", "1", "--out", "other")
+        #expect(result.status == 0, "\(result)")
+        #expect(try manifest(scenario, "other").images.first { $0.source == "hero.jpg" }?.densities == [Density(1)])
+        #expect(scenario.read("public/\(Manifest.fileName)") == nil)
+        let boxless = try await scenario.dppx("css", "other")
+        #expect(boxless.status == 0 && !boxless.stdout.contains("width:"), "box = false in the file: \(boxless)")
+        let boxed = try await scenario.dppx("css", "other", "--box")
+        #expect(boxed.stdout.contains("width: 400px;"), "--box overrides it: \(boxed)")
+    }
+
+    @Test("the file is found from a subfolder, its paths relative to it; --config names another")
+    func found() async throws {
+        let scenario = try Self.scenario()
+        let nested = try await DPPXBinary.run(["build", "--quiet"], in: scenario.scratch("src/icons"))
+        #expect(nested.status == 0, "\(nested)")
+        #expect(scenario.read("public/\(Manifest.fileName)") != nil)
+        try scenario.write("[build]\nsource = \"../src\"\nout = \"elsewhere\"\n", to: "config/other.toml")
+        let configured = try await scenario.dppx("build", "--config", "config/other.toml", "--quiet")
+        #expect(configured.status == 0, "\(configured)")
+        #expect(scenario.read("config/elsewhere/\(Manifest.fileName)") != nil, "paths are relative to the file's folder")
+    }
+
+    @Test("a bad file stops every command with exit 2, naming the file, the line, the key and what is allowed")
+    func errors() async throws {
+        let scenario = try RenderScenario()
+        try scenario.write("[build]\nsource = \"src\"\nquality = 101\n", to: "dppx.toml")
+        for command in [["build"], ["css"], ["html"], ["serve", "--watch"]] {
+            let result = try await scenario.dppx(arguments: command)
+            #expect(result.status == 2, "\(command): \(result)")
+            #expect(result.stderr.contains("dppx.toml:3: build.quality must be between 1 and 100, e.g. quality = 80; got 101"), "\(result)")
+        }
+    }
+}

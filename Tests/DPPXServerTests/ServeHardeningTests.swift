@@ -1,0 +1,171 @@
+import DPPXCore
+import DPPXTestSupport
+@testable import DPPXServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a hostile or broken client can do to a connection, over real sockets: the protocol's
+/// rules (HTTP/1.0, `Host`, huge ranges), the timeouts, and memory held for a client that never
+/// reads.
+@Suite("dppx serve against hostile connections")
+struct ServeHardeningTests {
+    @Test("HTTP/1.0 without keep-alive is answered with Connection: close and closed; with keep-alive it stays open")
+    func http10() async throws {
+        let fixture = try ServerFixture()
+        let running = try await fixture.server().start()
+        defer { Task { try? await running.shutdown() } }
+        let plain = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
+        try await plain.send("GET /digits.txt HTTP/1.0\r\n\r\n")
+        let answer = try await plain.readResponse()
+        #expect(answer.status == 200 && answer.text == "0123456789")
+        #expect(answer.header("Connection")?.lowercased() == "close")
+        #expect(await plain.isClosedByServer())
+
+        let kept = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
+        for _ in 0..<2 {
+            try await kept.send("GET /digits.txt HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            let again = try await kept.readResponse()
+            #expect(again.status == 200 && again.header("Connection")?.lowercased() == "keep-alive")
+        }
+        // HTTP/1.1 asking to close.
+        try await kept.send("GET /digits.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(try await kept.readResponse().header("Connection")?.lowercased() == "close")
+        #expect(await kept.isClosedByServer())
+    }
+
+    @Test("an HTTP/1.1 request without Host, or with two, gets 400 and the connection closes",
+          arguments: ["", "Host: a\r\nHost: b\r\n"])
+    func host(lines: String) async throws {
+        let fixture = try ServerFixture()
+        let running = try await fixture.server().start()
+        defer { Task { try? await running.shutdown() } }
+        let connection = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
+        try await connection.send("GET /digits.txt HTTP/1.1\r\n\(lines)\r\n")
+        let answer = try await connection.readResponse()
+        #expect(answer.status == 400)
+        #expect(answer.text.contains("Host"))
+        #expect(await connection.isClosedByServer())
+    }
+
+    @Test("a range whose end is past any file size is served to the end; one that starts past it is 416")
+    func hugeRange() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server().makeApplication().test(.live) { client in
+            let tail = try await client.get("/digits.txt", [(.range, "bytes=2-9223372036854775807")])
+            #expect(tail.status == .partialContent)
+            #expect(tail.text == "23456789")
+            #expect(tail.headers[.contentRange] == "bytes 2-9/10")
+            let beyond = try await client.get("/digits.txt", [(.range, "bytes=99999999999999999999-")])
+            #expect(beyond.status == .rangeNotSatisfiable)
+        }
+        #expect(ByteRange(header: "bytes=49999990-9223372036854775807", size: 50_000_000) == .satisfiable(49_999_990...49_999_999))
+        #expect(ByteRange(header: "bytes=0-99999999999999999999999", size: 10) == .satisfiable(0...9))
+        #expect(ByteRange(header: "bytes=-99999999999999999999999", size: 10) == .satisfiable(0...9))
+    }
+
+    @Test("a symbolic link inside ROOT to a hidden file or folder is hidden too")
+    func linkToHidden() async throws {
+        let fixture = try ServerFixture()
+        try fixture.write(".config/secret.txt", "\(ServerFixture.secretMarker) config\n")
+        try FileManager.default.createSymbolicLink(atPath: fixture.root + "/envlink.txt", withDestinationPath: ".hidden")
+        try FileManager.default.createSymbolicLink(atPath: fixture.root + "/config", withDestinationPath: ".config")
+        try await fixture.server().makeApplication().test(.live) { client in
+            for path in ["/envlink.txt", "/config/secret.txt"] {
+                let response = try await client.get(path)
+                #expect(response.status == .notFound, "\(path)")
+                #expect(!response.text.contains(ServerFixture.secretMarker), "\(path)")
+            }
+            #expect(try await client.get("/inside.css").status == .ok, "a link to a visible file still works")
+        }
+    }
+
+    @Test("a request body dribbled a byte at a time is cut off at the timeout", arguments: [
+        "POST /digits.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n",
+        "GET /digits.txt HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+    ])
+    func dribbledBody(head: String) async throws {
+        try await ExclusiveTests.shared.run {
+            let fixture = try ServerFixture()
+            let running = try await fixture.server(idleTimeout: .seconds(1)).start()
+            defer { Task { try? await running.shutdown() } }
+            let connection = try RawHTTPConnection(port: running.port, timeout: .seconds(6))
+            try await connection.send(head)
+            let start = ContinuousClock.now
+            // One byte every 200 ms for 4 s: each arrives well within the timeout.
+            let chunked = head.contains("chunked")
+            for _ in 0..<20 {
+                try await Task.sleep(for: .milliseconds(200))
+                guard connection.sendWithoutWaiting(Array((chunked ? "1\r\na\r\n" : "a").utf8)) > 0 else { break }
+            }
+            #expect(ContinuousClock.now - start < .seconds(6))
+            let rest = try await offPool { connection.drainBlocking() }
+            #expect(rest.ended, "the connection was still open 4 s into a body with a 1 s timeout")
+        }
+    }
+
+    @Test("a client that stops reading a download is cut off at the timeout")
+    func stalledReader() async throws {
+        try await ExclusiveTests.shared.run {
+            let fixture = try ServerFixture()
+            let size = 32 * 1024 * 1024
+            try fixture.writeBytes("big.bin", [UInt8](repeating: 1, count: size))
+            let running = try await fixture.server(idleTimeout: .seconds(1)).start()
+            defer { Task { try? await running.shutdown() } }
+            let connection = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
+            try await connection.send("GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await Task.sleep(for: .seconds(3))
+            let received = try await offPool { connection.drainBlocking() }
+            #expect(received.ended, "still open 3 s after the client stopped reading, with a 1 s timeout")
+            #expect(received.bytes < size, "the whole download was sent")
+        }
+    }
+
+    /// Clients for the pipelining test; `bench/soak` runs 300 (`DPPX_SOAK_PIPELINERS`).
+    static let pipeliners = Int(ProcessInfo.processInfo.environment["DPPX_SOAK_PIPELINERS"] ?? "") ?? 30
+
+    @Test("clients that pipeline requests and never read the answers hold little memory")
+    func pipeliningWithoutReading() async throws {
+        try await ExclusiveTests.shared.run {
+            let fixture = try ServerFixture()
+            DescriptorLimit.raiseToHard()
+            let running = try await fixture.server(idleTimeout: .seconds(60)).start()
+            defer { Task { try? await running.shutdown() } }
+            let before = ServeLoadTests.residentKilobytes()
+            let request = Array(String(repeating: "GET /images/hero.jpg HTTP/1.1\r\nHost: x\r\nSec-CH-DPR: 2\r\n\r\n", count: 500).utf8)
+            let port = running.port
+            let sent = try await offPool { () -> Int in
+                let connections = try (0..<Self.pipeliners).map { _ in try RawHTTPConnection(port: port, timeout: .seconds(5)) }
+                var total = 0
+                let deadline = Date().addingTimeInterval(3)
+                while Date() < deadline {
+                    var progressed = false
+                    for connection in connections {
+                        let count = connection.sendWithoutWaiting(request)
+                        total += count
+                        progressed = progressed || count > 0
+                    }
+                    if !progressed { usleep(20_000) }
+                }
+                usleep(500_000)
+                return total
+            }
+            let growth = (ServeLoadTests.residentKilobytes() - before) / 1024
+            #expect(sent > 0)
+            // About a third of a megabyte each at most: one read of requests waiting, 64 KB of answers.
+            #expect(growth < 20 + Self.pipeliners / 3,
+                    "resident memory grew by \(growth) MB for \(Self.pipeliners) connections that never read (\(sent / 1024) KB of requests sent)")
+            print("pipelining without reading: \(Self.pipeliners) connections, \(sent / 1024) KB of requests, resident memory +\(growth) MB")
+            // The server still answers others.
+            let started = ContinuousClock.now
+            let other = try? await RawHTTPConnection(port: port, timeout: .seconds(30)).request("/digits.txt")
+            #expect(other?.status == 200, "no answer after \(ContinuousClock.now - started)")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import DPPXCore
+import DPPXServer
+import DPPXTestSupport
+import Foundation
+import Testing
+
+/// The server's view of a site's manifests: every one under ROOT, at its folder's URLs.
+@Suite("dppx serve finds every manifest under ROOT")
+struct ServeManifestDiscoveryTests {
+    static func manifest(_ path: String) -> [UInt8] {
+        let image = Manifest.Image(source: path, path: path, sourceHash: "h", sourceDensity: Density(2),
+                                   cssSize: PixelSize(width: 10, height: 10), densityIndependent: false, intent: .name,
+                                   skippedDensities: [], variants: [
+                                       Manifest.Variant(path: path, density: Density(1), format: .jpeg,
+                                                        size: PixelSize(width: 10, height: 10), bytes: 1, hash: "a"),
+                                   ])
+        return Manifest(images: [image]).encoded()
+    }
+
+    @Test("nested manifests answer their folder's paths; one written later is found at the next search; hidden folders are skipped")
+    func discovery() async throws {
+        let scratch = ScratchFolder("dppx-discovery")
+        try TestImages.writeBytes(Self.manifest("hero.jpg"), to: scratch("root/assets/img/\(Manifest.fileName)"))
+        try TestImages.writeBytes(Self.manifest("secret.jpg"), to: scratch("root/.git/\(Manifest.fileName)"))
+        let store = ManifestStore(root: scratch("root"), recheckInterval: .zero)
+        #expect(store.index().image(atBasePath: "assets/img/hero.jpg")?.variants.first?.path == "assets/img/hero.jpg")
+        #expect(store.index().image(atBasePath: "hero.jpg") == nil)
+        #expect(store.index().manifest.images.count == 1, "the hidden folder's manifest is not used")
+
+        try TestImages.writeBytes(Self.manifest("logo.png"), to: scratch("root/icons/\(Manifest.fileName)"))
+        var found = false
+        for _ in 0..<200 where !found {
+            found = store.index().image(atBasePath: "icons/logo.png") != nil
+            if !found { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(found, "a manifest written while serving is found within a few checks")
+        #expect(store.status() == .loaded(images: 2))
+    }
+}
