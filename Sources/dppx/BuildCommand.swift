@@ -4,7 +4,7 @@ import DPPXCore
 import Foundation
 
 /// `dppx build SRC --out OUT`: density variants of every master in SRC, and a manifest.
-struct BuildCommand: ParsableCommand {
+struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Write density variants (hero.jpg, hero@1.5x.jpg, hero@2x.jpg) of every image in a folder.",
@@ -21,6 +21,7 @@ struct BuildCommand: ParsableCommand {
           dppx build photos --out site --source-density 3 --quality 78 --json
           dppx build Examples --out Public --css Public/samples.css --no-box
           dppx build                                  # as dppx.toml says
+          dppx build src/img --out public/img --css public/img.css --watch
         """
     )
 
@@ -38,6 +39,9 @@ struct BuildCommand: ParsableCommand {
 
     @OptionGroup var project: ProjectOption
 
+    @Flag(help: "After building, watch SRC and rebuild what changes, until Ctrl-C (for pages another dev server serves).")
+    var watch = false
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 
@@ -50,7 +54,7 @@ struct BuildCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         var settings = try project.load().overlaid(by: build.settings)
         if let source { settings.source = source }
         if let out { settings.output = out }
@@ -60,18 +64,34 @@ struct BuildCommand: ParsableCommand {
         guard let out = settings.output else {
             throw ValidationError("Missing expected argument '--out <OUT>': where the variants go, e.g. dppx build \(source) --out public/img (or out under [build] in dppx.toml)")
         }
-        let options = BuildOptions(settings: settings, sourceRoot: source, outputRoot: out)
-        let progress = BuildProgress(mode: json ? .silent : quiet ? .errorsOnly : .normal)
-        let report: BuildReport
-        do {
-            report = try Builder(options: options).run(onEvent: progress.handle)
-        } catch {
-            progress.finish()
-            Terminal.error(error.description)
+        let options = build.buildOptions(settings: settings, source: source, output: out)
+        let stylesheet = StylesheetTarget(settings: settings)
+        // With --watch, Ctrl-C during the first build also lets it finish.
+        let interrupt = watch ? InterruptSignal() : nil
+        let succeeded = await run(options, stylesheet: stylesheet)
+        if let interrupt {
+            await watchSource(options, until: interrupt) { await run(options, stylesheet: stylesheet) }
+        } else if !succeeded {
             throw ExitCode(ExitStatus.failure)
         }
+    }
+
+    /// Runs one build and reports it: progress, summary (or JSON), failures, the stylesheet.
+    /// False when anything failed (said on stderr).
+    private func run(_ options: BuildOptions, stylesheet: StylesheetTarget?) async -> Bool {
+        let out = options.outputRoot
+        let progress = BuildProgress(mode: json ? .silent : quiet ? .errorsOnly : .normal)
+        let report: BuildReport
+        switch await Builder(options: options).runInBackground(onEvent: progress.handle) {
+        case .success(let built):
+            report = built
+        case .failure(let error):
+            progress.finish()
+            Terminal.error(error.description)
+            return false
+        }
         progress.finish()
-        let stylesheetFailed = StylesheetTarget(settings: settings).map { writeStylesheet(report.manifest, to: $0, imageRoot: out) } ?? false
+        let stylesheetFailed = stylesheet.map { writeStylesheet(report.manifest, to: $0, imageRoot: out) } ?? false
         if json {
             Terminal.printJSON(report.summary(manifestPath: out + "/" + Manifest.fileName))
         } else if !quiet {
@@ -81,11 +101,10 @@ struct BuildCommand: ParsableCommand {
                 Terminal.out("note: \(defaulted.count) master\(defaulted.count == 1 ? "" : "s") (such as \(example.source)) took the default density \(PlanSettings.defaultSourceDensity)x; say what they are with @Nx names, --source-density, or a [[rule]] density or width in dppx.toml (dppx serve keeps their files at their own size until then)")
             }
         }
-        if !report.succeeded {
-            if !json { Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built") }
-            throw ExitCode(ExitStatus.failure)
+        if !report.succeeded, !json {
+            Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built")
         }
-        if stylesheetFailed { throw ExitCode(ExitStatus.failure) }
+        return report.succeeded && !stylesheetFailed
     }
 
     /// Writes the `--css` stylesheet from the new manifest; true when it failed (said on stderr).

@@ -19,6 +19,9 @@ struct BuildFlags: ParsableArguments {
 
     @OptionGroup var templates: TemplatesOption
 
+    @Option(help: ArgumentHelp("Where the incremental cache goes (default: .dppx-cache in the current folder; never inside OUT, which is what gets published).", valueName: "DIR"))
+    var cacheDir: String?
+
     /// What these flags say.
     var settings: ProjectSettings {
         var settings = ProjectSettings()
@@ -28,5 +31,12 @@ struct BuildFlags: ParsableArguments {
         settings.stylesheet = css
         settings.templates = templates.templates
         return settings
+    }
+
+    /// The build of SRC into OUT these flags and `settings` (the flags over dppx.toml) describe.
+    func buildOptions(settings: ProjectSettings, source: String, output: String) -> BuildOptions {
+        var options = BuildOptions(settings: settings, sourceRoot: source, outputRoot: output)
+        options.cacheDirectory = cacheDir
+        return options
     }
 }

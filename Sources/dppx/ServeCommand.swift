@@ -115,7 +115,7 @@ struct ServeCommand: AsyncParsableCommand {
             // The build writes where 'dppx build' would ([build] out), which may be a folder
             // inside ROOT: its manifest is found there.
             let output = settings.output ?? root
-            options.development = DevelopmentOptions(build: BuildOptions(settings: settings, sourceRoot: source, outputRoot: output),
+            options.development = DevelopmentOptions(build: build.buildOptions(settings: settings, source: source, output: output),
                                                      stylesheet: StylesheetTarget(settings: settings))
         }
         do {

@@ -128,7 +128,7 @@ struct IncrementalBuildTests {
         #expect(try fixture.build().unchanged == ["a.jpg"])
     }
 
-    @Test("by default the cache goes to .dppx-cache in the working folder, or beside OUT when run from inside it")
+    @Test("by default the cache goes to .dppx-cache in the project folder (dppx.toml's, else the working folder), or beside OUT when that is inside OUT")
     func defaultCacheFolder() throws {
         let fixture = BuildFixture()
         let project = fixture.source.path
@@ -141,6 +141,11 @@ struct IncrementalBuildTests {
         try FileManager.default.createDirectory(atPath: fixture.output("sub"), withIntermediateDirectories: true)
         let fromInside = BuildCache.path(output: fixture.output.path, cacheFolder: nil, workingFolder: fixture.output("sub"))
         #expect(fromInside.hasPrefix((resolvedOutput as NSString).deletingLastPathComponent + "/.dppx-cache/"), "\(fromInside)")
+        // With a dppx.toml, the project's folder, from whichever subfolder dppx runs.
+        try TestImages.writeBytes(Array("[build]\n".utf8), to: fixture.source("dppx.toml"))
+        try FileManager.default.createDirectory(atPath: fixture.source("pages/blog"), withIntermediateDirectories: true)
+        let fromSubfolder = BuildCache.path(output: fixture.output.path, cacheFolder: nil, workingFolder: fixture.source("pages/blog"))
+        #expect(fromSubfolder == fromProject, "\(fromSubfolder)")
     }
 
     @Test("a second build into a locked output folder stops with a message naming the holder")

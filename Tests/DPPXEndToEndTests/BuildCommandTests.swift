@@ -28,6 +28,21 @@ struct BuildCommandTests {
         #expect(second.stdout.contains("2 images: 0 built, 2 unchanged"))
     }
 
+    @Test("OUT holds only the variants and the manifest; the cache goes to .dppx-cache in the working folder, or to --cache-dir")
+    func buildStateOutsideOutput() async throws {
+        let project = ScratchFolder("dppx-cli-project")
+        try TestImages.write(project("src/hero.jpg"), width: 400, height: 250)
+        let first = try await DPPXBinary.run(["build", "src", "--out", "public/img"], in: project.path)
+        #expect(first.status == 0, "\(first)")
+        #expect(project.files(includingHidden: true).filter { $0.hasPrefix("public/") }
+                == ["public/img/dppx-manifest.json", "public/img/hero.jpg", "public/img/hero@1.5x.jpg", "public/img/hero@2x.jpg"])
+        #expect(project.files(includingHidden: true).contains(".dppx-cache/.gitignore"))
+        #expect(project.files(includingHidden: true).contains { $0.hasPrefix(".dppx-cache/img-") && $0.hasSuffix(".json") })
+        let elsewhere = try await DPPXBinary.run(["build", "src", "--out", "public/img", "--cache-dir", "state"], in: project.path)
+        #expect(elsewhere.stdout.contains("1 image: 1 built, 0 unchanged"), "a new cache folder knows no settings: everything is rebuilt once: \(elsewhere)")
+        #expect(project.files(includingHidden: true).contains { $0.hasPrefix("state/img-") })
+    }
+
     @Test("bad masters: one line each on stderr naming the file, the rest built, exit 1")
     func badInput() async throws {
         let source = try sources()

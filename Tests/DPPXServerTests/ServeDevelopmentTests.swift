@@ -23,7 +23,8 @@ struct ServeDevelopmentTests {
             var logger = Logger(label: "dppx.test")
             logger.logLevel = .critical
             let development = watch ? DevelopmentOptions(
-                build: BuildOptions(sourceRoot: source, outputRoot: root, plan: PlanSettings(sourceDensityGiven: true), jobs: 1),
+                build: BuildOptions(sourceRoot: source, outputRoot: root, plan: PlanSettings(sourceDensityGiven: true), jobs: 1,
+                                    cacheDirectory: scratch("cache")),
                 pollInterval: .milliseconds(50), settleDelay: .milliseconds(50), stylesheet: StylesheetTarget(path: stylesheet)) : nil
             return ImageServer(options: ServerOptions(root: root, port: 0, manifestRecheckInterval: .zero, development: development),
                                logger: logger, accessLogger: nil)

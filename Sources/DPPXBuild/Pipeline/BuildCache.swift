@@ -7,8 +7,8 @@ import Foundation
 /// content hash still decides whether a touched master is really changed.
 ///
 /// It is build state, not something to publish: it lives in the cache folder (`--cache-dir`,
-/// by default `.dppx-cache/` in the folder dppx runs from), one file per output folder, never
-/// in OUT. Losing it costs one re-read of every master, nothing more.
+/// by default `.dppx-cache/` in the project's folder), one file per output folder, never
+/// in OUT. Without it the next build cannot trust the outputs' settings and rebuilds them all.
 struct BuildCache: Codable, Sendable {
     /// The default cache folder, relative to the working folder (as `.parcel-cache` or
     /// `node_modules/.cache`: beside the project's sources, easy to ignore and to keep in CI).
@@ -50,13 +50,18 @@ struct BuildCache: Codable, Sendable {
         return folder + "/" + (name.isEmpty ? "" : name + "-") + key + ".json"
     }
 
-    /// `.dppx-cache` in the working folder, or beside OUT when dppx runs from inside OUT (the
-    /// cache must never be published with it).
+    /// `.dppx-cache` in the project's folder (the one holding the `dppx.toml` found from the
+    /// working folder, else the working folder itself), or beside OUT when that folder is inside
+    /// OUT (the cache must never be published with it).
     private static func defaultFolder(output resolvedOutput: String, workingFolder: String) -> String {
-        if workingFolder == resolvedOutput || workingFolder.hasPrefix(resolvedOutput.hasSuffix("/") ? resolvedOutput : resolvedOutput + "/") {
+        var project = workingFolder
+        if let projectFile = ProjectLocator.find(from: workingFolder) {
+            project = SourceScanner.canonical(workingFolder + "/" + (projectFile as NSString).deletingLastPathComponent)
+        }
+        if project == resolvedOutput || project.hasPrefix(resolvedOutput.hasSuffix("/") ? resolvedOutput : resolvedOutput + "/") {
             return (resolvedOutput as NSString).deletingLastPathComponent + "/" + defaultFolderName
         }
-        return workingFolder + "/" + defaultFolderName
+        return project + "/" + defaultFolderName
     }
 
     static func load(from path: String) -> BuildCache? {

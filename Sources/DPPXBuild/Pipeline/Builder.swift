@@ -150,7 +150,7 @@ public final class Builder: Sendable {
         warnings += kept
         do { try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName) } catch { throw .file(error) }
         do { try cache.save(to: cachePath) } catch {
-            warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build re-reads every master (pass --cache-dir DIR to keep it elsewhere)"))
+            warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
         }
         report.manifest = manifest
         report.failures = failures.sorted { $0.file < $1.file }

@@ -5,19 +5,16 @@ import Foundation
 /// The port is read from the startup line it logs ("serving ROOT at http://127.0.0.1:PORT/").
 final class ServeProcess: @unchecked Sendable {
     let port: Int
-    private let process: Process
-    private let logFile: String
+    private let child: LoggedProcess
 
     /// Starts `dppx serve` with `arguments` (ROOT and flags; `--port 0` is added) in `directory`.
     init(_ arguments: [String], in directory: String) async throws {
-        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-serve-\(UUID().uuidString).log").path
-        let process = try ExternalProcess.launch(DPPXBinary.path, ["serve"] + arguments + ["--port", "0"], in: directory, logFile: logFile)
-        self.process = process
-        let logFile = self.logFile
+        let child = try LoggedProcess(["serve"] + arguments + ["--port", "0"], in: directory)
+        self.child = child
         let found: Int? = try await offPool {
             let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline && process.isRunning {
-                let text = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+            while Date() < deadline && child.process.isRunning {
+                let text = child.log()
                 if let range = text.range(of: "at http://127.0.0.1:"),
                    let end = text[range.upperBound...].firstIndex(of: "/") {
                     return Int(text[range.upperBound..<end])
@@ -27,8 +24,8 @@ final class ServeProcess: @unchecked Sendable {
             return nil
         }
         guard let found else {
-            kill(process.processIdentifier, SIGKILL)
-            throw Failure(description: "dppx serve did not start: \((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "")")
+            kill(child.process.processIdentifier, SIGKILL)
+            throw Failure(description: "dppx serve did not start: \(child.log())")
         }
         port = found
     }
@@ -37,25 +34,10 @@ final class ServeProcess: @unchecked Sendable {
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
 
     /// Everything the server printed so far (startup lines and the access log).
-    func log() -> String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
+    func log() -> String { child.log() }
 
     /// Sends SIGINT and waits for the exit status: the graceful stop a user's Ctrl-C gives.
-    func interrupt() async throws -> Int32 {
-        let process = self.process
-        kill(process.processIdentifier, SIGINT)
-        return try await offPool {
-            let deadline = Date().addingTimeInterval(30)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        try? FileManager.default.removeItem(atPath: logFile)
-    }
+    func interrupt() async throws -> Int32 { try await child.interrupt() }
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
