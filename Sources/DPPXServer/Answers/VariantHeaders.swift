@@ -20,21 +20,22 @@ struct VariantHeaders {
     /// What the headers depend on besides the file: equal keys, equal headers.
     struct Key: Hashable {
         let hash: String
-        let density: Density
+        /// Nil when no density is sent (a fluid image).
+        let density: Density?
         let vary: [String]
         let isPrivate: Bool
         let hashTrusted: Bool
     }
 
     var key: Key {
-        Key(hash: choice.variant.hash, density: choice.variant.density, vary: choice.vary,
+        Key(hash: choice.variant.hash, density: choice.sendsDensity ? choice.variant.density : nil, vary: choice.vary,
             isPrivate: choice.isPrivate, hashTrusted: hashTrusted)
     }
 
     /// Sets them on `fields`, replacing the file's weak modification-time `ETag` when the hash is trusted.
     func apply(to fields: inout HTTPFields) {
         if !choice.vary.isEmpty { fields[.vary] = choice.vary.joined(separator: ", ") }
-        fields[.contentDPR] = choice.variant.density.description
+        if choice.sendsDensity { fields[.contentDPR] = choice.variant.density.description }
         fields[.contentLocation] = contentLocation
         fields[.cacheControl] = (choice.isPrivate ? cachePolicy.privateVariant : cachePolicy).description
         if hashTrusted { fields[.eTag] = entityTag }
