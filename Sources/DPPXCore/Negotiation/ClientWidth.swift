@@ -51,7 +51,7 @@ public struct ClientWidth: Sendable, Equatable {
             self.init(devicePixels: scaled(css), source: .cookie, varyHeaders: union([width, viewport, "Cookie"] + dpr.varyHeaders),
                       isPrivate: true)
         } else {
-            self.init(devicePixels: Self.defaultDevicePixels, source: .none, varyHeaders: [width, viewport, "Cookie"], isPrivate: false)
+            self = .unknown
         }
     }
 
@@ -62,7 +62,7 @@ public struct ClientWidth: Sendable, Equatable {
         self.isPrivate = isPrivate
     }
 
-    /// What a client that sent nothing gets.
+    /// What a client that sent nothing gets; its answer still varies on every source read.
     public static let unknown = ClientWidth(devicePixels: defaultDevicePixels, source: .none,
                                             varyHeaders: ["Sec-CH-Width", "Sec-CH-Viewport-Width", "Cookie"], isPrivate: false)
 
