@@ -25,7 +25,8 @@ struct WidthLadderTests {
     @Test("a master no wider than a phone screen gets no smaller copies")
     func small() {
         #expect(WidthLadder(masterWidth: 200, request: .auto).widths == [200])
-        #expect(WidthLadder(masterWidth: 400, request: .auto).widths == [400], "400 / 1.34 is under 320")
+        #expect(WidthLadder(masterWidth: 428, request: .auto).widths == [428], "428 / 1.34 is under 320, as the README says")
+        #expect(WidthLadder(masterWidth: 429, request: .auto).widths == [320, 429])
     }
 
     @Test("neighbouring automatic rungs differ by the set byte ratio (estimated from pixels): no near-duplicates",
