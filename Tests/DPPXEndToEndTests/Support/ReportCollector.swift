@@ -1,0 +1,61 @@
+import DPPXTestSupport
+import Foundation
+
+/// Where a browser-test page sends what it measured: a tiny HTTP server on 127.0.0.1 (python3)
+/// that answers `GET /report?DATA` with a 1x1 GIF and records DATA, one line per report.
+///
+/// Pages load `COLLECTOR/report?...` as an image, which also works from another origin and in
+/// a browser that cannot dump its DOM (Firefox). A page tags each report with the `run` value
+/// the test put in its URL, so a report is never taken for another load's.
+final class ReportCollector {
+    private let folder = ScratchFolder("dppx-collector")
+    private let server: PythonServer
+
+    var port: Int { server.port }
+
+    init() throws {
+        let script = """
+        import http.server, sys, urllib.parse
+        GIF = bytes.fromhex("47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b")
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                target = urllib.parse.urlsplit(self.path)
+                if target.path == "/report":
+                    with open(sys.argv[1], "a") as reports:
+                        reports.write(urllib.parse.unquote(target.query) + "\\n")
+                self.send_response(200)
+                self.send_header("Content-Type", "image/gif")
+                self.send_header("Content-Length", str(len(GIF)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(GIF)
+            def log_message(self, *arguments):
+                pass
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        print("Collecting reports on 127.0.0.1 port %d (into %s)" % (server.server_address[1], sys.argv[1]))
+        server.serve_forever()
+        """
+        try script.write(toFile: folder("collector.py"), atomically: true, encoding: .utf8)
+        FileManager.default.createFile(atPath: folder("reports"), contents: nil)
+        server = try PythonServer([folder("collector.py"), folder("reports")], name: "the report collector")
+    }
+
+    /// `http://127.0.0.1:PORT`, for pages to send reports to.
+    var origin: String { "http://127.0.0.1:\(port)" }
+
+    /// Every report received so far, in order.
+    func reports() -> [String] {
+        ((try? String(contentsOfFile: folder("reports"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// The reports that start with `prefix` (a page's run tag).
+    func reports(startingWith prefix: String) -> [String] {
+        reports().filter { $0.hasPrefix(prefix) }
+    }
+
+    /// A page's report that did not come.
+    struct Failure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+}
