@@ -19,3 +19,11 @@ extension Density: ExpressibleByArgument {
         self.init(parsing: argument)
     }
 }
+
+extension WidthRequest: ExpressibleByArgument {
+    /// `auto` or `480,960,1440`: what `--widths` takes.
+    public init?(argument: String) {
+        guard let request = try? WidthRequest(parsing: argument) else { return nil }
+        self = request
+    }
+}

@@ -8,7 +8,7 @@ struct HTMLCommand: ParsableCommand {
         commandName: "html",
         abstract: "Print <img srcset> markup (or <picture> with AVIF/WebP sources) for the images in a folder.",
         discussion: """
-        Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x" width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being the CSS size so the page does not jump while it loads. When extra formats were built, a <picture> lists <source type="image/avif"> and WebP first. Fill in alt yourself.
+        Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x" width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being the CSS size so the page does not jump while it loads. A fluid image (built with --widths or a rule's widths) gets srcset="hero-480w.jpg 480w, ..., hero.jpg 1920w" with sizes (its rule's, --sizes, else "auto, 100vw") and its widest file's width and height, for the aspect ratio. When extra formats were built, a <picture> lists <source type="image/avif"> and WebP first. Fill in alt yourself.
 
         PATHS pick images by master path (hero.jpg, icons/logo@3x.png) or by any variant's path, in the order given; without PATHS every image is printed. DIR is a built folder or a folder of masters, as for 'dppx css'.
 
@@ -31,20 +31,32 @@ struct HTMLCommand: ParsableCommand {
     @Flag(help: "Print the same data as JSON (src, srcset, width, height, sources, html per image) for other tools.")
     var json = false
 
+    @Option(help: ArgumentHelp("The sizes attribute of fluid images no rule gives one (default: 'auto, 100vw').", valueName: "SIZES"))
+    var sizes: String?
+
     @OptionGroup var url: BaseURLOption
 
     @OptionGroup var render: RenderOptions
 
+    func validate() throws {
+        if let sizes, let problem = MarkupSizes.problem(sizes, spelled: { "--sizes \"\($0)\"" }) {
+            throw ValidationError("--sizes \(problem)")
+        }
+    }
+
     func run() throws {
         var flags = ProjectSettings()
         flags.markupBaseURL = url.baseURL
+        flags.sizes = sizes
         let request = try render.request(dir: dir, flags: flags)
         let renderer = MarkupRenderer(templates: try render.loadTemplates(.markup, request))
         let input = try render.loadInput(request)
         let failedInput = render.reportFailures(of: input)
         let selection = render.select(paths, in: input, request)
         let urls = render.urls(for: input, request, baseURL: request.settings.markupBaseURL)
-        let text = json ? renderer.json(selection.images, urls: urls) : renderer.html(selection.images, urls: urls)
+        let sizes = request.settings.markupSizes
+        let text = json ? renderer.json(selection.images, urls: urls, sizes: sizes)
+            : renderer.html(selection.images, urls: urls, sizes: sizes)
         try render.deliver(text, input: input, request, command: "html")
         if failedInput || selection.failed { throw ExitCode(ExitStatus.failure) }
     }

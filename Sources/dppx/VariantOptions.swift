@@ -14,6 +14,9 @@ struct VariantOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Extra encodings of every variant, comma-separated: webp, avif, jpeg, png.", valueName: "LIST"))
     var formats: FormatList?
 
+    @Option(help: ArgumentHelp("Make every raster master fluid: write it at these widths in pixels, comma-separated, or 'auto' for dppx's ladder (up to the master's width), instead of at densities.", valueName: "LIST"))
+    var widths: WidthRequest?
+
     @Flag(inversion: .prefixedNo, help: "Also write densities above a master's own (upscaled, so blurry).")
     var upscale: Bool?
 
@@ -24,6 +27,7 @@ struct VariantOptions: ParsableArguments {
         settings.sourceDensity = sourceDensity
         settings.formats = formats?.formats
         settings.upscale = upscale
+        settings.widths = widths
         return settings
     }
 }

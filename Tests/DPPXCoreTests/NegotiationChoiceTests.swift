@@ -114,3 +114,41 @@ struct NegotiationChoiceTests {
         #expect(Self.choose(image, dpr: "1") == nil)
     }
 }
+
+@Suite("Negotiation: widths of fluid images")
+struct NegotiationWidthTests {
+    let none = ClientDPR(value: Density(1), source: .none, consulted: [.query, .secCHDPR, .dpr, .cookie])
+
+    @Test("width hints: whole numbers in range only, a list or a repeat is absent", arguments: [
+        ("480", 480), (" 480\t", 480), ("100000", 100_000), ("0", nil), ("-1", nil), ("1.5", nil), ("480px", nil), ("", nil),
+        ("100001", nil), ("1,2", nil), (String(repeating: "1", count: 400), nil),
+    ] as [(String, Int?)])
+    func hints(text: String, expected: Int?) {
+        let width = ClientWidth(secCHWidth: [text], viewportWidth: [], dpr: none, cookies: CookieHeader([]))
+        #expect(width.source == (expected == nil ? .none : .secCHWidth))
+        #expect(width.devicePixels == expected ?? ClientWidth.defaultDevicePixels)
+    }
+
+    @Test("viewport and cookie widths are CSS px, scaled by the DPR and rounded up")
+    func scaled() {
+        let dpr = ClientDPR(value: Density(2.625), source: .secCHDPR, consulted: [.query, .secCHDPR])
+        #expect(ClientWidth(secCHWidth: [], viewportWidth: ["411"], dpr: dpr, cookies: CookieHeader([])).devicePixels == 1079)
+        let cookie = ClientWidth(secCHWidth: [], viewportWidth: [], dpr: dpr, cookies: CookieHeader(["vw=100"]))
+        #expect(cookie.devicePixels == 263 && cookie.isPrivate && cookie.source == .cookie)
+    }
+
+    @Test("a fluid image's choice snaps to its ladder and never says a density")
+    func choice() throws {
+        let plan = ImagePlan(name: try #require(MasterName(relativePath: "a.jpg")), source: "a.jpg",
+                             masterSize: PixelSize(width: 1000, height: 500), hasAlpha: false, animated: false,
+                             settings: PlanSettings(widths: .explicit([300, 600])))
+        let image = plan.manifestImage(sourceHash: "", files: [:])
+        func chosen(_ pixels: Int) -> Int? {
+            VariantChoice(image: image, dpr: none, accept: AcceptHeader([]),
+                          width: ClientWidth(devicePixels: pixels, source: .secCHWidth, varyHeaders: ["Sec-CH-Width"], isPrivate: false))?.variant.width
+        }
+        #expect([1, 300, 301, 600, 601, 1000, 5000].map(chosen) == [300, 300, 600, 600, 1000, 1000, 1000])
+        let unknown = try #require(VariantChoice(image: image, dpr: none, accept: AcceptHeader([])))
+        #expect(unknown.variant.width == 1000 && unknown.signal == .none)
+    }
+}

@@ -92,6 +92,23 @@ struct ProjectFileTests {
         #expect(!merged.planSettings.sourceDensityGiven, "the default source density is not intent")
     }
 
+    @Test("fluid images: widths in [build] and in rules, as a list or auto; a rule's sizes")
+    func fluid() throws {
+        let settings = try ProjectFile.settings(parsing: """
+            [build]
+            widths = "auto"
+            [[rule]]
+            match = "cards/**"
+            widths = [960, 480]
+            sizes = "(min-width: 768px) 50vw, 100vw"
+            """)
+        #expect(settings.widths == .auto)
+        #expect(settings.planSettings.widths == .auto)
+        let rule = settings.planSettings.rule(for: "cards/a.jpg")
+        #expect(rule.widths == .explicit([480, 960]))
+        #expect(rule.sizes == "(min-width: 768px) 50vw, 100vw")
+    }
+
     @Test("errors name the line, the key and what is allowed", arguments: [
         ("[build]\nquality = 101\n", 2, "build.quality must be between 1 and 100, e.g. quality = 80; got 101"),
         ("[build]\n\nqualty = 80\n", 3, "build.qualty is not a key of [build]; known keys: source, out"),
@@ -112,6 +129,10 @@ struct ProjectFileTests {
         ("[serve]\nport = 70000\n", 2, "serve.port must be between 0 and 65535"),
         ("[css]\nprefix = \".img\"\n", 2, "css.prefix goes before the class name, without the dot"),
         ("[build]\njobs = 2 3\n", 2, "unexpected '3' after the value"),
+        ("[build]\nwidths = \"some\"\n", 2, "build.widths expected 'auto' or widths in pixels"),
+        ("[[rule]]\nmatch = \"a/**\"\nwidths = [480, \"960\"]\n", 3, "rule.widths must list widths in pixels"),
+        ("[[rule]]\nmatch = \"a/**\"\nwidths = [0]\n", 3, "rule.widths expected 'auto' or widths in pixels"),
+        ("[[rule]]\nmatch = \"a/**\"\nsizes = \"\"\n", 3, "rule.sizes must be a sizes attribute"),
     ])
     func errors(text: String, line: Int, message: String) {
         #expect(throws: ProjectFileError.self) { try ProjectFile.settings(parsing: text) }

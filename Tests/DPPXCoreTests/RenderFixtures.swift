@@ -52,6 +52,20 @@ enum RenderFixtures {
         image("vector.svg", 24, 24),
     ])
 
+    /// Fluid images: a 1920x1080 hero on the automatic ladder with WebP, a 1200x800 card at
+    /// 480 and 960, and a density image beside them.
+    static let fluidRules = [
+        ImageRule(match: [PathGlob("hero.jpg")], widths: .auto, formats: [.webp]),
+        ImageRule(match: [PathGlob("cards/**")], widths: .explicit([480, 960]), sizes: "(min-width: 768px) 50vw, 100vw"),
+    ]
+    static let fluid = Manifest(images: [
+        ImagePlan(name: MasterName(relativePath: "hero.jpg")!, source: "hero.jpg", masterSize: PixelSize(width: 1920, height: 1080),
+                  hasAlpha: false, animated: false, settings: PlanSettings(rules: fluidRules)).manifestImage(sourceHash: "", files: [:]),
+        ImagePlan(name: MasterName(relativePath: "cards/a.jpg")!, source: "cards/a.jpg", masterSize: PixelSize(width: 1200, height: 800),
+                  hasAlpha: false, animated: false, settings: PlanSettings(rules: fluidRules)).manifestImage(sourceHash: "", files: [:]),
+        image("icons/logo@3x.png", 96, 96),
+    ])
+
     /// Compares `actual` with golden file `name`; `DPPX_UPDATE_GOLDEN=1` rewrites the file.
     static func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let path = goldenFolder + "/" + name

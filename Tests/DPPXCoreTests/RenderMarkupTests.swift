@@ -63,3 +63,99 @@ struct RenderMarkupTests {
         #expect(document.images[1].width == 32)
     }
 }
+
+@Suite("Render: fluid images")
+struct RenderFluidTests {
+    @Test("fluid markup is the golden one, in HTML and JSON")
+    func golden() throws {
+        let markup = try RenderFixtures.markup()
+        let sizes = MarkupSizes(rules: RenderFixtures.fluidRules)
+        RenderFixtures.expectGolden(markup.html(RenderFixtures.fluid.images, urls: .relative(""), sizes: sizes), "fluid.html")
+        RenderFixtures.expectGolden(markup.json(RenderFixtures.fluid.images, urls: .relative(""), sizes: sizes), "fluid.json")
+    }
+
+    @Test("a fluid <img> lists its widths with w descriptors, its rule's sizes, and the widest file's size for the aspect ratio")
+    func card() throws {
+        let html = try RenderFixtures.markup().html([RenderFixtures.fluid.images[0]], urls: .relative("img"),
+                                                    sizes: MarkupSizes(rules: RenderFixtures.fluidRules))
+        #expect(html == """
+        <img src="img/cards/a.jpg" srcset="img/cards/a-480w.jpg 480w, img/cards/a-960w.jpg 960w, img/cards/a.jpg 1200w" sizes="(min-width: 768px) 50vw, 100vw" width="1200" height="800" alt="" loading="lazy" decoding="async">
+
+        """)
+    }
+
+    @Test("sizes: the rule's, else the command's, else auto with a 100vw fallback; density images get none")
+    func sizes() throws {
+        let images = RenderFixtures.fluid.images
+        let byRule = MarkupSizes(fallback: "50vw", rules: RenderFixtures.fluidRules)
+        #expect(byRule.value(for: images[0]) == "(min-width: 768px) 50vw, 100vw")
+        #expect(byRule.value(for: images[1]) == "50vw")
+        #expect(MarkupSizes().value(for: images[1]) == "auto, 100vw")
+        #expect(MarkupSizes().value(for: images[2]) == nil)
+        let html = try RenderFixtures.markup().html([images[2]], urls: .relative(""))
+        #expect(!html.contains("sizes="))
+    }
+
+    @Test("a fluid <picture> has one source per extra format, each with the same widths")
+    func picture() throws {
+        let html = try RenderFixtures.markup().html([RenderFixtures.fluid.images[1]], urls: .relative(""))
+        #expect(html.contains("<source type=\"image/webp\" srcset=\"hero-329w.webp 329w, hero-442w.webp 442w, hero-593w.webp 593w, hero-795w.webp 795w, hero-1067w.webp 1067w, hero-1431w.webp 1431w, hero.webp 1920w\">"))
+        #expect(html.contains("sizes=\"auto, 100vw\" width=\"1920\" height=\"1080\""))
+    }
+
+    @Test("a sizes value that would break the attribute is refused, naming the setting")
+    func badSizes() {
+        #expect(MarkupSizes.problem("100vw", spelled: { $0 }) == nil)
+        #expect(MarkupSizes.problem("\" onload=\"x", spelled: { "--sizes \($0)" })?.contains("--sizes (min-width") == true)
+        #expect(MarkupSizes.problem("  ", spelled: { $0 }) != nil)
+    }
+
+    @Test("the fluid stylesheet is the golden one")
+    func goldenCSS() throws {
+        let css = try RenderFixtures.stylesheet().render(manifest: RenderFixtures.fluid, urls: .relative(""))
+        RenderFixtures.expectGolden(css, "fluid.css")
+    }
+
+    @Test("a fluid background starts at the narrowest file, then one ascending block per wider file, formats by image-set() with type()")
+    func background() throws {
+        let css = try RenderFixtures.stylesheet().render(manifest: RenderFixtures.fluid, urls: .relative(""))
+        #expect(css.contains("""
+        .cards-a {
+          background-image: url("cards/a-480w.jpg");
+        }
+
+        @media (min-width: 481px), (min-width: 321px) and (-webkit-min-device-pixel-ratio: 1.5), (min-width: 321px) and (min-resolution: 1.5dppx)
+        """))
+        #expect(css.contains("""
+          .hero { background-image: url("hero-442w.jpg"); background-image: image-set(url("hero-442w.webp") type("image/webp"), url("hero-442w.jpg")); }
+        """))
+        #expect(!css.contains("background-size: 1920px"), "the page sizes a fluid background")
+        let positions = ["hero-442w.jpg", "hero-593w.jpg", "hero-795w.jpg", "hero-1067w.jpg", "hero-1431w.jpg", "hero.jpg"].map { file in
+            css.range(of: "url(\"\(file)\")").map { css.distance(from: css.startIndex, to: $0.lowerBound) } ?? -1
+        }
+        #expect(!positions.contains(-1) && positions == positions.sorted(), "blocks ascend by width")
+    }
+
+    /// For every screen, the last matching block names the smallest file at least viewport x DPR wide.
+    @Test("the cascade picks the smallest file at least as wide as viewport x DPR", arguments: [
+        (375, Density(1)), (375, Density(2)), (375, Density(3)), (600, Density(1)), (768, Density(2)), (1024, Density(1.5)),
+        (1366, Density(1)), (1600, Density(1)), (1920, Density(2)), (300, Density(2.625)),
+    ])
+    func cascade(viewport: Int, density: Density) {
+        let widths = [329, 442, 593, 795, 1067, 1431, 1920]
+        var chosen = widths[0]
+        for step in FluidBackground(widths: widths).steps {
+            // A query alternative matches when min-width <= viewport and its density <= the screen's.
+            let matches = step.query.components(separatedBy: ", ").contains { alternative in
+                let minimum = Int(alternative.split(separator: " ")[1].dropLast(3)) ?? .max
+                let needed = alternative.range(of: "min-resolution: ").map { Density(parsing: alternative[$0.upperBound...].prefix { $0 != "d" }) ?? Density(1) }
+                    ?? (alternative.contains("ratio") ? Density(parsing: alternative.split(separator: " ").last!.dropLast()) ?? Density(1) : Density(1))
+                return minimum <= viewport && needed <= density
+            }
+            if matches { chosen = step.width }
+        }
+        let needed = Double(viewport) * density.value
+        let expected = widths.first { Double($0) >= needed } ?? widths.last!
+        #expect(chosen == expected, "\(viewport) px at \(density)x")
+    }
+}

@@ -85,10 +85,13 @@ struct RenderTemplateTests {
         let override = StylesheetView.Override(selector: "", source: "", url: "")
         let block = StylesheetView.DensityBlock(density: "", query: "", overrides: [override])
         let set = StylesheetView.ImageSet(selector: "", source: "", webkitImageSet: "", imageSet: "")
-        let sheet = StylesheetView(rules: [rule], densityBlocks: [block], hasImageSets: true, imageSets: [set], imageCount: 1)
-        #expect(Set(TemplateKind.stylesheet.knownNames) == Self.labels(of: [sheet, rule, override, block, set]))
+        let step = StylesheetView.FluidStep(selector: "", query: "", url: "", imageSet: nil)
+        let fluid = StylesheetView.FluidImage(selector: "", source: "", url: "", imageSet: nil, steps: [step])
+        let sheet = StylesheetView(rules: [rule], densityBlocks: [block], hasImageSets: true, imageSets: [set], imageCount: 1,
+                                   fluidImages: [fluid])
+        #expect(Set(TemplateKind.stylesheet.knownNames) == Self.labels(of: [sheet, rule, override, block, set, fluid, step]))
         let source = MarkupView.Source(type: "", srcset: "")
-        let view = MarkupView(source: "", src: "", srcset: nil, width: 0, height: 0, alt: "", sources: [source], picture: true)
+        let view = MarkupView(source: "", src: "", srcset: nil, sizes: nil, width: 0, height: 0, alt: "", sources: [source], picture: true)
         #expect(Set(TemplateKind.markup.knownNames) == Self.labels(of: [view, source]))
     }
 

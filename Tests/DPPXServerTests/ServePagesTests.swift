@@ -11,15 +11,15 @@ struct ServePagesTests {
     func acceptCH() async throws {
         let fixture = try ServerFixture()
         try await fixture.server().makeApplication().test(.live) { (client) async throws in
-            #expect(try await client.get("/").headers[.acceptCH] == "Sec-CH-DPR, DPR")
-            #expect(try await client.get("/docs/").headers[.acceptCH] == "Sec-CH-DPR, DPR")
-            #expect(try await client.get("/index.html", method: .head).headers[.acceptCH] == "Sec-CH-DPR, DPR")
+            #expect(try await client.get("/").headers[.acceptCH] == "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width")
+            #expect(try await client.get("/docs/").headers[.acceptCH] == "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width")
+            #expect(try await client.get("/index.html", method: .head).headers[.acceptCH] == "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width")
             #expect(try await client.get("/style.css").headers[.acceptCH] == nil)
             #expect(try await client.get("/images/hero.jpg").headers[.acceptCH] == nil)
         }
     }
 
-    @Test("/_dppx/dpr.js sets the dpr cookie from window.devicePixelRatio")
+    @Test("/_dppx/dpr.js sets the dpr cookie from window.devicePixelRatio and the vw cookie from the viewport width")
     func dprScript() async throws {
         let fixture = try ServerFixture()
         try await fixture.server().makeApplication().test(.live) { client in
@@ -27,7 +27,10 @@ struct ServePagesTests {
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
             #expect(response.text.contains("window.devicePixelRatio"))
-            #expect(response.text.contains("document.cookie = \"dpr=\""))
+            #expect(response.text.contains("remember(\"dpr\", dpr)"))
+            #expect(response.text.contains("document.documentElement.clientWidth"))
+            #expect(response.text.contains("remember(\"vw\", width)"))
+            #expect(response.text.contains("document.cookie = name + \"=\" + value"))
             #expect(response.text.contains("Path=/"))
             let head = try await client.get("/_dppx/dpr.js", method: .head)
             #expect(head.status == .ok)
@@ -62,7 +65,7 @@ struct ServePagesTests {
             let page = try await client.get("/_dppx/", [(.secCHDPR, "2"), (.accept, "image/webp,*/*")])
             #expect(page.status == .ok)
             #expect(page.headers[.contentType] == "text/html; charset=utf-8")
-            #expect(page.headers[.acceptCH] == "Sec-CH-DPR, DPR")
+            #expect(page.headers[.acceptCH] == "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width")
             let html = page.text
             #expect(html.contains("device pixel ratio <strong>2</strong> (from Sec-CH-DPR)"))
             #expect(html.contains("images/hero@1.5x.webp"))

@@ -57,7 +57,7 @@ public final class Builder: Sendable {
         let sameSettings = oldCache?.settings == fingerprint
 
         let (outsideOutput, linkedIntoOutput) = Self.separateLinksIntoOutput(sources, output: output)
-        let (buildable, collisions) = Self.separateCollisions(outsideOutput, extraFormats: options.extraFormats)
+        let (buildable, collisions) = Self.separateCollisions(outsideOutput, extraFormats: options.extraFormats, plan: options.plan)
         let unbuilt = rejected + linkedIntoOutput + collisions
         var failures = unbuilt
 
@@ -193,12 +193,21 @@ public final class Builder: Sendable {
         return hasher.finish()
     }
 
-    /// Masters whose outputs would overwrite each other's (`logo.png` and `logo@2x.png`, or
-    /// `hero.jpg` and `hero.webp` with `--formats webp`) fail, each naming the other.
-    static func separateCollisions(_ sources: [SourceFile], extraFormats: [ImageFormat]) -> ([SourceFile], [BuildFailure]) {
+    /// Masters whose outputs would overwrite each other's (`logo.png` and `logo@2x.png`,
+    /// `hero.jpg` and `hero.webp` with `--formats webp`, or `card-480w.jpg` beside a fluid
+    /// `card.jpg`) fail, each naming the other.
+    static func separateCollisions(_ sources: [SourceFile], extraFormats: [ImageFormat], plan: PlanSettings) -> ([SourceFile], [BuildFailure]) {
+        let fluidStems = Set(sources.filter { !$0.name.format.isVector && (plan.rule(for: $0.relativePath).widths ?? plan.widths) != nil }
+            .map { $0.name.directory + "/" + $0.name.stem })
         var groups: [String: [SourceFile]] = [:]
         for source in sources {
-            let key = source.name.directory + "/" + source.name.stem
+            var key = source.name.directory + "/" + source.name.stem
+            // `card-480w` is one of a fluid `card`'s file names.
+            if let dash = source.name.stem.lastIndex(of: "-"), source.name.stem.hasSuffix("w") {
+                let digits = source.name.stem[source.name.stem.index(after: dash)...].dropLast()
+                let family = source.name.directory + "/" + source.name.stem[..<dash]
+                if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), fluidStems.contains(family) { key = family }
+            }
             groups[key, default: []].append(source)
         }
         var clashing = Set<String>()

@@ -244,6 +244,10 @@ struct MasterBuilder: Sendable {
             let list = plan.skippedDensities.map { "\($0)x" }.joined(separator: ", ")
             warnings.append(BuildFailure(file: plan.source, reason: "skipped \(list): the master is \(plan.masterDensity)x and dppx does not upscale (name it @Nx if it is denser, or pass --upscale)"))
         }
+        if !plan.skippedWidths.isEmpty {
+            let list = plan.skippedWidths.map { "\($0)w" }.joined(separator: ", ")
+            warnings.append(BuildFailure(file: plan.source, reason: "skipped \(list): the master is \(plan.cssSize.width) px wide and dppx does not upscale; its own width is the widest file"))
+        }
         for skipped in plan.skippedFormats {
             warnings.append(BuildFailure(file: plan.source, reason: "no \(skipped.format.rawValue) variants: \(skipped.reason)"))
         }

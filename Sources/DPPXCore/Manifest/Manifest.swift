@@ -39,13 +39,17 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var height: Int
         /// True for vector masters (SVG): one file, right at every density.
         public var densityIndependent: Bool
+        /// True for a fluid image: its variants are a ladder of widths for a page that sizes
+        /// it (`srcset` with `w` descriptors), not densities of one CSS size; `width` and
+        /// `height` are then the widest file's, for the aspect ratio. Absent for other images.
+        public var fluid: Bool?
         /// Densities asked for but skipped because they would upscale.
         public var skippedDensities: [Density]
         /// Every file written, ascending by density, then by format preference.
         public var variants: [Variant]
 
         public init(source: String, path: String, sourceHash: String, sourceDensity: Density,
-                    cssSize: PixelSize, densityIndependent: Bool, intent: SizeIntent? = nil,
+                    cssSize: PixelSize, densityIndependent: Bool, fluid: Bool = false, intent: SizeIntent? = nil,
                     skippedDensities: [Density], variants: [Variant]) {
             self.source = source
             self.path = path
@@ -54,14 +58,21 @@ public struct Manifest: Codable, Hashable, Sendable {
             self.width = cssSize.width
             self.height = cssSize.height
             self.densityIndependent = densityIndependent
+            self.fluid = fluid ? true : nil
             self.intent = intent
             self.skippedDensities = skippedDensities
             self.variants = variants.sorted {
-                ($0.density, $0.format) < ($1.density, $1.format)
+                ($0.density, $0.width, $0.format) < ($1.density, $1.width, $1.format)
             }
         }
 
         public var cssSize: PixelSize { PixelSize(width: width, height: height) }
+
+        /// Whether this is a fluid image (variants by width).
+        public var isFluid: Bool { fluid == true }
+
+        /// A fluid image's widths, ascending (every format has the same).
+        public var widths: [Int] { Array(Set(variants.map(\.width))).sorted() }
 
         /// Whether the user stated this image's size (a name, a rule, an option): the server
         /// then may answer its URL with a denser file that lays out at the same CSS size.

@@ -11,6 +11,9 @@ public struct PlanSettings: Hashable, Codable, Sendable {
     public var extraFormats: [ImageFormat]
     /// Write densities above the master's own (blurry, but sometimes wanted).
     public var allowUpscale: Bool
+    /// Widths every raster master is written at (`--widths`), making all of them fluid; nil
+    /// for density variants. A rule's `widths` wins over it.
+    public var widths: WidthRequest?
     /// The project file's per-glob rules, in file order (the last match wins, field by field).
     public var rules: [ImageRule]
 
@@ -20,12 +23,13 @@ public struct PlanSettings: Hashable, Codable, Sendable {
 
     public init(densities: [Density] = Density.defaultSet, defaultSourceDensity: Density = PlanSettings.defaultSourceDensity,
                 sourceDensityGiven: Bool = false, extraFormats: [ImageFormat] = [], allowUpscale: Bool = false,
-                rules: [ImageRule] = []) {
+                widths: WidthRequest? = nil, rules: [ImageRule] = []) {
         self.densities = densities
         self.defaultSourceDensity = defaultSourceDensity
         self.sourceDensityGiven = sourceDensityGiven
         self.extraFormats = extraFormats
         self.allowUpscale = allowUpscale
+        self.widths = widths
         self.rules = rules
     }
 
@@ -36,6 +40,8 @@ public struct PlanSettings: Hashable, Codable, Sendable {
         for rule in rules where rule.matches(path) {
             if let value = rule.density { merged.density = value }
             if let value = rule.width { merged.width = value }
+            if let value = rule.widths { merged.widths = value }
+            if let value = rule.sizes { merged.sizes = value }
             if let value = rule.formats { merged.formats = value }
             if let value = rule.jpegQuality { merged.jpegQuality = value }
             if let value = rule.webpQuality { merged.webpQuality = value }
@@ -74,6 +80,11 @@ public struct ImagePlan: Hashable, Sendable {
     /// The CSS box.
     public let cssSize: PixelSize
     public let densityIndependent: Bool
+    /// True for a fluid image: written at a ladder of widths for a page that sizes it (the
+    /// outputs' densities are then each width over the master's), never at densities.
+    public let fluid: Bool
+    /// Listed widths skipped because they are above the master's (no upscaling).
+    public let skippedWidths: [Int]
     /// Densities skipped because they would upscale.
     public let skippedDensities: [Density]
     /// Extra formats not written, each with the reason (an animation AVIF cannot hold...).
@@ -91,9 +102,14 @@ public struct ImagePlan: Hashable, Sendable {
         self.name = name
         let rule = settings.rule(for: source)
         self.rule = rule
-        let displayWidth = name.format.isVector ? nil : rule.width
+        let widthRequest = name.format.isVector ? nil : rule.widths ?? settings.widths
+        let displayWidth = name.format.isVector || widthRequest != nil ? nil : rule.width
         let masterDensity: Density
-        if let displayWidth {
+        if widthRequest != nil {
+            // Its pixels are its widths: the page decides the CSS size.
+            masterDensity = Density(1)
+            intent = rule.widths == nil ? .option : .rule
+        } else if let displayWidth {
             masterDensity = Density(milli: max(1, (masterSize.width * 1000 + displayWidth / 2) / displayWidth))
             intent = .rule
         } else if let declared = name.declaredDensity {
@@ -112,6 +128,8 @@ public struct ImagePlan: Hashable, Sendable {
         if name.format.isVector {
             // A vector is right at every density: one file, the document's own size as the box.
             densityIndependent = true
+            fluid = false
+            skippedWidths = []
             cssSize = masterSize
             skippedDensities = []
             skippedFormats = []
@@ -119,25 +137,37 @@ public struct ImagePlan: Hashable, Sendable {
             return
         }
         densityIndependent = false
+        fluid = widthRequest != nil
+        let formats = Self.formats(primary: primary, extra: rule.formats ?? settings.extraFormats, animated: animated)
+        self.skippedFormats = formats.skipped
+        if let widthRequest {
+            // The master's size is the largest box it fills well; pages scale it down.
+            let ladder = WidthLadder(masterWidth: masterSize.width, request: widthRequest)
+            cssSize = masterSize
+            skippedDensities = []
+            skippedWidths = ladder.skipped
+            var outputs: [Output] = []
+            for width in ladder.widths {
+                let density = Density(milli: max(1, (width * 1000 + masterSize.width / 2) / max(1, masterSize.width)))
+                for format in formats.written.sorted() {
+                    let path = width == masterSize.width ? name.basePath(format: format) : name.widthPath(width: width, format: format)
+                    outputs.append(Output(path: path, density: density, format: format,
+                                          size: WidthLadder.size(ofWidth: width, master: masterSize)))
+                }
+            }
+            self.outputs = outputs
+            return
+        }
+        skippedWidths = []
         let sizes = displayWidth.map {
             SizePlan(master: masterSize, displayWidth: $0, densities: settings.densities, allowUpscale: settings.allowUpscale)
         } ?? SizePlan(master: masterSize, masterDensity: masterDensity, densities: settings.densities,
                       allowUpscale: settings.allowUpscale)
         cssSize = sizes.cssSize
         skippedDensities = sizes.skipped
-        var formats = [primary]
-        var skippedFormats: [(ImageFormat, String)] = []
-        for extra in rule.formats ?? settings.extraFormats where extra != primary {
-            if animated && !(extra == .webp || extra == .gif) {
-                skippedFormats.append((extra, "\(extra.rawValue) cannot hold the animation; the animation is kept in \(primary.rawValue)\(formats.contains(.webp) ? " and webp" : "")"))
-            } else {
-                formats.append(extra)
-            }
-        }
-        self.skippedFormats = skippedFormats
         var outputs: [Output] = []
         for variant in sizes.variants {
-            for format in formats.sorted() {
+            for format in formats.written.sorted() {
                 outputs.append(Output(path: name.variantPath(density: variant.density, format: format),
                                       density: variant.density, format: format, size: variant.size))
             }
@@ -145,14 +175,30 @@ public struct ImagePlan: Hashable, Sendable {
         self.outputs = outputs
     }
 
-    /// The 1x path in the primary format: the URL pages use.
+    /// The master's own format and the extra ones it can hold, and the extras it cannot, each
+    /// with the reason.
+    private static func formats(primary: ImageFormat, extra: [ImageFormat], animated: Bool)
+        -> (written: [ImageFormat], skipped: [(format: ImageFormat, reason: String)]) {
+        var formats = [primary]
+        var skipped: [(format: ImageFormat, reason: String)] = []
+        for extra in extra where extra != primary {
+            if animated && !(extra == .webp || extra == .gif) {
+                skipped.append((extra, "\(extra.rawValue) cannot hold the animation; the animation is kept in \(primary.rawValue)\(formats.contains(.webp) ? " and webp" : "")"))
+            } else {
+                formats.append(extra)
+            }
+        }
+        return (formats, skipped)
+    }
+
+    /// The 1x path in the primary format (for a fluid image, its widest file): the URL pages use.
     public var basePath: String { name.basePath(format: primaryFormat) }
 
     /// The manifest entry, given the master's hash and each output's byte size and hash.
     public func manifestImage(sourceHash: String, files: [String: (bytes: Int, hash: String)]) -> Manifest.Image {
         Manifest.Image(
             source: source, path: basePath, sourceHash: sourceHash, sourceDensity: masterDensity,
-            cssSize: cssSize, densityIndependent: densityIndependent, intent: intent, skippedDensities: skippedDensities,
+            cssSize: cssSize, densityIndependent: densityIndependent, fluid: fluid, intent: intent, skippedDensities: skippedDensities,
             variants: outputs.map { output in
                 let file = files[output.path] ?? (0, "")
                 return Manifest.Variant(path: output.path, density: output.density, format: output.format,

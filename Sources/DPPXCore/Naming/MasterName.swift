@@ -45,6 +45,14 @@ public struct MasterName: Hashable, Sendable {
         return directory.isEmpty ? file : "\(directory)/\(file)"
     }
 
+    /// The path of a fluid image's file `width` pixels wide in `format`: `photos/card-480w.jpg`.
+    /// A `-480w` suffix cannot be read as an `@Nx` density, so the two kinds never collide.
+    public func widthPath(width: Int, format: ImageFormat) -> String {
+        let ext = format == self.format ? fileExtension : format.fileExtension
+        let file = "\(stem)-\(width)w.\(ext)"
+        return directory.isEmpty ? file : "\(directory)/\(file)"
+    }
+
     /// The URL path of the 1x file in `format`: what pages reference and the server negotiates on.
     public func basePath(format: ImageFormat) -> String { variantPath(density: Density(1), format: format) }
 

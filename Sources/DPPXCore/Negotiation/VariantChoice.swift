@@ -13,6 +13,9 @@
 ///   reads (the smaller of those built and accepted); so does a client with hints when
 ///   `Content-DPR` would be inexact (a 301 px wide 2x variant of a 151 px image).
 ///   `Content-DPR` is the last resort when no such format was built.
+/// - Width, for a fluid image: the smallest width at least `ClientWidth.devicePixels`, else
+///   the largest; its density is never negotiated (the page sizes a fluid image), so
+///   its `signal` is `.none`.
 /// - `vary` names exactly the request headers read, so shared caches key on them; a density
 ///   decided by the cookie is `isPrivate`, because caches cannot key on one cookie well.
 public struct VariantChoice: Sendable, Equatable {
@@ -27,10 +30,24 @@ public struct VariantChoice: Sendable, Equatable {
     /// How the answer says the variant's density.
     public let signal: DensitySignal
 
-    /// Chooses among `image`'s variants; nil when it lists none.
-    public init?(image: Manifest.Image, dpr: ClientDPR, accept: AcceptHeader) {
+    /// Chooses among `image`'s variants; nil when it lists none. `width` is read for a fluid
+    /// image only (nil: the client said nothing).
+    public init?(image: Manifest.Image, dpr: ClientDPR, accept: AcceptHeader, width: ClientWidth? = nil) {
         let formats = image.formats
         guard !formats.isEmpty else { return nil }
+        if image.isFluid {
+            let candidates = image.variants(in: Self.format(among: formats, primary: image.primaryFormat, accept: accept))
+            let width = width ?? .unknown
+            guard let widest = candidates.max(by: { $0.width < $1.width }) else { return nil }
+            let variant = candidates.filter { $0.width >= width.devicePixels }.min { $0.width < $1.width } ?? widest
+            let widthNegotiated = candidates.contains { $0.width != variant.width }
+            self.variant = variant
+            self.dpr = dpr
+            self.vary = (widthNegotiated ? width.varyHeaders : []) + (formats.count > 1 ? ["Accept"] : [])
+            self.isPrivate = widthNegotiated && width.isPrivate
+            self.signal = .none
+            return
+        }
         let hinted = dpr.source == .secCHDPR || dpr.source == .dpr
         var format = Self.format(among: formats, primary: image.primaryFormat, accept: accept)
         guard var variant = Self.variant(of: image, in: format, dpr: dpr.value) else { return nil }

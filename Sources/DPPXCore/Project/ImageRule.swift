@@ -11,6 +11,12 @@ public struct ImageRule: Hashable, Sendable, Codable {
     public var density: Density?
     /// The width the image is shown at, in CSS px: the master's density follows from it.
     public var width: Int?
+    /// Makes these masters fluid: written at these widths (or the automatic ladder) for a
+    /// page that sizes them, instead of at densities of one CSS size.
+    public var widths: WidthRequest?
+    /// The `sizes` attribute `dppx html` writes for these fluid masters (`(min-width: 768px) 50vw, 100vw`).
+    /// Not part of what a build writes, so it is left out of the build's settings fingerprint.
+    public var sizes: String? = nil
     /// Extra encodings for these masters, replacing the build's.
     public var formats: [ImageFormat]?
     public var jpegQuality: Int?
@@ -19,16 +25,22 @@ public struct ImageRule: Hashable, Sendable, Codable {
     /// Leave these masters out of the build, the stylesheet and the markup.
     public var exclude: Bool?
 
-    public init(match: [PathGlob], density: Density? = nil, width: Int? = nil, formats: [ImageFormat]? = nil,
+    public init(match: [PathGlob], density: Density? = nil, width: Int? = nil, widths: WidthRequest? = nil, sizes: String? = nil, formats: [ImageFormat]? = nil,
                 jpegQuality: Int? = nil, webpQuality: Int? = nil, avifQuality: Int? = nil, exclude: Bool? = nil) {
         self.match = match
         self.density = density
         self.width = width
+        self.widths = widths
+        self.sizes = sizes
         self.formats = formats
         self.jpegQuality = jpegQuality
         self.webpQuality = webpQuality
         self.avifQuality = avifQuality
         self.exclude = exclude
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case match, density, width, widths, formats, jpegQuality, webpQuality, avifQuality, exclude
     }
 
     /// Whether the rule applies to the master at `path`.

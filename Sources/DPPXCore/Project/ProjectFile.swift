@@ -119,6 +119,22 @@ private struct TableReader {
         do { return try Density.parseList(text) } catch { throw fail(entry, error.description) }
     }
 
+    func widths(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> WidthRequest {
+        let text: String
+        switch entry.value {
+        case .string(let word): text = word
+        case .array(let items):
+            var parts: [String] = []
+            for item in items {
+                guard case .integer(let value) = item else { throw fail(entry, "must list widths in pixels, e.g. \(entry.key) = [480, 960, 1440], or be \"auto\"; got \(item.kind) in the list") }
+                parts.append(String(value))
+            }
+            text = parts.joined(separator: ",")
+        default: throw fail(entry, "must list widths in pixels, e.g. \(entry.key) = [480, 960, 1440], or be \"auto\"; got \(entry.value.kind)")
+        }
+        do { return try WidthRequest(parsing: text) } catch { throw fail(entry, error.description) }
+    }
+
     func formats(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> [ImageFormat] {
         var names: [String] = []
         switch entry.value {
@@ -151,7 +167,7 @@ private struct TableReader {
     }
 
     mutating func readBuild(into settings: inout ProjectSettings) throws(ProjectFileError) {
-        let known = ["source", "out", "densities", "source-density", "formats", "upscale", "templates"]
+        let known = ["source", "out", "densities", "source-density", "formats", "upscale", "widths", "templates"]
             + ProjectSettings.numberBounds.filter { $0.key.hasPrefix("build.") }.map { String($0.key.dropFirst(6)) }
         for entry in table.entries {
             switch entry.key {
@@ -161,6 +177,7 @@ private struct TableReader {
             case "source-density": settings.sourceDensity = try density(entry)
             case "formats": settings.formats = try formats(entry)
             case "upscale": settings.upscale = try bool(entry)
+            case "widths": settings.widths = try widths(entry)
             case "templates": settings.templates = try path(entry)
             default: if try !number(entry, into: &settings) { throw unknown(entry, known: known) }
             }
@@ -188,7 +205,11 @@ private struct TableReader {
         for entry in table.entries {
             switch entry.key {
             case "base-url": settings.markupBaseURL = try string(entry)
-            default: throw unknown(entry, known: ["base-url"])
+            case "sizes":
+                let sizes = try string(entry)
+                if let problem = MarkupSizes.problem(sizes, spelled: { "sizes = \"\($0)\"" }) { throw fail(entry, problem) }
+                settings.sizes = sizes
+            default: throw unknown(entry, known: ["base-url", "sizes"])
             }
         }
     }
@@ -220,12 +241,16 @@ private struct TableReader {
                 }
             case "density": rule.density = try density(entry)
             case "width": rule.width = try integer(entry, 1...100_000, example: 300)
-            case "formats": rule.formats = try formats(entry)
+            case "widths": rule.widths = try widths(entry)
+            case "sizes":
+                let sizes = try string(entry)
+                if let problem = MarkupSizes.problem(sizes, spelled: { "sizes = \"\($0)\"" }) { throw fail(entry, problem) }
+                rule.sizes = sizes            case "formats": rule.formats = try formats(entry)
             case "quality": rule.jpegQuality = try integer(entry, 1...100, example: 80)
             case "webp-quality": rule.webpQuality = try integer(entry, 1...100, example: 80)
             case "avif-quality": rule.avifQuality = try integer(entry, 1...100, example: 55)
             case "exclude": rule.exclude = try bool(entry)
-            default: throw unknown(entry, known: ["match", "density", "width", "formats", "quality", "webp-quality", "avif-quality", "exclude"])
+            default: throw unknown(entry, known: ["match", "density", "width", "widths", "sizes", "formats", "quality", "webp-quality", "avif-quality", "exclude"])
             }
         }
         guard !rule.match.isEmpty else {

@@ -17,6 +17,8 @@ public struct ProjectSettings: Hashable, Sendable {
     public var sourceDensity: Density?
     public var formats: [ImageFormat]?
     public var upscale: Bool?
+    /// Widths every raster master is written at, making it fluid (`[build] widths`, `--widths`).
+    public var widths: WidthRequest?
 
     // How they are encoded and how much a build may take.
     public var maxPixels: Int?
@@ -47,6 +49,8 @@ public struct ProjectSettings: Hashable, Sendable {
     // The markup (`dppx html`).
     /// The markup's URLs under this base instead of relative ones (`[html] base-url`).
     public var markupBaseURL: String?
+    /// The `sizes` of fluid images no rule gives one (`[html] sizes`, `--sizes`).
+    public var sizes: String?
 
     // The server.
     public var serveRoot: String?
@@ -68,10 +72,10 @@ public struct ProjectSettings: Hashable, Sendable {
             if let value = other[keyPath: path] { result[keyPath: path] = value }
         }
         take(\.source); take(\.output)
-        take(\.densities); take(\.sourceDensity); take(\.formats); take(\.upscale)
+        take(\.densities); take(\.sourceDensity); take(\.formats); take(\.upscale); take(\.widths)
         take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
         take(\.avifEffort); take(\.pngCompression); take(\.templates)
-        take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.box); take(\.legacy); take(\.baseURL)
+        take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
         take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
         result.rules += other.rules
         return result
@@ -84,8 +88,11 @@ public struct ProjectSettings: Hashable, Sendable {
         PlanSettings(densities: densities ?? Density.defaultSet,
                      defaultSourceDensity: sourceDensity ?? PlanSettings.defaultSourceDensity,
                      sourceDensityGiven: sourceDensity != nil,
-                     extraFormats: formats ?? [], allowUpscale: upscale ?? false, rules: rules)
+                     extraFormats: formats ?? [], allowUpscale: upscale ?? false, widths: widths, rules: rules)
     }
+
+    /// The `sizes` of fluid images: the rules', else the one said here, else the default.
+    public var markupSizes: MarkupSizes { MarkupSizes(fallback: sizes, rules: rules) }
 
     /// The stylesheet options, with the defaults for what is not said.
     public var stylesheetOptions: StylesheetOptions {

@@ -2,16 +2,28 @@
 /// (1x in the master's format), the master-format variants by density, and the same for each
 /// extra format, most preferred first.
 public struct ImageCandidates: Sendable {
-    /// One variant's URL and density.
+    /// One variant's URL, density and width.
     public struct Candidate: Hashable, Sendable {
         public let url: String
         public let density: Density
         public let format: ImageFormat
+        /// The file's width in pixels.
+        public let width: Int
+        /// `2x`, or `480w` for a fluid image: its `srcset` descriptor.
+        public let descriptor: String
+
+        init(url: String, density: Density, format: ImageFormat, width: Int, fluid: Bool) {
+            self.url = url
+            self.density = density
+            self.format = format
+            self.width = width
+            self.descriptor = fluid ? "\(width)w" : "\(density)x"
+        }
     }
 
     public let image: Manifest.Image
     /// The URL plain `src` and `background-image` use: 1x in the master's format, or the
-    /// lowest density built when 1x was not asked for.
+    /// lowest density built when 1x was not asked for; a fluid image's widest file.
     public let fallback: Candidate
     /// Master-format variants, ascending by density (the fallback first).
     public let primary: [Candidate]
@@ -21,13 +33,15 @@ public struct ImageCandidates: Sendable {
     public init(image: Manifest.Image, urls: URLBase) {
         self.image = image
         func candidates(_ format: ImageFormat) -> [Candidate] {
-            image.variants(in: format).map { Candidate(url: urls.url(for: $0.path), density: $0.density, format: format) }
+            image.variants(in: format).map {
+                Candidate(url: urls.url(for: $0.path), density: $0.density, format: format, width: $0.width, fluid: image.isFluid)
+            }
         }
         let primaryFormat = image.primaryFormat
         var primary = candidates(primaryFormat)
         if primary.isEmpty {
             // A manifest entry without variants still names its 1x path.
-            primary = [Candidate(url: urls.url(for: image.path), density: Density(1), format: primaryFormat)]
+            primary = [Candidate(url: urls.url(for: image.path), density: Density(1), format: primaryFormat, width: image.width, fluid: image.isFluid)]
         }
         if image.densityIndependent { primary = Array(primary.prefix(1)) }
         self.primary = primary
@@ -38,8 +52,9 @@ public struct ImageCandidates: Sendable {
     /// Master-format variants denser than the fallback: the media-query overrides.
     public var overrides: [Candidate] { primary.filter { $0.density > fallback.density } }
 
-    /// `hero.jpg 1x, hero@2x.jpg 2x`: a `srcset` value.
+    /// `hero.jpg 1x, hero@2x.jpg 2x` (`hero-480w.jpg 480w, hero.jpg 1200w` for a fluid
+    /// image): a `srcset` value.
     public static func srcset(_ candidates: [Candidate]) -> String {
-        candidates.map { "\($0.url) \($0.density)x" }.joined(separator: ", ")
+        candidates.map { "\($0.url) \($0.descriptor)" }.joined(separator: ", ")
     }
 }

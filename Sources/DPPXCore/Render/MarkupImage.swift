@@ -17,6 +17,8 @@ public struct MarkupImage: Codable, Hashable, Sendable {
     public let src: String
     /// Absent for density-independent (SVG) images.
     public let srcset: String?
+    /// A fluid image's `sizes`; absent for the others.
+    public let sizes: String?
     public let width: Int
     public let height: Int
     /// Extra formats, most preferred first; empty when there are none.
@@ -24,10 +26,11 @@ public struct MarkupImage: Codable, Hashable, Sendable {
     /// The rendered `<img>` or `<picture>`, without the final newline.
     public let html: String
 
-    public init(source: String, src: String, srcset: String?, width: Int, height: Int, sources: [Source], html: String) {
+    public init(source: String, src: String, srcset: String?, sizes: String? = nil, width: Int, height: Int, sources: [Source], html: String) {
         self.source = source
         self.src = src
         self.srcset = srcset
+        self.sizes = sizes
         self.width = width
         self.height = height
         self.sources = sources

@@ -14,8 +14,8 @@ public struct MarkupRenderer: Sendable {
         self.templates = templates
     }
 
-    /// The markup of each image, in the order given.
-    public func images(_ images: [Manifest.Image], urls: URLBase) -> [MarkupImage] {
+    /// The markup of each image, in the order given; fluid images take their `sizes` from `sizes`.
+    public func images(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes()) -> [MarkupImage] {
         images.map { image in
             let candidates = ImageCandidates(image: image, urls: urls)
             let sources = candidates.extra.map {
@@ -24,27 +24,27 @@ public struct MarkupRenderer: Sendable {
             let view = MarkupView(
                 source: image.source, src: candidates.fallback.url,
                 srcset: image.densityIndependent ? nil : ImageCandidates.srcset(candidates.primary),
-                width: image.width, height: image.height, alt: "",
+                sizes: sizes.value(for: image), width: image.width, height: image.height, alt: "",
                 sources: sources, picture: !sources.isEmpty)
             var html = templates.render(view.picture ? "picture" : "img", view)
             while html.hasSuffix("\n") { html.removeLast() }
-            return MarkupImage(source: image.source, src: view.src, srcset: view.srcset, width: view.width,
+            return MarkupImage(source: image.source, src: view.src, srcset: view.srcset, sizes: view.sizes, width: view.width,
                                height: view.height, sources: sources.map { .init(type: $0.type, srcset: $0.srcset) },
                                html: html)
         }
     }
 
     /// The HTML text: each image's markup on its own line(s).
-    public func html(_ images: [Manifest.Image], urls: URLBase) -> String {
-        self.images(images, urls: urls).map { $0.html + "\n" }.joined()
+    public func html(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes()) -> String {
+        self.images(images, urls: urls, sizes: sizes).map { $0.html + "\n" }.joined()
     }
 
     /// The `--json` text: sorted keys, ending in a newline.
-    public func json(_ images: [Manifest.Image], urls: URLBase) -> String {
+    public func json(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes()) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings and numbers cannot fail.
-        let data = (try? encoder.encode(MarkupDocument(images: self.images(images, urls: urls)))) ?? Data("{}".utf8)
+        let data = (try? encoder.encode(MarkupDocument(images: self.images(images, urls: urls, sizes: sizes)))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

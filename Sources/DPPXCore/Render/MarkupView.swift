@@ -9,7 +9,9 @@ struct MarkupView {
     let src: String
     /// `hero.jpg 1x, hero@1.5x.jpg 1.5x`; nil for SVG, which needs none.
     let srcset: String?
-    /// The CSS size: reserves the box before the image loads.
+    /// A fluid image's `sizes` (`auto, 100vw`); nil for the others.
+    let sizes: String?
+    /// The CSS size (a fluid image's widest file, for the aspect ratio): reserves the box before the image loads.
     let width: Int
     let height: Int
     let alt: String
@@ -24,5 +26,5 @@ struct MarkupView {
         let srcset: String
     }
 
-    static let variableNames = ["source", "src", "srcset", "width", "height", "alt", "sources", "picture", "type"]
+    static let variableNames = ["source", "src", "srcset", "sizes", "width", "height", "alt", "sources", "picture", "type"]
 }

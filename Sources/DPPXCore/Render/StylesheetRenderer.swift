@@ -1,6 +1,8 @@
 /// Renders the density stylesheet of a manifest: per image a class rule with the 1x
 /// background, its CSS size as `background-size` (and box), then one `@media` block per
-/// density with the denser files, then `image-set()` rules for extra formats.
+/// density with the denser files, then `image-set()` rules for extra formats; fluid
+/// backgrounds last, each with its own media queries over viewport width and resolution
+/// (`FluidBackground`).
 ///
 /// The cascade is the point: every browser gets a working image from the plain rules and media
 /// queries; browsers that accept `-webkit-image-set()` or `image-set()` with `type()` replace
@@ -21,9 +23,14 @@ public struct StylesheetRenderer: Sendable {
         var rules: [StylesheetView.Rule] = []
         var overridesByDensity: [Density: [StylesheetView.Override]] = [:]
         var imageSets: [StylesheetView.ImageSet] = []
+        var fluidImages: [StylesheetView.FluidImage] = []
         for image in manifest.images {
             let selector = selectors[image.source] ?? ""
             let candidates = ImageCandidates(image: image, urls: urls)
+            if image.isFluid {
+                fluidImages.append(Self.fluidImage(selector: selector, candidates: candidates, legacy: options.legacy))
+                continue
+            }
             rules.append(StylesheetView.Rule(
                 selector: selector, source: image.source, url: URLEncoding.cssURL(candidates.fallback.url),
                 width: image.width, height: image.height, box: options.box,
@@ -42,8 +49,33 @@ public struct StylesheetRenderer: Sendable {
                                         overrides: overridesByDensity[density] ?? [])
         }
         let view = StylesheetView(rules: rules, densityBlocks: blocks, hasImageSets: !imageSets.isEmpty,
-                                  imageSets: imageSets, imageCount: manifest.images.count)
+                                  imageSets: imageSets, imageCount: manifest.images.count, fluidImages: fluidImages)
         return templates.render("stylesheet", view)
+    }
+
+    /// A fluid background's rules: the narrowest file, then each wider one under the query
+    /// that needs it, each with an `image-set()` of its extra formats by `type()`.
+    private static func fluidImage(selector: String, candidates: ImageCandidates, legacy: Bool) -> StylesheetView.FluidImage {
+        func imageSet(width: Int) -> String? {
+            guard !candidates.extra.isEmpty else { return nil }
+            let typed = candidates.extra.compactMap { extra in
+                extra.candidates.first { $0.width == width }.map {
+                    "\(URLEncoding.cssURL($0.url)) type(\(URLEncoding.cssString($0.format.mediaType)))"
+                }
+            }
+            let plain = candidates.primary.first { $0.width == width }.map { [URLEncoding.cssURL($0.url)] } ?? []
+            return "image-set(\((typed + plain).joined(separator: ", ")))"
+        }
+        let rungs = candidates.primary
+        let steps = FluidBackground(widths: rungs.map(\.width), legacy: legacy).steps.compactMap { step in
+            rungs.first { $0.width == step.width }.map {
+                StylesheetView.FluidStep(selector: selector, query: step.query, url: URLEncoding.cssURL($0.url),
+                                         imageSet: imageSet(width: step.width))
+            }
+        }
+        return StylesheetView.FluidImage(selector: selector, source: candidates.image.source,
+                                         url: URLEncoding.cssURL(rungs[0].url), imageSet: imageSet(width: rungs[0].width),
+                                         steps: steps)
     }
 
     private static func imageSet(selector: String, candidates: ImageCandidates) -> StylesheetView.ImageSet {

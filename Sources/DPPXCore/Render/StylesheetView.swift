@@ -14,6 +14,8 @@ struct StylesheetView {
     /// so that, where accepted, they win over them.
     let imageSets: [ImageSet]
     let imageCount: Int
+    /// Fluid backgrounds, in manifest order, after everything else: their own rules only.
+    let fluidImages: [FluidImage]
 
     /// `.hero { background-image: url("hero.jpg"); background-size: ...; width; height }`.
     struct Rule {
@@ -54,10 +56,32 @@ struct StylesheetView {
         let imageSet: String
     }
 
+    /// A fluid background: the narrowest file, then one `@media` block per wider file.
+    struct FluidImage {
+        let selector: String
+        let source: String
+        /// `url("hero-329w.jpg")`.
+        let url: String
+        /// `image-set(url("hero-329w.avif") type("image/avif"), ..., url("hero-329w.jpg"))`
+        /// when there are extra formats; nil otherwise.
+        let imageSet: String?
+        let steps: [FluidStep]
+    }
+
+    /// One wider file of a fluid background and the query that picks it.
+    struct FluidStep {
+        let selector: String
+        /// `(min-width: 442px), (min-width: 221px) and (-webkit-min-device-pixel-ratio: 2), ...`.
+        let query: String
+        let url: String
+        let imageSet: String?
+    }
+
     static let variableNames = [
         "rules", "densityBlocks", "hasImageSets", "imageSets", "imageCount",
         "selector", "source", "url", "width", "height", "box", "densityIndependent",
         "density", "query", "overrides",
         "webkitImageSet", "imageSet",
+        "fluidImages", "steps",
     ]
 }

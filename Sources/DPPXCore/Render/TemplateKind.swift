@@ -13,7 +13,7 @@ public enum TemplateKind: String, Sendable, CaseIterable {
     /// Every template of the kind, the entry template first.
     public var templateNames: [String] {
         switch self {
-        case .stylesheet: ["stylesheet", "rule", "image-set"]
+        case .stylesheet: ["stylesheet", "rule", "image-set", "fluid"]
         case .markup: ["img", "picture"]
         }
     }

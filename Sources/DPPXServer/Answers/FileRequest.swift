@@ -16,6 +16,8 @@ struct FileRequest {
     /// Every line of each header, in order.
     private(set) var secCHDPR: [String] = []
     private(set) var dpr: [String] = []
+    private(set) var secCHWidth: [String] = []
+    private(set) var secCHViewportWidth: [String] = []
     private(set) var cookie: [String] = []
     private(set) var accept: [String] = []
     private(set) var ifNoneMatch: [String] = []
@@ -38,6 +40,8 @@ struct FileRequest {
             case 6 where Self.named(name, "cookie"): cookie.append(Self.trimmed(value))
             case 8 where Self.named(name, "if-range"): ifRangeLines.append(Self.trimmed(value))
             case 10 where Self.named(name, "sec-ch-dpr"): secCHDPR.append(Self.trimmed(value))
+            case 12 where Self.named(name, "sec-ch-width"): secCHWidth.append(Self.trimmed(value))
+            case 21 where Self.named(name, "sec-ch-viewport-width"): secCHViewportWidth.append(Self.trimmed(value))
             case 13 where Self.named(name, "if-none-match"): ifNoneMatch.append(Self.trimmed(value))
             case 17 where Self.named(name, "if-modified-since"): ifModifiedSinceLines.append(Self.trimmed(value))
             default: continue

@@ -28,3 +28,11 @@ extension Request {
     /// The request's device pixel ratio (see `ClientDPR`).
     var clientDPR: ClientDPR { ClientDPR(uri: uri, headers: headers) }
 }
+
+extension ClientWidth {
+    /// How wide a fluid image should be for `request` (see `ClientWidth`), `dpr` its ratio.
+    init(_ request: FileRequest, dpr: ClientDPR) {
+        self.init(secCHWidth: request.secCHWidth, viewportWidth: request.secCHViewportWidth, dpr: dpr,
+                  cookies: CookieHeader(request.cookie))
+    }
+}

@@ -22,7 +22,10 @@ import NIOCore
 ///    conditional requests (304), single ranges (206, 416), HEAD, `--cache-control`;
 /// 5. what cannot be served gets a readable error page (400, 404, 405).
 ///
-/// Explicit variant URLs (`/images/hero@2x.jpg`) and vector images are plain files.
+/// A fluid image's URL (its widest file, `/images/card.jpg`) is answered the same way, by
+/// width (`ClientWidth`: `Sec-CH-Width`, `Sec-CH-Viewport-Width` x DPR, the `vw` cookie) with
+/// no `Content-DPR`. Explicit variant URLs (`/images/hero@2x.jpg`, `/images/card-480w.jpg`)
+/// and vector images are plain files.
 struct StaticResponder: Sendable {
     let files: RootedFileSystem
     let manifests: ManifestStore
@@ -33,8 +36,8 @@ struct StaticResponder: Sendable {
     private let densityPrefixes = DensityInsertionCache()
 
     /// The hints HTML pages ask for (`Accept-CH`), so Chromium sends its DPR with the page's
-    /// image and CSS requests.
-    static let acceptCH = "Sec-CH-DPR, DPR"
+    /// image and CSS requests, and the widths fluid images are chosen by.
+    static let acceptCH = "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width"
 
     init(files: RootedFileSystem, manifests: ManifestStore, cachePolicy: CachePolicy, addsReloadScript: Bool = false) {
         self.files = files
@@ -136,8 +139,10 @@ struct StaticResponder: Sendable {
                          variantMissing: inout Bool) -> Answer? {
         // An image whose size nobody stated keeps its own file: a page never told about dppx
         // lays out as it did from a plain static server.
-        guard let image = index.image(atBasePath: String(relative)), !image.densityIndependent, image.sizeIsGiven,
-              let choice = VariantChoice(image: image, dpr: ClientDPR(request), accept: AcceptHeader(request.accept))
+        guard let image = index.image(atBasePath: String(relative)), !image.densityIndependent, image.sizeIsGiven else { return nil }
+        let dpr = ClientDPR(request)
+        guard let choice = VariantChoice(image: image, dpr: dpr, accept: AcceptHeader(request.accept),
+                                         width: image.isFluid ? ClientWidth(request, dpr: dpr) : nil)
         else { return nil }
         guard let file = files.entry(choice.variant.path), file.isRegularFile else {
             variantMissing = true
