@@ -59,7 +59,8 @@ let package = Package(
         ),
         .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["EmbedTemplatesTool"]),
         .executableTarget(name: "EmbedTemplatesTool", path: "Plugins/EmbedTemplatesTool"),
-        // Hummingbird app: variant middleware in front of FileMiddleware, dev mode, inspector.
+        // The server: one responder decides every answer and one NIO writer sends it; Hummingbird
+        // routes only /_dppx/ (inspector, DPR script, dev mode).
         .target(
             name: "DPPXServer",
             dependencies: [

@@ -60,7 +60,7 @@ struct FirefoxFluidTests {
                 let run = "\(viewport)-\(dpr)"
                 try await firefox.load(server.url("firefox.html?run=\(run)&collector=\(collector.origin)"), in: profile,
                                        windowSize: (viewport, 900))
-                let observation = try await Self.observation(in: collector, run: run)
+                let observation = try await collector.observation(of: run, as: Observation.self)
                 let context = "at \(viewport) px, DPR \(dpr): shown \(observation.shown), boxes \(observation.boxes)"
                 #expect(observation.dpr == dpr, "\(context)")
                 let viewportWidth = observation.boxes["hero"]?[0] ?? 0
@@ -79,16 +79,5 @@ struct FirefoxFluidTests {
                 }
             }
         }
-    }
-
-    static func observation(in collector: ReportCollector, run: String) async throws -> Observation {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let report = collector.reports(startingWith: "run=\(run) ").last {
-                return try JSONDecoder().decode(Observation.self, from: Data(report.dropFirst("run=\(run) ".count).utf8))
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw ReportCollector.Failure(message: "the page of run \(run) sent no report; reports: \(collector.reports())")
     }
 }

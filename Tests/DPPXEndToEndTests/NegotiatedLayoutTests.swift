@@ -123,16 +123,6 @@ struct NegotiatedLayoutTests {
         }
     }
 
-    static func observation(in collector: ReportCollector, run: String) async throws -> Observation {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let report = collector.reports(startingWith: "run=\(run) ").last {
-                return try JSONDecoder().decode(Observation.self, from: Data(report.dropFirst("run=\(run) ".count).utf8))
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw ReportCollector.Failure(message: "the page of run \(run) sent no report; reports: \(collector.reports())")
-    }
 
     /// The site served by `dppx serve`, its manifest, and a collector for the page's reports.
     struct Served {
@@ -153,7 +143,7 @@ struct NegotiatedLayoutTests {
 
         /// What the page loaded as `run` reported, checked as `engine` at `dpr`.
         func check(run: String, dpr: Double, engine: String, engineHasHints: Bool) async throws {
-            let observation = try await NegotiatedLayoutTests.observation(in: collector, run: run)
+            let observation = try await collector.observation(of: run, as: Observation.self)
             NegotiatedLayoutTests.check(observation, dpr: dpr, engine: engine, engineHasHints: engineHasHints, manifest: manifest)
         }
     }

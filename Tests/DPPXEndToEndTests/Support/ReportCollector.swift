@@ -53,6 +53,20 @@ final class ReportCollector {
         reports().filter { $0.hasPrefix(prefix) }
     }
 
+    /// The last report of `run`, decoded from the JSON after its `run=RUN ` tag; waits up to 20 s
+    /// for the page to send it.
+    func observation<Observation: Decodable>(of run: String, as type: Observation.Type = Observation.self) async throws -> Observation {
+        let tag = "run=\(run) "
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let report = reports(startingWith: tag).last {
+                return try JSONDecoder().decode(Observation.self, from: Data(report.dropFirst(tag.count).utf8))
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Failure(message: "the page of run \(run) sent no report; reports: \(reports())")
+    }
+
     /// A page's report that did not come.
     struct Failure: Error, CustomStringConvertible {
         let message: String
