@@ -29,9 +29,6 @@ public struct ImagingError: Error, CustomStringConvertible, Equatable, Sendable 
         ImagingError(file: file, reason: prefix + Vips.takeErrorText(), code: .libvips)
     }
 
-    /// Whether the text came from libvips's error buffer (and may need `Vips.attributed`).
-    var fromLibvips: Bool { code == .libvips }
-
     public var description: String {
         guard let file else { return reason }
         return "\(file): \(reason)"

@@ -134,7 +134,8 @@ public final class MasterImage: @unchecked Sendable {
 
     private func decodeOnce(for outputs: Set<ImageFormat>) throws(ImagingError) -> DecodedImage {
         let path = self.path
-        if format == .webp && isDisplayReady && outputs == [.webp] {
+        // libwebp's YUV decode takes only lossy pictures without alpha: others would be read twice.
+        if format == .webp && isDisplayReady && !hasAlpha && outputs == [.webp] {
             var picture: UnsafeMutablePointer<WebPPicture>?
             let status = cvips_webp_decode_yuv_file(path, &picture)
             if status < 0 { throw ImagingError.libvips(file: path) }

@@ -55,7 +55,7 @@ public enum Vips {
             return value
         } catch {
             cvips_shared_end()
-            guard outermost, error.fromLibvips else { throw error }
+            guard outermost, error.code == .libvips else { throw error }
         }
         cvips_alone_begin()
         defer { cvips_alone_end() }

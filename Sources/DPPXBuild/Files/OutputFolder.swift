@@ -32,7 +32,12 @@ struct OutputFolder: Sendable {
     func writeIfChanged(_ bytes: [UInt8], to relative: String) throws(FileError) -> Bool {
         let (folder, name) = try openParent(of: relative, creating: true, for: .write)
         defer { close(folder) }
-        if let existing = AtomicFile.read(named: name, in: folder), existing == bytes { return false }
+        // Read what is there only when its size says it could be the same.
+        var info = stat()
+        if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count,
+           let existing = AtomicFile.read(named: name, in: folder), existing == bytes {
+            return false
+        }
         try AtomicFile.write(bytes, named: name, in: folder, path: path(relative))
         return true
     }

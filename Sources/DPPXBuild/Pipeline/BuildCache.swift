@@ -58,7 +58,7 @@ struct BuildCache: Codable, Sendable {
         if let projectFile = ProjectLocator.find(from: workingFolder) {
             project = SourceScanner.canonical(workingFolder + "/" + (projectFile as NSString).deletingLastPathComponent)
         }
-        if project == resolvedOutput || project.hasPrefix(resolvedOutput.hasSuffix("/") ? resolvedOutput : resolvedOutput + "/") {
+        if SourceScanner.isWithin(project, folder: resolvedOutput) {
             return (resolvedOutput as NSString).deletingLastPathComponent + "/" + defaultFolderName
         }
         return project + "/" + defaultFolderName

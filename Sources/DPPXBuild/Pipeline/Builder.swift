@@ -235,7 +235,7 @@ public final class Builder: Sendable {
         let source = SourceScanner.canonical(source)
         let output = SourceScanner.canonical(output)
         if source == output { throw .outputInsideItself(output) }
-        if source.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
+        if SourceScanner.isWithin(source, folder: output) {
             throw .sourceInsideOutput(source: source, output: output)
         }
     }
@@ -243,11 +243,10 @@ public final class Builder: Sendable {
     /// Masters that are links to files inside OUT fail: a variant could be written over them.
     static func separateLinksIntoOutput(_ sources: [SourceFile], output: String) -> ([SourceFile], [BuildFailure]) {
         let root = SourceScanner.canonical(output)
-        let prefix = root.hasSuffix("/") ? root : root + "/"
         var failures: [BuildFailure] = []
         let outside = sources.filter { source in
             let target = SourceScanner.canonical(source.absolutePath)
-            guard target.hasPrefix(prefix) else { return true }
+            guard target != root, SourceScanner.isWithin(target, folder: root) else { return true }
             failures.append(BuildFailure(file: source.relativePath, reason: "is a link to \(target), inside the output folder, where a variant could be written over it; keep masters outside --out"))
             return false
         }

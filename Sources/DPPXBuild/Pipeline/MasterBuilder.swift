@@ -9,6 +9,9 @@ import Foundation
 struct MasterBuilder: Sendable {
     let options: BuildOptions
 
+    /// Where every output is written: OUT, never through a link.
+    private var outputFolder: OutputFolder { OutputFolder(root: options.outputRoot) }
+
     struct Result: Sendable {
         var image: Manifest.Image
         var warnings: [BuildFailure]
@@ -165,7 +168,7 @@ struct MasterBuilder: Sendable {
             if plan.densityIndependent {
                 let bytes = try AtomicFile.read(source.absolutePath)
                 let output = plan.outputs[0]
-                let written = try OutputFolder(root: options.outputRoot).writeIfChanged(bytes, to: output.path)
+                let written = try outputFolder.writeIfChanged(bytes, to: output.path)
                 let files = [output.path: (bytes: bytes.count, hash: ContentHash.sha256(bytes))]
                 return .finished(Result(image: plan.manifestImage(sourceHash: sourceHash, files: files),
                                         warnings: warnings, filesWritten: written ? 1 : 0))
@@ -194,7 +197,7 @@ struct MasterBuilder: Sendable {
                 } else {
                     throw BuildFailure(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }
-                let written = try OutputFolder(root: options.outputRoot).writeIfChanged(bytes, to: output.path)
+                let written = try outputFolder.writeIfChanged(bytes, to: output.path)
                 return (output.path, bytes.count, ContentHash.sha256(bytes), written)
             }
             return job.record(.success(file))

@@ -126,6 +126,11 @@ public struct SourceScanner {
                                   byteCount: Int(status.st_size), modified: modified, inode: UInt64(status.st_ino)))
     }
 
+    /// Whether `path` is `folder` or lies below it (both already canonical).
+    static func isWithin(_ path: String, folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
     static func canonical(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return (path as NSString).standardizingPath }
         defer { free(resolved) }
