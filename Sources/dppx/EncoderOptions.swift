@@ -5,7 +5,7 @@ import DPPXCore
 /// How masters are read and encoded, and how much of the machine a build takes: `build` and
 /// `serve --watch` share them. Each is nil when not given (the project file or the default applies).
 struct EncoderOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Refuse masters with more pixels than this, read from the header (decompression bombs; default: 268402689, 16384x16384).", valueName: "N"))
+    @Option(help: ArgumentHelp("Refuse masters with more pixels than this, read from the header (decompression bombs, counting every frame; default: \(BuildOptions.defaultMaxPixels)).", valueName: "N"))
     var maxPixels: Int?
 
     @Option(help: ArgumentHelp("Refuse animations with more frames (or TIFFs with more pages) than this (default: \(BuildOptions.defaultMaxFrames)).", valueName: "N"))

@@ -240,12 +240,13 @@ private struct TableReader {
                 default: throw fail(entry, "must be a pattern in quotes, e.g. match = \"photos/**\"; got \(entry.value.kind)")
                 }
             case "density": rule.density = try density(entry)
-            case "width": rule.width = try integer(entry, 1...100_000, example: 300)
+            case "width": rule.width = try integer(entry, 1...WidthRequest.maximumWidth, example: 300)
             case "widths": rule.widths = try widths(entry)
             case "sizes":
                 let sizes = try string(entry)
                 if let problem = MarkupSizes.problem(sizes, spelled: { "sizes = \"\($0)\"" }) { throw fail(entry, problem) }
-                rule.sizes = sizes            case "formats": rule.formats = try formats(entry)
+                rule.sizes = sizes
+            case "formats": rule.formats = try formats(entry)
             case "quality": rule.jpegQuality = try integer(entry, 1...100, example: 80)
             case "webp-quality": rule.webpQuality = try integer(entry, 1...100, example: 80)
             case "avif-quality": rule.avifQuality = try integer(entry, 1...100, example: 55)
