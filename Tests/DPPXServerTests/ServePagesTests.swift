@@ -56,6 +56,13 @@ struct ServePagesTests {
         let post = try await RawHTTPConnection(port: running.port).request("/digits.txt", method: "POST")
         #expect(post.status == 405)
         #expect(post.header("Allow") == "GET, HEAD")
+        // The server's own paths too: a mistyped /_dppx/ page is named, not an empty 404.
+        let own = try await RawHTTPConnection(port: running.port).request("/_dppx/inspektor")
+        #expect(own.status == 404)
+        #expect(own.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(own.text.contains("404 Not Found") && own.text.contains("/_dppx/inspektor"))
+        #expect(try await RawHTTPConnection(port: running.port).request("/_dppx/dpr.js").status == 200)
+        #expect(try await RawHTTPConnection(port: running.port).request("/_dppx/").status == 200)
     }
 
     @Test("the inspector lists every image, its variants, and the one this browser gets")

@@ -166,8 +166,7 @@ struct StaticResponder: Sendable {
         // hash cannot vouch for these bytes, so the file's own weak tag is used.
         let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes, signal: signal)
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: variant.key)) {
-            FileResponse.headers(file: file, path: path, length: body.count, cachePolicy: cachePolicy,
-                                 entityTag: variant.hashTrusted ? variant.entityTag : nil, decorate: variant.apply)
+            FileResponse.headers(file: file, path: path, length: body.count, cachePolicy: cachePolicy, decorate: variant.apply)
         }
         // `If-Modified-Since` validates the variant these request headers choose: a cache keeps
         // the answer per `Vary` and revalidates it with the same headers.
@@ -187,17 +186,16 @@ struct FileResponse {
     let cached: ResponseHeaderCache.Headers
 
     /// The headers of a full answer of `length` bytes: `Content-Type` from the extension,
-    /// `Content-Length`, `Last-Modified`, `ETag` (`entityTag`, or a weak one from the size and
-    /// modification time), `Accept-Ranges`, `Cache-Control`, `Accept-CH` on HTML pages, then
-    /// `decorate`'s.
-    static func headers(file: FileIdentity, path: Substring, length: Int, cachePolicy: CachePolicy, entityTag: String? = nil,
+    /// `Content-Length`, `Last-Modified`, `ETag` (a weak one from the size and modification
+    /// time; a variant's `decorate` puts its strong tag in its place), `Accept-Ranges`,
+    /// `Cache-Control`, `Accept-CH` on HTML pages, then `decorate`'s.
+    static func headers(file: FileIdentity, path: Substring, length: Int, cachePolicy: CachePolicy,
                         decorate: (inout HTTPFields) -> Void = { _ in }) -> HTTPFields {
         var headers = HTTPFields()
         if let contentType = contentType(of: path) { headers[.contentType] = contentType }
         headers[.contentLength] = String(length)
         headers[.lastModified] = HTTPDate.format(file.modifiedSeconds)
-        headers[.eTag] = entityTag
-            ?? "W/\"\(String(file.size, radix: 16))-\(String(file.modifiedSeconds, radix: 16))\(String(file.modifiedNanoseconds, radix: 16))\""
+        headers[.eTag] = "W/\"\(String(file.size, radix: 16))-\(String(file.modifiedSeconds, radix: 16))\(String(file.modifiedNanoseconds, radix: 16))\""
         headers[.acceptRanges] = "bytes"
         headers[.cacheControl] = cachePolicy.description
         if headers.isHTMLPage { headers[.acceptCH] = StaticResponder.acceptCH }

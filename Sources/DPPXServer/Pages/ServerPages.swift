@@ -34,6 +34,13 @@ struct ServerPages {
             router.on(RouterPath(Self.inspectorPath), method: method) { request, _ in
                 inspectorPage(request)
             }
+            // Any other path of the server's own gets the same readable 404 as ROOT's misses.
+            router.on(RouterPath(Self.inspectorPath + "**"), method: method) { request, _ in
+                let page = ErrorPage(status: 404, title: "Not Found", path: request.uri.path,
+                                     detail: "the server has no page of its own at this path.")
+                return Self.text(page.html, contentType: "text/html; charset=utf-8", cacheControl: "no-store",
+                                 status: .notFound, head: request.method == .head)
+            }
         }
     }
 

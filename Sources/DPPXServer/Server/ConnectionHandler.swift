@@ -255,8 +255,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .needsContents(let slice):
             guard mayLoad else {
                 // Replaced again while it was being read: the client asks again.
-                var busy = Answer(status: .serviceUnavailable, headers: [.retryAfter: "1"], bytes: ByteBuffer(), isHead: true)
-                busy.closesConnection = false
+                let busy = Answer(status: .serviceUnavailable, headers: [.retryAfter: "1"], bytes: ByteBuffer(), isHead: true)
                 send(busy, for: head, start: start, context: context)
                 return
             }
