@@ -1,4 +1,5 @@
 import ArgumentParser
+import DPPXCore
 import DPPXServer
 import Foundation
 
@@ -17,8 +18,8 @@ struct DPPX: AsyncParsableCommand {
 
         With a dppx.toml project file (in this folder or a parent), every command reads its settings: 'dppx build', 'dppx css', 'dppx html' and 'dppx serve --watch' then need no arguments.
         """,
-        version: "0.1.0",
-        subcommands: [BuildCommand.self, CSSCommand.self, HTMLCommand.self, ServeCommand.self]
+        version: DPPXVersion.current,
+        subcommands: [BuildCommand.self, MergeCommand.self, CSSCommand.self, HTMLCommand.self, ServeCommand.self]
     )
 }
 
