@@ -3,6 +3,10 @@ import DPPXTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `dppx build --shard K/N` and `dppx merge`, run as CI jobs run them: N processes at once into
 /// one OUT, or into N folders copied together, then merged; compared byte for byte with one
 /// plain `dppx build` of the same masters.
@@ -171,6 +175,41 @@ struct ShardedBuildCommandTests {
         #expect(merge.status == 0 && merge.stdout.contains("merged 4 shards: 239 images"), "\(merge)")
         Self.expectSameTree(project("site"), as: project("plain"))
         #expect(!FileManager.default.fileExists(atPath: project("site/section-2/album-1/photo-7@2x.jpg")))
+    }
+
+    @Test("a whole build into an OUT of shards never merged takes their work and leaves no partial manifest")
+    func wholeBuildAfterShards() async throws {
+        let project = try Self.project(masters: 24)
+        #expect(try await DPPXBinary.run(["build", "src", "--out", "plain"], in: project.path).status == 0)
+        for result in try await Self.shards(3, out: { _ in "site" }, in: project) { #expect(result.status == 0, "\(result)") }
+        try FileManager.default.removeItem(atPath: project("src/section-1/album-1/photo-1.jpg"))
+        try FileManager.default.removeItem(atPath: project("plain"))
+        #expect(try await DPPXBinary.run(["build", "src", "--out", "plain", "--cache-dir", "other"], in: project.path).status == 0)
+
+        let whole = try await DPPXBinary.run(["build", "src", "--out", "site"], in: project.path)
+        #expect(whole.status == 0, "\(whole)")
+        #expect(whole.stdout.contains("3 files removed"), "the deleted master's files, listed only by a partial manifest: \(whole)")
+        Self.expectSameTree(project("site"), as: project("plain"))
+    }
+
+    @Test("shards share OUT with each other, but not with a whole build or a merge (a flock on OUT, shared or exclusive)")
+    func locks() async throws {
+        let project = try Self.project(masters: 6)
+        try FileManager.default.createDirectory(atPath: project("site"), withIntermediateDirectories: true)
+        let descriptor = open(project("site"), O_RDONLY | O_DIRECTORY)
+        defer { close(descriptor) }
+        // As a running shard holds it.
+        #expect(flock(descriptor, LOCK_SH | LOCK_NB) == 0)
+        let shard = try await DPPXBinary.run(["build", "src", "--out", "site", "--shard", "1/2"], in: project.path)
+        #expect(shard.status == 0, "another shard may write at the same time: \(shard)")
+        let whole = try await DPPXBinary.run(["build", "src", "--out", "site"], in: project.path)
+        #expect(whole.status == 1 && whole.stderr.contains("site: another dppx build (pid \(getpid())) is writing this folder"), "\(whole)")
+        let merge = try await DPPXBinary.run(["merge", "--out", "site"], in: project.path)
+        #expect(merge.status == 1 && merge.stderr.contains("is writing this folder"), "\(merge)")
+        // As a whole build or a merge holds it.
+        #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        let blocked = try await DPPXBinary.run(["build", "src", "--out", "site", "--shard", "2/2"], in: project.path)
+        #expect(blocked.status == 1 && blocked.stderr.contains("is writing this folder"), "\(blocked)")
     }
 
     @Test("slices stay stable when masters are added: only the new masters' shards build anything")
