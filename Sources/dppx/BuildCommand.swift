@@ -22,7 +22,7 @@ struct BuildCommand: AsyncParsableCommand {
           dppx build Examples --out Public --css Public/samples.css --no-box
           dppx build                                  # as dppx.toml says
           dppx build src/img --out public/img --css public/img.css --watch
-          dppx build src/img --out public/img --shard 2/4   # one job of four; then dppx merge
+          dppx build src/img --out public/img --shard 2/4   # then: dppx merge
         """
     )
 

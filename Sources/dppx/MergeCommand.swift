@@ -14,7 +14,7 @@ struct MergeCommand: AsyncParsableCommand {
         Nothing is written when a shard is missing or given twice, when shards were built with different settings, dppx versions or sources, when two shards claim one master, or when a file they list is not in OUT: the error names the files. Files of masters deleted since the previous manifest are removed, and so are the merged partial manifests inside OUT.
 
         Examples:
-          dppx merge --out public/img                       # four shards built into public/img
+          dppx merge --out public/img          # shards built into public/img
           dppx merge shard-1 shard-2 shard-3 shard-4 --out public/img
         """
     )
