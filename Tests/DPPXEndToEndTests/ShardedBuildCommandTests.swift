@@ -234,7 +234,7 @@ struct ShardedBuildCommandTests {
         }
     }
 
-    @Test("merge refuses, naming the files, a missing shard, a duplicate, other settings, another shard count, a master claimed twice and absent files")
+    @Test("merge refuses, naming the files, a missing shard, a duplicate, other settings, another shard count, another dppx, other sources, a master claimed twice and absent files")
     func refusals() async throws {
         let project = try Self.project(masters: 60)
         for result in try await Self.shards(4, out: { "shard-\($0)" }, in: project, cache: { "cache-\($0)" }) { #expect(result.status == 0, "\(result)") }
@@ -266,6 +266,21 @@ struct ShardedBuildCommandTests {
         #expect(try await DPPXBinary.run(["build", "src", "--out", "halves", "--shard", "1/2", "--cache-dir", "cache-h"], in: project.path).status == 0)
         let counts = try await merge(["shard-1", "halves"])
         #expect(counts.stderr.contains("is shard 1 of 4 but halves/dppx-manifest.shard-1-of-2.json is shard 1 of 2"), "\(counts)")
+
+        // Shard 4 as another dppx version wrote it.
+        var fourth = try PartialManifest.decode(Self.bytes(project("shard-4/dppx-manifest.shard-4-of-4.json")))
+        fourth.dppx = "0.0.9"
+        try TestImages.writeBytes(fourth.encoded(), to: project("site/dppx-manifest.shard-4-of-4.json"))
+        let version = try await merge(["site"])
+        #expect(version.stderr.contains("site/dppx-manifest.shard-1-of-4.json was built by dppx \(DPPXVersion.current) but site/dppx-manifest.shard-4-of-4.json by dppx 0.0.9"), "\(version)")
+        try Self.copyTree(project("shard-4"), into: site)
+
+        // Shard 2 built again after a master was added to SRC: another commit.
+        try TestImages.write(project("src/late/added.jpg"), width: 40, height: 30)
+        #expect(try await DPPXBinary.run(["build", "src", "--out", "later", "--shard", "2/4", "--cache-dir", "cache-l"], in: project.path).status == 0)
+        try FileManager.default.removeItem(atPath: project("src/late/added.jpg"))
+        let sources = try await merge(["shard-1", "later", "shard-3", "shard-4"])
+        #expect(sources.stderr.contains("shard-1/dppx-manifest.shard-1-of-4.json and later/dppx-manifest.shard-2-of-4.json saw different masters (60 and 61 files in SRC)"), "\(sources)")
 
         // Shard 3's manifest edited to claim a master of shard 1 as well.
         let first = try PartialManifest.decode(Self.bytes(project("shard-1/dppx-manifest.shard-1-of-4.json")))
