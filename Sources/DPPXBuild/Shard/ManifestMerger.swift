@@ -1,5 +1,4 @@
 import DPPXCore
-import DPPXImaging
 import Foundation
 
 #if canImport(Glibc)
