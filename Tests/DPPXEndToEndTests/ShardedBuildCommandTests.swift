@@ -192,7 +192,7 @@ struct ShardedBuildCommandTests {
         Self.expectSameTree(project("site"), as: project("plain"))
     }
 
-    @Test("shards share OUT with each other, but not with a whole build or a merge (a flock on OUT, shared or exclusive)")
+    @Test("shards share OUT with each other, but not with a whole build, a merge or the same shard (a flock on OUT, shared or exclusive, and one per shard)")
     func locks() async throws {
         let project = try Self.project(masters: 6)
         try FileManager.default.createDirectory(atPath: project("site"), withIntermediateDirectories: true)
@@ -210,6 +210,18 @@ struct ShardedBuildCommandTests {
         #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
         let blocked = try await DPPXBinary.run(["build", "src", "--out", "site", "--shard", "2/2"], in: project.path)
         #expect(blocked.status == 1 && blocked.stderr.contains("is writing this folder"), "\(blocked)")
+        #expect(flock(descriptor, LOCK_UN) == 0)
+
+        // The same shard twice at once (a retried job): its lock beside its cache file.
+        let lockName = try #require(try FileManager.default.contentsOfDirectory(atPath: project(".dppx-cache"))
+            .first { $0.hasSuffix("-shard-1-of-2.json.lock") })
+        let shardLock = open(project(".dppx-cache/" + lockName), O_RDWR)
+        defer { close(shardLock) }
+        #expect(flock(shardLock, LOCK_EX | LOCK_NB) == 0)
+        let twice = try await DPPXBinary.run(["build", "src", "--out", "site", "--shard", "1/2"], in: project.path)
+        #expect(twice.status == 1 && twice.stderr.contains("site (shard 1 of 2): another dppx build (pid \(getpid())) is writing this folder"), "\(twice)")
+        let other = try await DPPXBinary.run(["build", "src", "--out", "site", "--shard", "2/2"], in: project.path)
+        #expect(other.status == 0, "\(other)")
     }
 
     @Test("slices stay stable when masters are added: only the new masters' shards build anything")

@@ -75,13 +75,18 @@ struct BuildCache: Codable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(self)) ?? Data()
+        try Self.createFolder(of: path)
+        try AtomicFile.writeIfChanged(Array(data), to: path)
+    }
+
+    /// Creates the folder of the cache file `path` when it is missing.
+    static func createFolder(of path: String) throws(FileError) {
         let folder = (path as NSString).deletingLastPathComponent
         if !FileManager.default.fileExists(atPath: folder) {
             try AtomicFile.createDirectory(folder)
             // As pytest and ruff do: the folder keeps itself out of version control.
             try AtomicFile.write(Array("# Build state of dppx (incremental cache); safe to delete.\n*\n".utf8), to: folder + "/.gitignore")
         }
-        try AtomicFile.writeIfChanged(Array(data), to: path)
     }
 
     /// Deletes the state earlier dppx versions kept inside OUT.

@@ -46,6 +46,12 @@ public final class Builder: Sendable {
         if shard == nil { folder.removeStaleTemporaries() }
         BuildCache.removeLegacyFiles(in: output)
         let cachePath = BuildCache.path(output: output, cacheFolder: options.cacheDirectory, shard: shard)
+        var shardLock: BuildLock?
+        if let shard {
+            do { try BuildCache.createFolder(of: cachePath) } catch { throw .file(error) }
+            shardLock = try BuildLock(shard: shard, of: output, file: cachePath + ".lock")
+        }
+        defer { withExtendedLifetime(shardLock) {} }
 
         let (previous, previousWarnings, partialFiles) = Self.previousManifest(in: folder, shard: shard)
         var warnings = previousWarnings
