@@ -75,11 +75,11 @@ struct BuildCommand: AsyncParsableCommand {
         guard let out = settings.output else {
             throw ValidationError("Missing expected argument '--out <OUT>': where the variants go, e.g. dppx build \(source) --out public/img (or out under [build] in dppx.toml)")
         }
-        var shardOptions = build.buildOptions(settings: settings, source: source, output: out)
-        do { shardOptions.shard = try shard?.resolve(environment: ProcessInfo.processInfo.environment) } catch {
+        let slice: Shard?
+        do { slice = try shard?.resolve(environment: ProcessInfo.processInfo.environment) } catch {
             throw ValidationError(error.description)
         }
-        let options = shardOptions
+        let options = build.buildOptions(settings: settings, source: source, output: out, shard: slice)
         // A shard's manifest is partial: the project's stylesheet is written after the merge.
         let stylesheet = options.shard == nil ? StylesheetTarget(settings: settings) : nil
         // With --watch, Ctrl-C during the first build also lets it finish.
