@@ -136,6 +136,19 @@ struct ShardedBuildCommandTests {
         #expect(merge.status == 0, "\(merge)")
         Self.expectSameTree(project("site"), as: project("plain"))
 
+        // A master deleted: its shard's folder loses its files, but the site (restored from the
+        // last run, as a CI cache or a bucket sync would) still has them; the merge removes them.
+        let deleted = "section-2/album-1/photo-7.jpg", owner = Shard.index(of: deleted, count: 4)
+        try FileManager.default.removeItem(atPath: project("src/" + deleted))
+        #expect(try await DPPXBinary.run(["build", "src", "--out", "plain", "--cache-dir", "plain-cache"], in: project.path).status == 0)
+        for result in try await Self.shards(4, out: { "shard-\($0)" }, in: project, cache: { "cache-\($0)" }) { #expect(result.status == 0, "\(result)") }
+        #expect(!FileManager.default.fileExists(atPath: project("shard-\(owner)/section-2/album-1/photo-7@2x.jpg")))
+        for k in 1...4 { try Self.copyTree(project("shard-\(k)"), into: project("site")) }
+        #expect(FileManager.default.fileExists(atPath: project("site/section-2/album-1/photo-7@2x.jpg")))
+        let again = try await DPPXBinary.run(["merge", "site", "--out", "site"], in: project.path)
+        #expect(again.status == 0 && again.stdout.contains("merged 4 shards: 239 images, 717 files, 3 files removed"), "\(again)")
+        Self.expectSameTree(project("site"), as: project("plain"))
+
         // The partial manifests may also be given from where the shards wrote them.
         let elsewhere = project("site-2")
         for k in 1...4 {
