@@ -17,7 +17,10 @@ struct DPPX: AsyncParsableCommand {
 
         With a dppx.toml project file (in this folder or a parent), every command reads its settings: 'dppx build', 'dppx css', 'dppx html' and 'dppx serve --watch' then need no arguments.
         """,
-        version: "0.1.0",
+        version: """
+        0.1.0
+        Licensed under the Apache License, Version 2.0: https://www.apache.org/licenses/LICENSE-2.0
+        """,
         subcommands: [BuildCommand.self, CSSCommand.self, HTMLCommand.self, ServeCommand.self]
     )
 }
