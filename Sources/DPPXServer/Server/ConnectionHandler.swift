@@ -20,8 +20,11 @@ import Darwin
 /// connection can take more output (NIO's pending bytes under its high-water mark), no file is
 /// open for it and Hummingbird owes no answer; until then its parts wait here and nothing more is
 /// read from the socket. So a client that pipelines requests without reading the answers holds
-/// at most one read's worth of requests (and never more than `maximumWaitingParts`), about 64 KB
-/// of answers and one open file.
+/// at most one read's worth of requests (`readSizes`: 2 KB, about 40 requests of a browser's
+/// size, never more than `maximumWaitingParts`), one answer's pending writes (slices of the
+/// shared in-memory file, not copies) and one open file. A parsed request head costs about
+/// half a kilobyte however short its line: NIO's default reads (four of up to 64 KB a wake-up)
+/// held some 340 of them, 180 KB, per stalled client.
 ///
 /// **Time.** One clock per connection, `timeout` (`--idle-timeout`) for each rule: a connection
 /// with nothing in progress that completes no request head in that time is closed (idle
@@ -45,9 +48,12 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Bodies are written in pieces of this size, each one's completion counting as progress.
     static let pieceSize = 256 * 1024
-    /// Request parts kept waiting at most (about 1000 pipelined requests, or one 64 KB read of
-    /// small ones); past that the connection is closed.
-    static let maximumWaitingParts = 2048
+    /// Request parts kept waiting at most (one read of the shortest requests, two parts each);
+    /// past that the connection is closed.
+    static let maximumWaitingParts = 256
+    /// Socket reads: from 64 bytes to 2 KB by what the last reads filled, one read per wake-up
+    /// (`ServerChannel`). Request heads are short; a longer one takes two reads.
+    static let readSizes = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 2048)
 
     private let responder: StaticResponder
     private let accessLogger: Logger?
