@@ -112,7 +112,7 @@ struct BuildCommandTests {
         #expect(root.status == 0)
         for command in ["build", "css", "html", "serve"] { #expect(root.stdout.contains(command)) }
         let build = try await DPPXBinary.run(["build", "--help"], in: folder.path)
-        for flag in ["--out", "--densities", "--source-density", "--formats", "--upscale", "--max-pixels", "--jobs",
+        for flag in ["--out", "--densities", "--source-density", "--formats", "--upscale", "--max-pixels", "--fail-on", "--jobs",
                      "--quality", "--webp-quality", "--avif-quality", "--png-compression", "--quiet", "--json"] {
             #expect(build.stdout.contains(flag), "\(flag) is documented")
         }

@@ -63,6 +63,7 @@ extension BuildOptions {
                   maxScans: settings.maxScans ?? DecodeLimits.defaultMaxScans,
                   jobs: settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                   encode: EncodeSettings(settings: settings))
+        limits.failOn = settings.failOn ?? .default
     }
 }
 

@@ -167,7 +167,7 @@ private struct TableReader {
     }
 
     mutating func readBuild(into settings: inout ProjectSettings) throws(ProjectFileError) {
-        let known = ["source", "out", "densities", "source-density", "formats", "upscale", "widths", "templates"]
+        let known = ["source", "out", "densities", "source-density", "formats", "upscale", "widths", "templates", "fail-on"]
             + ProjectSettings.numberBounds.filter { $0.key.hasPrefix("build.") }.map { String($0.key.dropFirst(6)) }
         for entry in table.entries {
             switch entry.key {
@@ -179,6 +179,11 @@ private struct TableReader {
             case "upscale": settings.upscale = try bool(entry)
             case "widths": settings.widths = try widths(entry)
             case "templates": settings.templates = try path(entry)
+            case "fail-on":
+                guard let level = FailOn(parsing: try string(entry)) else {
+                    throw fail(entry, "must be \(FailOn.choices), e.g. fail-on = \"error\"; got \(describe(entry.value))")
+                }
+                settings.failOn = level
             default: if try !number(entry, into: &settings) { throw unknown(entry, known: known) }
             }
         }

@@ -24,6 +24,8 @@ public struct ProjectSettings: Hashable, Sendable {
     public var maxPixels: Int?
     public var maxFrames: Int?
     public var maxScans: Int?
+    /// How damaged a master may be and still be built (`[build] fail-on`, `--fail-on`).
+    public var failOn: FailOn?
     public var jobs: Int?
     public var jpegQuality: Int?
     public var webpQuality: Int?
@@ -75,6 +77,7 @@ public struct ProjectSettings: Hashable, Sendable {
         take(\.densities); take(\.sourceDensity); take(\.formats); take(\.upscale); take(\.widths)
         take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
         take(\.avifEffort); take(\.pngCompression); take(\.templates)
+        take(\.failOn)
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
         take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
         result.rules += other.rules
