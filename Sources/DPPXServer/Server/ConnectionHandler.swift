@@ -88,7 +88,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private enum Work: Equatable {
         case none
-        /// A file is being read into memory before the answer can be made.
+        /// A file is being read before the answer can be made.
         case loading
         /// Hummingbird is answering a request for `/_dppx/`.
         case routed(isHead: Bool)
@@ -258,7 +258,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             reading = .routing
             context.fireChannelRead(wrapInboundOut(.head(head)))
-        case .needsContents(let slice):
+        case .needsRead(let read):
             guard mayLoad else {
                 // Replaced again while it was being read: the client asks again.
                 let busy = Answer(status: .serviceUnavailable, headers: [.retryAfter: "1"], bytes: ByteBuffer(), isHead: true)
@@ -266,10 +266,9 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             work = .loading
-            let files = responder.files
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let loaded = context.eventLoop.makePromise(of: Bool.self)
-            loaded.completeWithTask { await files.load(slice) }
+            let loaded = context.eventLoop.makePromise(of: Void.self)
+            loaded.completeWithTask { await read() }
             loaded.futureResult.assumeIsolated().whenComplete { _ in
                 let (handler, context) = loopBound.value
                 guard !handler.closing else { return }
@@ -315,10 +314,12 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         needsFlush = true
         lastProgress = context.eventLoop.now
         if closes { closing = true }
-        let parts = answer.body.parts
+        // Each part looked up in memory once: a file that is not there is then opened, not
+        // looked for again.
+        let parts = answer.body.parts.map { (part: $0, bytes: inMemory($0)) }
         // The common answer (a head and at most one small body in memory) needs no promise.
         if start == nil, !closes, parts.count <= 1 {
-            let bytes = parts.first.flatMap(inMemory)
+            let bytes = parts.first?.bytes
             if parts.isEmpty || (bytes?.readableBytes ?? .max) <= Self.pieceSize {
                 outlet.write(NIOAny(IOData.byteBuffer(encodedHead)), promise: nil)
                 if let bytes { outlet.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil) }
@@ -329,8 +330,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var pieces: [IOData] = [.byteBuffer(encodedHead)]
         var files: [NIOFileHandle] = []
         var sentBytes = 0
-        for part in parts {
-            if let bytes = inMemory(part) {
+        for (part, bytes) in parts {
+            if let bytes {
                 var rest = bytes
                 while let piece = rest.readSlice(length: min(rest.readableBytes, Self.pieceSize)), piece.readableBytes > 0 {
                     pieces.append(.byteBuffer(piece))
