@@ -63,7 +63,7 @@ public final class MasterImage: @unchecked Sendable {
         if format == .jpeg, limits.failOn != .none,
            let least = mapped.withUnsafeBytes({ JPEGMinimumSize.minimumBytes($0, width: frame.width, height: frame.height) }),
            mapped.count < least {
-            throw ImagingError(file: path, reason: "could not be decoded: it claims \(frame.width)x\(frame.height) pixels in \(mapped.count) bytes, where such a JPEG takes at least \(least): the file is truncated or crafted; export it again", code: .libvips)
+            throw ImagingError(file: path, reason: "could not be decoded: it claims \(frame.width)x\(frame.height) pixels in \(mapped.count) bytes, where such a JPEG takes at least \(least): the file is truncated or crafted; export it again, or pass --fail-on none to build what it holds", code: .libvips)
         }
         if format == .jpeg, cvips_get_int(header.pointer, "jpeg-multiscan", 0) != 0 {
             let scans = mapped.withUnsafeBytes { JPEGScanCounter.count($0, stoppingAfter: limits.maxScans) }
