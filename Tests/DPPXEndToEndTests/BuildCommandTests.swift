@@ -111,6 +111,10 @@ struct BuildCommandTests {
         let root = try await DPPXBinary.run(["--help"], in: folder.path)
         #expect(root.status == 0)
         for command in ["build", "css", "html", "serve"] { #expect(root.stdout.contains(command)) }
+        let version = try await DPPXBinary.run(["--version"], in: folder.path)
+        let lines = version.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].split(separator: ".").count == 3, "the version alone on the first line: \(version.stdout)")
+        #expect(lines.last?.contains("Apache License, Version 2.0") == true, "the licence on the second: \(version.stdout)")
         let build = try await DPPXBinary.run(["build", "--help"], in: folder.path)
         for flag in ["--out", "--densities", "--source-density", "--formats", "--upscale", "--max-pixels", "--fail-on", "--jobs",
                      "--quality", "--webp-quality", "--avif-quality", "--png-compression", "--quiet", "--json"] {
