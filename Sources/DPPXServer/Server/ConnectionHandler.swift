@@ -20,8 +20,8 @@ import Darwin
 /// connection can take more output (NIO's pending bytes under its high-water mark), no file is
 /// open for it and Hummingbird owes no answer; until then its parts wait here and nothing more is
 /// read from the socket. So a client that pipelines requests without reading the answers holds
-/// at most one read's worth of requests (`readSizes`: 2 KB, about 40 requests of a browser's
-/// size, never more than `maximumWaitingParts`), one answer's pending writes (slices of the
+/// at most one read's worth of requests (`readSizes`: 2 KB, one to four of a browser's
+/// requests or about 40 short ones, never more than `maximumWaitingParts`), one answer's pending writes (slices of the
 /// shared in-memory file, not copies) and one open file. A parsed request head costs about
 /// half a kilobyte however short its line: NIO's default reads (four of up to 64 KB a wake-up)
 /// held some 340 of them, 180 KB, per stalled client.
