@@ -72,12 +72,16 @@ struct BuildCommandTests {
         (["build", "SRC", "--out", "OUT", "--quality", "101"], "--quality"),
         (["build", "SRC", "--out", "OUT", "--source-density", "-2"], "--source-density"),
         (["frobnicate"], "frobnicate"),
+        (["css", "DIR", "--prefix", ".img-"], "--prefix img-"),
+        (["build", "SRC", "--out", "OUT", "--frobnicate"], "'--frobnicate'"),
     ])
     func usage(arguments: [String], hint: String) async throws {
         let folder = ScratchFolder("dppx-cli-usage")
         let result = try await DPPXBinary.run(arguments, in: folder.path)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains(hint), "\(result)")
+        #expect(result.stderr.hasPrefix("dppx: error: "), "a usage error starts like every other error: \(result.stderr)")
+        #expect(!result.stderr.contains("Error:"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(folder.files(includingHidden: true).isEmpty, "nothing was written")
     }
