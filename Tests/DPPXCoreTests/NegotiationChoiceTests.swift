@@ -151,4 +151,16 @@ struct NegotiationWidthTests {
         let unknown = try #require(VariantChoice(image: image, dpr: none, accept: AcceptHeader([])))
         #expect(unknown.variant.width == 1000 && unknown.signal == .none)
     }
+
+    @Test("an extra format missing a density (not smaller, left out) gives that density in the master's format, never a lower one")
+    func missingExtraDensity() throws {
+        var image = Self.hero(formats: [.jpeg, .webp])
+        image.variants.removeAll { $0.path == "images/hero@2x.webp" }
+        let webp = ["image/webp,*/*"]
+        #expect(Self.choose(image, dpr: "2", accept: webp)?.variant.path == "images/hero@2x.jpg")
+        #expect(Self.choose(image, dpr: "1.5", accept: webp)?.variant.path == "images/hero@1.5x.webp")
+        #expect(Self.choose(image, dpr: "3", accept: webp)?.variant.path == "images/hero@2x.jpg")
+        let markup = try RenderFixtures.markup().html([image], urls: .relative(""))
+        #expect(markup.contains("<source type=\"image/webp\" srcset=\"images/hero.webp 1x, images/hero@1.5x.webp 1.5x, images/hero@2x.jpg 2x\">"), "\(markup)")
+    }
 }

@@ -11,9 +11,9 @@ struct CSSCommandTests {
         let result = try await scenario.dppx("css", "public")
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
-        #expect(result.stdout.contains(".hero {\n  background-image: url(\"hero.jpg\");\n  background-size: 400px 250px;\n  width: 400px;\n  height: 250px;\n}"))
-        #expect(result.stdout.contains("@media (-webkit-min-device-pixel-ratio: 1.5), (min-resolution: 1.5dppx) {\n  .hero { background-image: url(\"hero@1.5x.jpg\"); }\n  .icons-logo { background-image: url(\"icons/logo@1.5x.png\"); }\n}"))
-        #expect(result.stdout.contains(".vector {\n  background-image: url(\"vector.svg\");\n  background-size: 24px 24px;"))
+        #expect(result.stdout.contains(".img-hero {\n  background-image: url(\"hero.jpg\");\n  background-size: 400px 250px;\n  width: 400px;\n  height: 250px;\n}"))
+        #expect(result.stdout.contains("@media (-webkit-min-device-pixel-ratio: 1.5), (min-resolution: 1.5dppx) {\n  .img-hero { background-image: url(\"hero@1.5x.jpg\"); }\n  .img-icons-logo { background-image: url(\"icons/logo@1.5x.png\"); }\n}"))
+        #expect(result.stdout.contains(".img-vector {\n  background-image: url(\"vector.svg\");\n  background-size: 24px 24px;"))
         #expect(try await scenario.dppx("css", "public").stdout == result.stdout, "output must be byte-identical run to run")
     }
 
@@ -144,7 +144,7 @@ struct CSSCommandTests {
         let scenario = try RenderScenario(masters: ["hero.jpg": (80, 50), "hero.png": (80, 50)], svg: false)
         let result = try await scenario.dppx("css", "src", "-o", "images.css")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("hero.jpg and hero.png would both get the selector .hero"), "\(result)")
+        #expect(result.stderr.contains("hero.jpg and hero.png would both get the selector .img-hero"), "\(result)")
         #expect(scenario.read("images.css") == nil)
     }
 
@@ -178,7 +178,7 @@ struct CSSCommandTests {
         try scenario.write("{{%CONTENT_TYPE: TEXT}}\n{{selector}} { background: {{url}} 0 0 / {{width}}px {{height}}px no-repeat; }\n", to: "mine/rule.mustache")
         let custom = try await scenario.dppx("css", "src", "--templates", "mine")
         #expect(custom.status == 0, "\(custom)")
-        #expect(custom.stdout.contains(".hero { background: url(\"hero.jpg\") 0 0 / 400px 250px no-repeat; }"))
+        #expect(custom.stdout.contains(".img-hero { background: url(\"hero.jpg\") 0 0 / 400px 250px no-repeat; }"))
         #expect(custom.stdout.contains("@media"), "the other templates still come from the defaults")
         try scenario.write("{{%CONTENT_TYPE: TEXT}}\n{{selector}} {\n  background: {{urll}};\n}\n", to: "broken/rule.mustache")
         let broken = try await scenario.dppx("css", "src", "--templates", "broken")
@@ -206,7 +206,7 @@ struct CSSCommandTests {
         let built = try await ExternalProcess.run(copied, ["build", "src", "--out", "public", "--css", "public/site.css", "--quiet"],
                                                   in: scenario.root, environment: ["DPPX_TEMPLATES": nil])
         #expect(built.status == 0, "\(built)")
-        #expect(scenario.read("public/site.css")?.contains(".hero {") == true)
+        #expect(scenario.read("public/site.css")?.contains(".img-hero {") == true)
 
         try scenario.write("{{%CONTENT_TYPE: TEXT}}\n/* packaged */\n", to: "share/stylesheet.mustache")
         let packaged = try await scenario.dppx(arguments: ["css", "src"], environment: ["DPPX_TEMPLATES": scenario.scratch("share")])

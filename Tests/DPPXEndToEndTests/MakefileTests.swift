@@ -78,7 +78,7 @@ struct MakefileTests {
         #expect(after.status == 0, "\(after)")
         #expect(!FileManager.default.fileExists(atPath: scenario.scratch("public/img/icons/logo@2x.png")), "the deleted master's variants are gone")
         #expect(scenario.read("public/img/dppx-manifest.json")?.contains("logo") == false)
-        #expect(scenario.read("public/css/images.css")?.contains(".icons-logo") == false, "its CSS rule is gone")
+        #expect(scenario.read("public/css/images.css")?.contains(".img-icons-logo") == false, "its CSS rule is gone")
         try await expectSettled(scenario, after: "a delete")
     }
 }

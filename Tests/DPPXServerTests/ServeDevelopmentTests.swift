@@ -45,7 +45,7 @@ struct ServeDevelopmentTests {
         let running = try await site.server(watch: true).start()
         defer { Task { try? await running.shutdown() } }
         #expect(site.exists("public/hero@2x.jpg"), "the first build ran before the server listened")
-        #expect(try String(contentsOfFile: site.stylesheet, encoding: .utf8).contains(".hero {"))
+        #expect(try String(contentsOfFile: site.stylesheet, encoding: .utf8).contains(".img-hero {"))
 
         let page = try await RawHTTPConnection(port: running.port).request("/")
         #expect(page.text.contains(LiveReloadScript.tag), "dev mode injects the reload script: \(page.text)")
