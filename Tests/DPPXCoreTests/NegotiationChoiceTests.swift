@@ -151,7 +151,9 @@ struct NegotiationWidthTests {
         let unknown = try #require(VariantChoice(image: image, dpr: none, accept: AcceptHeader([])))
         #expect(unknown.variant.width == 1000 && unknown.signal == .none)
     }
+}
 
+extension NegotiationChoiceTests {
     @Test("an extra format missing a density (not smaller, left out) gives that density in the master's format, never a lower one")
     func missingExtraDensity() throws {
         var image = Self.hero(formats: [.jpeg, .webp])

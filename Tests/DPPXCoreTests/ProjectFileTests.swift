@@ -69,7 +69,8 @@ struct ProjectFileTests {
         #expect(settings.maxPixels == 100_000_000 && settings.jobs == 2)
         #expect(settings.templates == "site/my templates")
         #expect(settings.stylesheet == "site/public/css/images.css")
-        #expect(settings.stylesheetOptions == StylesheetOptions(classPrefix: "img-", box: false, legacy: true, stripPath: "assets/img/"))
+        #expect(settings.stylesheetOptions == StylesheetOptions(classPrefix: "img-", box: false, legacy: true, stripPath: "assets/img/",
+                                                                rules: settings.rules))
         #expect(settings.baseURL == "/img/")
         #expect(settings.markupBaseURL == "https://cdn.example.com/img/")
         #expect(settings.serveRoot == "site/public" && settings.host == "0.0.0.0" && settings.port == 3000)
@@ -135,7 +136,9 @@ struct ProjectFileTests {
         // Stylesheet keys are not what a build writes: the rules' fingerprint ignores them.
         let plain = try ProjectFile.settings(parsing: "[[rule]]\nmatch = \"team/*\"\n[[rule]]\nmatch = \"hero.jpg\"\nwidths = \"auto\"\n")
         let encoder = JSONEncoder()
-        #expect(try encoder.encode(settings.planSettings) == encoder.encode(plain.planSettings))
+        encoder.outputFormatting = [.sortedKeys]
+        let ruled = String(decoding: try encoder.encode(settings.planSettings), as: UTF8.self)
+        #expect(ruled == String(decoding: try encoder.encode(plain.planSettings), as: UTF8.self))
     }
 
     @Test("errors name the line, the key and what is allowed", arguments: [

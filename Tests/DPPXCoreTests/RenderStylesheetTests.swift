@@ -106,8 +106,8 @@ struct RenderStylesheetTests {
     func skippedDensities() throws {
         let oneX = RenderFixtures.image("small.png", 100, 80, sourceDensity: Density(1))
         let text = try css(Manifest(images: [RenderFixtures.image("hero.jpg", 800, 500), oneX]))
-        #expect(text.contains(".small {\n  background-image: url(\"small.png\");"))
-        #expect(!text.contains(".small { background-image"))
+        #expect(text.contains(".img-small {\n  background-image: url(\"small.png\");"))
+        #expect(!text.contains(".img-small { background-image"))
     }
 
     @Test("the same manifest always renders the same bytes")

@@ -4,6 +4,20 @@ import Testing
 
 @Suite("dppx css (end to end)", .serialized)
 struct CSSCommandTests {
+    @Test("the project file selects the images that get rules: [css] match, a rule's css = false; PATHS always get theirs")
+    func selection() async throws {
+        let scenario = try RenderScenario()
+        try await scenario.build()
+        try scenario.write("[css]\nmatch = [\"*.jpg\", \"icons/**\"]\n[[rule]]\nmatch = \"icons/**\"\ncss = false\n", to: "dppx.toml")
+        let selected = try await scenario.dppx("css", "public")
+        #expect(selected.status == 0, "\(selected)")
+        #expect(selected.stdout.contains(".img-hero {") && !selected.stdout.contains("logo") && !selected.stdout.contains("vector"), "\(selected.stdout)")
+        let named = try await scenario.dppx("css", "public", "icons/logo@3x.png")
+        #expect(named.stdout.contains(".img-icons-logo {"), "\(named)")
+        let html = try await scenario.dppx("html", "public")
+        #expect(html.stdout.contains("icons/logo.png") && html.stdout.contains("vector.svg"), "the markup keeps every image: \(html)")
+    }
+
     @Test("prints the stylesheet of a built folder on stdout, URLs relative to it, nothing on stderr")
     func builtFolder() async throws {
         let scenario = try RenderScenario()

@@ -154,8 +154,8 @@ public final class Builder: Sendable {
             warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
         }
         report.manifest = manifest
-        let built = Set(manifest.images.map(\.source))
-        report.masterBytes = buildable.filter { built.contains($0.relativePath) }.reduce(0) { $0 + $1.byteCount }
+        let listed = Set(manifest.images.map(\.source))
+        report.masterBytes = buildable.filter { listed.contains($0.relativePath) }.reduce(0) { $0 + $1.byteCount }
         report.failures = failures.sorted { $0.file < $1.file }
         report.warnings = warnings
         report.skipped = skipped
