@@ -37,7 +37,7 @@ struct MakefileTests {
         try TestImages.write(scenario.scratch("src/new.jpg"), width: 60, height: 40)
         let third = try await make(scenario)
         #expect(third.status == 0, "\(third)")
-        #expect(scenario.read("public/css/images.css")?.contains(".new {") == true)
+        #expect(scenario.read("public/css/images.css")?.contains(".img-new {") == true)
         #expect(FileManager.default.fileExists(atPath: scenario.scratch("public/img/new@2x.jpg")), "the new master has its variants")
     }
 
