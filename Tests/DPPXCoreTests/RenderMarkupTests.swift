@@ -39,9 +39,9 @@ struct RenderMarkupTests {
 
     @Test("srcset densities are the exact ratio where a variant's width over its density is not the CSS width")
     func exactDensities() throws {
-        // 301x201 at 2x: a 151x101 box; 1.5x is 226 px wide (1.4967 x 151), 2x the master's 301 (1.9934 x 151).
+        // 301x201 at 2x: a 151x101 box; 1.5x is 227 px wide (1.5033 x 151), 2x the master's 301 (1.9934 x 151).
         let html = try RenderFixtures.markup().html([RenderFixtures.image("odd.jpg", 301, 201)], urls: .relative(""))
-        #expect(html.contains("srcset=\"odd.jpg 1x, odd@1.5x.jpg 1.4967x, odd@2x.jpg 1.9934x\" width=\"151\" height=\"101\""), "\(html)")
+        #expect(html.contains("srcset=\"odd.jpg 1x, odd@1.5x.jpg 1.5033x, odd@2x.jpg 1.9934x\" width=\"151\" height=\"101\""), "\(html)")
         // Each descriptor gives the CSS width to 1/200 px.
         for (width, css) in [(226, 151), (301, 151), (1999, 1000), (14_999, 10_000), (3, 2), (7, 3), (100_000, 33_333)] {
             let text = ImageCandidatesProbe.descriptor(width: width, cssWidth: css)

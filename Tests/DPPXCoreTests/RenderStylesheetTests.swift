@@ -172,9 +172,9 @@ struct RenderStylesheetTests {
 
     @Test("image-set() densities are exact where a variant's width over its density is not the CSS width")
     func exactImageSet() throws {
-        // 301x201 at 2x: a 151x101 box; its 1.5x is 226x151, which is 1.4967 x 151.
+        // 301x201 at 2x: a 151x101 box; its 1.5x is 227x152, which is 1.5033 x 151.
         let text = try css(Manifest(images: [RenderFixtures.image("odd.jpg", 301, 201, formats: [.webp])]))
-        #expect(text.contains("url(\"odd@1.5x.jpg\") 1.4967x"), "\(text)")
+        #expect(text.contains("url(\"odd@1.5x.jpg\") 1.5033x"), "\(text)")
         #expect(text.contains("url(\"odd@2x.webp\") type(\"image/webp\") 1.9934x"), "\(text)")
         #expect(text.contains("url(\"odd.jpg\") 1x"))
         #expect(text.contains("@media (-webkit-min-device-pixel-ratio: 1.5), (min-resolution: 1.5dppx)"), "queries stay on the screens' densities")
