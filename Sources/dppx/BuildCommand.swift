@@ -96,10 +96,12 @@ struct BuildCommand: AsyncParsableCommand {
             Terminal.printJSON(report.summary(manifestPath: out + "/" + Manifest.fileName))
         } else if !quiet {
             Terminal.out(report.summaryLine)
+            Terminal.out(report.diskLine(out: out))
             let defaulted = report.manifest.images.filter { $0.intent == .default && !$0.densityIndependent }
             if let example = defaulted.first {
                 Terminal.out("note: \(defaulted.count) master\(defaulted.count == 1 ? "" : "s") (such as \(example.source)) took the default density \(PlanSettings.defaultSourceDensity)x; say what they are with @Nx names, --source-density, or a [[rule]] density or width in dppx.toml (dppx serve keeps their files at their own size until then)")
             }
+            if let note = report.notUpscaledNote { Terminal.out(note) }
         }
         if !report.succeeded, !json {
             Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built")

@@ -82,6 +82,25 @@ struct ProjectFileCommandTests {
         #expect(scenario.read("public/site.css") == built, "and writes the same stylesheet")
     }
 
+    @Test("with a project file, PATHS alone select images of [build] out; css prints them rather than overwrite [css] file")
+    func pathsAlone() async throws {
+        let scenario = try Self.scenario()
+        #expect(try await scenario.dppx("build", "--quiet").status == 0)
+        let stylesheet = try #require(scenario.read("public/site.css"))
+        let html = try await scenario.dppx("html", "photos/beach.jpg")
+        #expect(html.status == 0, "\(html)")
+        #expect(html.stdout.contains("/img/photos/beach.jpg") && !html.stdout.contains("hero"), "\(html.stdout)")
+        let two = try await scenario.dppx("html", "photos/beach.jpg", "public/hero.jpg")
+        #expect(two.status == 0 && two.stdout.contains("beach") && two.stdout.contains("hero"), "\(two)")
+        let css = try await scenario.dppx("css", "photos/beach.jpg")
+        #expect(css.status == 0, "\(css)")
+        #expect(css.stdout.contains(".img-photos-beach {") && !css.stdout.contains("hero"), "\(css.stdout)")
+        #expect(scenario.read("public/site.css") == stylesheet, "[css] file keeps every image")
+        let unknown = try await scenario.dppx("html", "team/client-1.jpg")
+        #expect(unknown.status == 1 && unknown.stderr.contains("team/client-1.jpg: no such image in public"), "\(unknown)")
+        #expect(try await scenario.dppx("html", "public").stdout.contains("hero"), "a folder is still DIR")
+    }
+
     @Test("serve --watch builds [build] out inside [serve] root and negotiates its images at their paths")
     func nestedOutput() async throws {
         let scenario = try RenderScenario(svg: false)

@@ -17,7 +17,7 @@ public final class Builder: Sendable {
     public let options: BuildOptions
 
     /// Bumped when the pipeline's output for the same settings changes, so old outputs rebuild.
-    static let pipelineVersion = 4
+    static let pipelineVersion = 5
 
     public init(options: BuildOptions) {
         self.options = options
@@ -130,6 +130,7 @@ public final class Builder: Sendable {
                 images.append(result.image)
                 report.built.append(source.relativePath)
                 report.filesWritten += result.filesWritten
+                report.notSmaller += result.notSmaller
                 warnings += result.warnings
                 cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash)
             case .failed(let failure):
@@ -153,6 +154,8 @@ public final class Builder: Sendable {
             warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
         }
         report.manifest = manifest
+        let listed = Set(manifest.images.map(\.source))
+        report.masterBytes = buildable.filter { listed.contains($0.relativePath) }.reduce(0) { $0 + $1.byteCount }
         report.failures = failures.sorted { $0.file < $1.file }
         report.warnings = warnings
         report.skipped = skipped

@@ -47,6 +47,8 @@ public struct PlanSettings: Hashable, Codable, Sendable {
             if let value = rule.webpQuality { merged.webpQuality = value }
             if let value = rule.avifQuality { merged.avifQuality = value }
             if let value = rule.exclude { merged.exclude = value }
+            if let value = rule.css { merged.css = value }
+            if let value = rule.cover { merged.cover = value }
         }
         return merged
     }

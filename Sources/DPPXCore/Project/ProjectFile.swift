@@ -150,6 +150,21 @@ private struct TableReader {
         do { return try ImageFormat.parseList(names.joined(separator: ",")) } catch { throw fail(entry, error.description) }
     }
 
+    /// One pattern in quotes or a list of them.
+    func patterns(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> [PathGlob] {
+        switch entry.value {
+        case .string(let pattern): return [PathGlob(pattern)]
+        case .array(let items):
+            var patterns: [PathGlob] = []
+            for item in items {
+                guard case .string(let pattern) = item else { throw fail(entry, "must be patterns in quotes, e.g. match = [\"photos/**\", \"*.png\"]; got \(item.kind)") }
+                patterns.append(PathGlob(pattern))
+            }
+            return patterns
+        default: throw fail(entry, "must be a pattern in quotes, e.g. match = \"photos/**\"; got \(entry.value.kind)")
+        }
+    }
+
     func describe(_ value: TOMLDocument.Value) -> String {
         switch value {
         case .string(let text): "\"\(text)\""
@@ -201,7 +216,8 @@ private struct TableReader {
             case "box": settings.box = try bool(entry)
             case "legacy": settings.legacy = try bool(entry)
             case "base-url": settings.baseURL = try string(entry)
-            default: throw unknown(entry, known: ["file", "prefix", "strip", "box", "legacy", "base-url"])
+            case "match": settings.cssMatch = try patterns(entry)
+            default: throw unknown(entry, known: ["file", "prefix", "strip", "box", "legacy", "base-url", "match"])
             }
         }
     }
@@ -214,7 +230,8 @@ private struct TableReader {
                 let sizes = try string(entry)
                 if let problem = MarkupSizes.problem(sizes, spelled: { "sizes = \"\($0)\"" }) { throw fail(entry, problem) }
                 settings.sizes = sizes
-            default: throw unknown(entry, known: ["base-url", "sizes"])
+            case "dimensions": settings.dimensions = try bool(entry)
+            default: throw unknown(entry, known: ["base-url", "sizes", "dimensions"])
             }
         }
     }
@@ -234,16 +251,7 @@ private struct TableReader {
         var rule = ImageRule(match: [])
         for entry in table.entries {
             switch entry.key {
-            case "match":
-                switch entry.value {
-                case .string(let pattern): rule.match = [PathGlob(pattern)]
-                case .array(let items):
-                    for item in items {
-                        guard case .string(let pattern) = item else { throw fail(entry, "must be patterns in quotes, e.g. match = [\"photos/**\", \"*.png\"]; got \(item.kind)") }
-                        rule.match.append(PathGlob(pattern))
-                    }
-                default: throw fail(entry, "must be a pattern in quotes, e.g. match = \"photos/**\"; got \(entry.value.kind)")
-                }
+            case "match": rule.match = try patterns(entry)
             case "density": rule.density = try density(entry)
             case "width": rule.width = try integer(entry, 1...WidthRequest.maximumWidth, example: 300)
             case "widths": rule.widths = try widths(entry)
@@ -256,7 +264,11 @@ private struct TableReader {
             case "webp-quality": rule.webpQuality = try integer(entry, 1...100, example: 80)
             case "avif-quality": rule.avifQuality = try integer(entry, 1...100, example: 55)
             case "exclude": rule.exclude = try bool(entry)
-            default: throw unknown(entry, known: ["match", "density", "width", "widths", "sizes", "formats", "quality", "webp-quality", "avif-quality", "exclude"])
+            case "css": rule.css = try bool(entry)
+            case "cover":
+                guard let box = CoverBox(parsing: try string(entry)) else { throw fail(entry, "must be \(CoverBox.expected); got \(describe(entry.value))") }
+                rule.cover = box
+            default: throw unknown(entry, known: ["match", "density", "width", "widths", "sizes", "formats", "quality", "webp-quality", "avif-quality", "exclude", "css", "cover"])
             }
         }
         guard !rule.match.isEmpty else {

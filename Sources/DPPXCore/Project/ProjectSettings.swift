@@ -47,12 +47,16 @@ public struct ProjectSettings: Hashable, Sendable {
     /// A leading part of image paths left out of class names (`[css] strip`, `--strip`):
     /// `assets/img/` makes `assets/img/hero.jpg` the class `.hero`.
     public var stripPath: String?
+    /// The images that get stylesheet rules (`[css] match`); nil for every image.
+    public var cssMatch: [PathGlob]?
 
     // The markup (`dppx html`).
     /// The markup's URLs under this base instead of relative ones (`[html] base-url`).
     public var markupBaseURL: String?
     /// The `sizes` of fluid images no rule gives one (`[html] sizes`, `--sizes`).
     public var sizes: String?
+    /// Whether `<img>` gets `width` and `height` (`[html] dimensions`, `--no-dimensions`).
+    public var dimensions: Bool?
 
     // The server.
     public var serveRoot: String?
@@ -79,6 +83,7 @@ public struct ProjectSettings: Hashable, Sendable {
         take(\.avifEffort); take(\.pngCompression); take(\.templates)
         take(\.failOn)
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
+        take(\.cssMatch); take(\.dimensions)
         take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
         result.rules += other.rules
         return result
@@ -99,7 +104,7 @@ public struct ProjectSettings: Hashable, Sendable {
 
     /// The stylesheet options, with the defaults for what is not said.
     public var stylesheetOptions: StylesheetOptions {
-        StylesheetOptions(classPrefix: classPrefix ?? "", box: box ?? true, legacy: legacy ?? false,
-                          stripPath: stripPath ?? "")
+        StylesheetOptions(classPrefix: classPrefix ?? StylesheetOptions.defaultClassPrefix, box: box ?? true, legacy: legacy ?? false,
+                          stripPath: stripPath ?? "", match: cssMatch, rules: rules)
     }
 }

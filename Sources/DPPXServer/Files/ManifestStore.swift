@@ -187,6 +187,7 @@ public final class ManifestStore: Sendable {
     private func load(_ fingerprints: [String: FileIdentity?]) -> (ManifestIndex, ManifestStatus) {
         let own = root + "/" + Manifest.fileName
         var images: [Manifest.Image] = []
+        var used: [String] = []
         var problem: ManifestStatus?
         let paths = fingerprints.keys.sorted()
         for path in paths.filter({ $0 == own }) + paths.filter({ $0 != own }) {
@@ -202,12 +203,13 @@ public final class ManifestStore: Sendable {
             let relative = folder.hasPrefix("/") ? String(folder.dropFirst()) : folder
             do throws(ManifestError) {
                 images += try Manifest.decode(bytes).images.map { $0.relocated(under: relative) }
+                used.append(path)
             } catch {
                 problem = problem ?? .unreadable(path: path, reason: error.description)
             }
         }
         if images.isEmpty, let problem { return (.empty, problem) }
         if images.isEmpty && fingerprints.values.allSatisfy({ $0 == nil }) { return (.empty, .missing(path: own)) }
-        return (ManifestIndex(Manifest(images: images)), .loaded(images: images.count))
+        return (ManifestIndex(Manifest(images: images)), .loaded(images: images.count, manifests: used))
     }
 }
