@@ -1,6 +1,6 @@
 /// The URLs of one image's variants, arranged the way CSS and HTML use them: the fallback
 /// (1x in the master's format), the master-format variants by density, and the same for each
-/// extra format, most preferred first.
+/// extra format, fewest bytes first.
 public struct ImageCandidates: Sendable {
     /// One variant's URL, density and width.
     public struct Candidate: Hashable, Sendable {
@@ -27,7 +27,8 @@ public struct ImageCandidates: Sendable {
     public let fallback: Candidate
     /// Master-format variants, ascending by density (the fallback first).
     public let primary: [Candidate]
-    /// Extra formats (AVIF, WebP...), most preferred first, each ascending by density.
+    /// Extra formats (AVIF, WebP, JPEG XL...), fewest bytes first by the manifest
+    /// (`Manifest.Image.formatsBySize`), each ascending by density.
     public let extra: [(format: ImageFormat, candidates: [Candidate])]
 
     public init(image: Manifest.Image, urls: URLBase) {
@@ -46,7 +47,7 @@ public struct ImageCandidates: Sendable {
         if image.densityIndependent { primary = Array(primary.prefix(1)) }
         self.primary = primary
         self.fallback = primary.first { $0.density == Density(1) } ?? primary[0]
-        self.extra = image.densityIndependent ? [] : image.formats.filter { $0 != primaryFormat }.map { ($0, candidates($0)) }
+        self.extra = image.densityIndependent ? [] : image.formatsBySize.filter { $0 != primaryFormat }.map { ($0, candidates($0)) }
     }
 
     /// Master-format variants denser than the fallback: the media-query overrides.

@@ -15,7 +15,7 @@ struct MarkupView {
     let width: Int
     let height: Int
     let alt: String
-    /// Extra formats, most preferred first: the `<source>` elements of a `<picture>`.
+    /// Extra formats, fewest bytes first: the `<source>` elements of a `<picture>`.
     let sources: [Source]
     /// True when there are `sources`: dppx renders `picture`, else `img`.
     let picture: Bool
