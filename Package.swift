@@ -33,10 +33,21 @@ let package = Package(
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
+        // libjxl and its thread pool: JPEG XL, including lossless recompression of a JPEG.
+        .systemLibrary(
+            name: "CLibJXL",
+            pkgConfig: "libjxl",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+        ),
+        .systemLibrary(
+            name: "CLibJXLThreads",
+            pkgConfig: "libjxl_threads",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+        ),
         // C: fixed-argument wrappers of libvips's variadic calls, and the pixel-buffer code.
         .target(
             name: "CVips",
-            dependencies: ["CLibVips", "CLibWebP"]
+            dependencies: ["CLibVips", "CLibWebP", "CLibJXL", "CLibJXLThreads"]
         ),
         // Pure model: densities, names, sizes, manifest, hint parsing, variant choice, rendering. No I/O.
         .target(

@@ -9,7 +9,7 @@ struct CSSCommand: ParsableCommand {
         commandName: "css",
         abstract: "Print density media-query CSS for the images in a built folder or a folder of masters.",
         discussion: """
-        Each image gets a class named after its path behind the prefix img- (hero.jpg -> .img-hero, icons/logo@3x.png -> .img-icons-logo; --prefix '' for bare names) with its 1x file as background-image, background-size set to its CSS size, and width and height of that size. @media blocks, one per density in ascending order, swap in the denser files; with extra formats (build --formats webp,avif) a later image-set() picks AVIF or WebP where the browser supports it. SVGs get one rule.
+        Each image gets a class named after its path behind the prefix img- (hero.jpg -> .img-hero, icons/logo@3x.png -> .img-icons-logo; --prefix '' for bare names) with its 1x file as background-image, background-size set to its CSS size, and width and height of that size. @media blocks, one per density in ascending order, swap in the denser files; with extra formats (build --formats webp,avif) a later image-set() picks AVIF, WebP or JPEG XL (--formats jxl) where the browser supports it, the fewest bytes first. SVGs get one rule.
 
         DIR is a folder built by 'dppx build' (its dppx-manifest.json is read) or a folder of masters (only image headers are read, with the same --densities/--formats/--source-density a build would use), so a Makefile can write the CSS while the images build. PATHS limit the stylesheet to those images (master or variant paths), e.g. the images of one page.
 

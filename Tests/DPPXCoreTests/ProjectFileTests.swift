@@ -147,7 +147,7 @@ struct ProjectFileTests {
         ("[build]\nquality = 101\n", 2, "build.quality must be between 1 and 100, e.g. quality = 80; got 101"),
         ("[build]\n\nqualty = 80\n", 3, "build.qualty is not a key of [build]; known keys: source, out"),
         ("[build]\ndensities = [1, \"two\"]\n", 2, "build.densities expected densities as numbers between 0 and 10"),
-        ("[build]\nformats = [\"bmp\"]\n", 2, "build.formats expected extra formats among avif, webp, jpeg, png"),
+        ("[build]\nformats = [\"bmp\"]\n", 2, "build.formats expected extra formats among avif, webp, jxl, jpeg, png"),
         ("[build]\nupscale = \"yes\"\n", 2, "build.upscale must be true or false; got a string"),
         ("[build]\nfail-on = \"warnings\"\n", 2, "build.fail-on must be none, truncated, error or warning, e.g. fail-on = \"error\"; got"),
         ("[build]\nsource = 3\n", 2, "build.source must be a string in quotes"),

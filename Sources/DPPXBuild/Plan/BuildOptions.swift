@@ -75,6 +75,7 @@ extension EncodeSettings {
         if let value = settings.webpQuality { webpQuality = value }
         if let value = settings.avifQuality { avifQuality = value }
         if let value = settings.avifEffort { avifEffort = value }
+        if let value = settings.jxlQuality { jxlQuality = value }
         if let value = settings.pngCompression { pngCompression = value }
     }
 

@@ -134,7 +134,9 @@ public struct ImagePlan: Hashable, Sendable {
             skippedWidths = []
             cssSize = masterSize
             skippedDensities = []
-            skippedFormats = []
+            // Said for JPEG XL, which has no vector form: the SVG is the smallest file anyway.
+            let extra = rule.formats ?? settings.extraFormats
+            skippedFormats = extra.contains(.jxl) ? [(.jxl, "an SVG is served as it is at every density")] : []
             outputs = [Output(path: name.basePath(format: .svg), density: Density(1), format: .svg, size: masterSize)]
             return
         }
@@ -184,7 +186,9 @@ public struct ImagePlan: Hashable, Sendable {
         var formats = [primary]
         var skipped: [(format: ImageFormat, reason: String)] = []
         for extra in extra where extra != primary {
-            if animated && !(extra == .webp || extra == .gif) {
+            if animated && extra == .jxl {
+                skipped.append((extra, "dppx writes no animated jxl; the animation is kept in \(primary.rawValue)\(formats.contains(.webp) ? " and webp" : "")"))
+            } else if animated && !(extra == .webp || extra == .gif) {
                 skipped.append((extra, "\(extra.rawValue) cannot hold the animation; the animation is kept in \(primary.rawValue)\(formats.contains(.webp) ? " and webp" : "")"))
             } else {
                 formats.append(extra)

@@ -31,6 +31,8 @@ public struct ProjectSettings: Hashable, Sendable {
     public var webpQuality: Int?
     public var avifQuality: Int?
     public var avifEffort: Int?
+    /// JPEG XL quality for variants encoded from pixels; absent: lossless for PNG masters.
+    public var jxlQuality: Int?
     public var pngCompression: Int?
 
     /// The user's copies of dppx's templates.
@@ -80,7 +82,7 @@ public struct ProjectSettings: Hashable, Sendable {
         take(\.source); take(\.output)
         take(\.densities); take(\.sourceDensity); take(\.formats); take(\.upscale); take(\.widths)
         take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
-        take(\.avifEffort); take(\.pngCompression); take(\.templates)
+        take(\.avifEffort); take(\.jxlQuality); take(\.pngCompression); take(\.templates)
         take(\.failOn)
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
         take(\.cssMatch); take(\.dimensions)

@@ -75,10 +75,11 @@ final class ServerFixture: Sendable {
         "images/hero\(density.fileSuffix).\(format.fileExtension)"
     }
 
-    /// The body of a hero variant: its path, padded to a length unique to the variant.
+    /// The body of a hero variant: its path, padded to a length unique to the variant, shorter
+    /// for the formats usually smaller (AVIF, WebP, JPEG XL, JPEG), as real files are.
     static func heroBody(_ density: Density, _ format: ImageFormat) -> String {
         let name = heroPath(density, format)
-        let length = 40 + density.milli / 100 + (ImageFormat.allCases.firstIndex(of: format) ?? 0)
+        let length = 40 + density.milli / 100 + (ImageFormat.allCases.sorted().firstIndex(of: format) ?? 0)
         return name + String(repeating: ".", count: max(0, length - name.utf8.count))
     }
 
