@@ -199,6 +199,8 @@ private struct TableReader {
                     throw fail(entry, "must be \(FailOn.choices), e.g. fail-on = \"error\"; got \(describe(entry.value))")
                 }
                 settings.failOn = level
+            case "shard":
+                throw fail(entry, "is not a project setting: a shard belongs to one job of many, so pass it to each job's command, e.g. dppx build --shard 2/4 (or --shard auto/4 in a Kubernetes Indexed Job), and remove it from the file")
             default: if try !number(entry, into: &settings) { throw unknown(entry, known: known) }
             }
         }
