@@ -52,6 +52,19 @@ public struct ProjectSettings: Hashable, Sendable {
     /// The `sizes` of fluid images no rule gives one (`[html] sizes`, `--sizes`).
     public var sizes: String?
 
+    // Page rewriting (`dppx rewrite`, run by `dppx build` after the images, and by `dppx serve`).
+    /// The pages and stylesheets to rewrite: paths or patterns (`site/**/*.html`), resolved
+    /// against the project file's folder (`[rewrite] pages`).
+    public var rewritePages: [String]?
+    /// The site's root, under which manifests are found and `/` URLs start (`[rewrite] root`).
+    public var rewriteRoot: String?
+    /// URLs under this prefix stand for the root (`[rewrite] base-url`).
+    public var rewriteBaseURL: String?
+    /// `sizes` for fluid images nothing else sizes (`[rewrite] sizes`).
+    public var rewriteSizes: String?
+    /// Add `width` and `height` to images with neither (`[rewrite] dimensions`).
+    public var rewriteDimensions: Bool?
+
     // The server.
     public var serveRoot: String?
     public var host: String?
@@ -76,6 +89,7 @@ public struct ProjectSettings: Hashable, Sendable {
         take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
         take(\.avifEffort); take(\.pngCompression); take(\.templates)
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
+        take(\.rewritePages); take(\.rewriteRoot); take(\.rewriteBaseURL); take(\.rewriteSizes); take(\.rewriteDimensions)
         take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
         result.rules += other.rules
         return result
