@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "DPPXServer",
             dependencies: [
-                "DPPXBuild", "DPPXCore",
+                "DPPXBuild", "DPPXRewrite", "DPPXCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

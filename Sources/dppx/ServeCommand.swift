@@ -104,6 +104,8 @@ struct ServeCommand: AsyncParsableCommand {
                                     port: settings.port ?? ServerOptions.defaultPort,
                                     idleTimeout: settings.idleTimeout.map { .seconds($0) } ?? ServerOptions.defaultIdleTimeout,
                                     templatesFolder: settings.templates)
+        // [rewrite] in the project file: pages are served as 'dppx rewrite' writes them.
+        if settings.rewritePages != nil { options.rewrite = settings.rewriteOptions }
         if let cacheControl = settings.cacheControl {
             do { options.cachePolicy = try CachePolicy(parsing: cacheControl) } catch {
                 // A flag's value was checked in `validate`: this one came from the project file.
