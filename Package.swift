@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "DPPXServerTests",
             dependencies: [
-                "DPPXServer", "DPPXBuild", "DPPXCore", "DPPXTestSupport",
+                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXCore", "DPPXTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
