@@ -14,6 +14,10 @@ struct HTMLTag: Sendable {
 
     /// Where `<` is.
     let start: Int
+    /// Just after the tag's `>`.
+    let end: Int
+    /// For an `<img>` in a `<picture>`: the picture's `<source>` tags; nil outside a picture.
+    let pictureSources: [HTMLTag]?
     /// Where a new attribute goes: right after the last one (never inside `/>`).
     let insertionPoint: Int
     let attributes: [Attribute]
@@ -46,7 +50,7 @@ struct HTMLTag: Sendable {
         case GUMBO_NODE_ELEMENT, GUMBO_NODE_TEMPLATE:
             let element = node.pointee.v.element
             if element.tag == GUMBO_TAG_IMG, element.tag_namespace == GUMBO_NAMESPACE_HTML,
-               let tag = HTMLTag(element, base: base) {
+               let tag = HTMLTag(element, base: base, sources: sources(around: node, base: base)) {
                 found.append(tag)
             }
             children = element.children
@@ -58,10 +62,40 @@ struct HTMLTag: Sendable {
         }
     }
 
-    private init?(_ element: GumboElement, base: UnsafePointer<CChar>) {
+    /// The `<source>` tags of the `<picture>` `node` is in; nil when its parent is no picture.
+    private static func sources(around node: UnsafeMutablePointer<GumboNode>, base: UnsafePointer<CChar>) -> [HTMLTag]? {
+        guard let parent = node.pointee.parent, parent.pointee.type == GUMBO_NODE_ELEMENT,
+              name(of: parent.pointee.v.element) == "picture" else { return nil }
+        let children = parent.pointee.v.element.children
+        var sources: [HTMLTag] = []
+        for index in 0..<Int(children.length) {
+            guard let child = children.data[index]?.assumingMemoryBound(to: GumboNode.self),
+                  child.pointee.type == GUMBO_NODE_ELEMENT, child.pointee.v.element.tag == GUMBO_TAG_SOURCE,
+                  let source = HTMLTag(child.pointee.v.element, base: base, sources: nil) else { continue }
+            sources.append(source)
+        }
+        return sources
+    }
+
+    /// The element's tag name, lowercased: gumbo names the tags it knows, and `<picture>`,
+    /// newer than gumbo 0.10, is read from the source.
+    private static func name(of element: GumboElement) -> String {
+        guard element.tag == GUMBO_TAG_UNKNOWN else { return String(cString: gumbo_normalized_tagname(element.tag)) }
+        var piece = element.original_tag
+        guard piece.data != nil, piece.length > 0 else { return "" }
+        gumbo_tag_from_original_text(&piece)
+        guard let data = piece.data else { return "" }
+        return data.withMemoryRebound(to: UInt8.self, capacity: piece.length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: piece.length), as: UTF8.self).lowercased()
+        }
+    }
+
+    private init?(_ element: GumboElement, base: UnsafePointer<CChar>, sources: [HTMLTag]?) {
         guard let tagText = element.original_tag.data, element.original_tag.length > 0 else { return nil }
         start = tagText - base
-        var insertion = start + 4  // after `<img`
+        end = start + element.original_tag.length
+        pictureSources = sources
+        var insertion = start + 1 + Self.name(of: element).utf8.count  // after `<img`
         var attributes: [Attribute] = []
         for index in 0..<Int(element.attributes.length) {
             guard let raw = element.attributes.data[index] else { continue }

@@ -51,6 +51,10 @@ public struct PageRewriter: Sendable {
                     added.insert(("srcset", srcset), at: 0)
                 }
                 rewritten += 1
+                if options.picture, !reference.candidates.extra.isEmpty {
+                    let sizes = tag.attribute("sizes")?.value ?? added.first { $0.name == "sizes" }?.value
+                    pictureEdits(reference, tag: tag, sizes: sizes, pagePath: pagePath, edits: &edits, report: report)
+                }
             }
             if options.dimensions, tag.attribute("width") == nil, tag.attribute("height") == nil {
                 added.append(("width", String(image.width)))
@@ -62,6 +66,36 @@ public struct PageRewriter: Sendable {
             }
         }
         return RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten)
+    }
+
+    /// `--picture`: an `<img>` outside a picture is wrapped in one with a `<source>` per extra
+    /// format; in a picture, the sources that list only this image's files (as an earlier run
+    /// wrote them) are brought up to date, and others are left alone.
+    private func pictureEdits(_ reference: ImageReference, tag: HTMLTag, sizes: String?, pagePath: String,
+                              edits: inout ByteEdits, report: (String) -> Void) {
+        let sizesAttribute = sizes.map { " sizes=\"\(Self.escapeAttribute($0))\"" } ?? ""
+        func srcset(_ format: ImageFormat) -> String {
+            reference.candidates.extra.first { $0.format == format }?.candidates.map { "\($0.url) \($0.descriptor)" }.joined(separator: ", ") ?? ""
+        }
+        guard let sources = tag.pictureSources else {
+            let opening = "<picture>" + reference.candidates.extra.map { extra in
+                "<source type=\"\(extra.format.mediaType)\" srcset=\"\(Self.escapeAttribute(srcset(extra.format)))\"\(sizesAttribute)>"
+            }.joined()
+            edits.replace(tag.start..<tag.start, with: opening)
+            edits.replace(tag.end..<tag.end, with: "</picture>")
+            return
+        }
+        for source in sources {
+            guard let existing = source.attribute("srcset"), let range = existing.writtenValue else { continue }
+            guard reference.owns(Self.candidateURLs(existing.value), pagePath: pagePath, images: images, baseURL: options.baseURL),
+                  let type = source.attribute("type")?.value, let format = reference.candidates.extra.first(where: { $0.format.mediaType == type })?.format
+            else {
+                report("is in a <picture> whose <source srcset=\"\(existing.value)\"> is not dppx's; its sources are left as they are")
+                continue
+            }
+            let value = srcset(format)
+            if existing.value != value { edits.replace(range, with: "\"" + Self.escapeAttribute(value) + "\"") }
+        }
     }
 
     /// How wide a fluid image is shown, when something says: a rule's `sizes`, the tag's

@@ -12,11 +12,17 @@ public struct RewriteOptions: Hashable, Sendable {
     /// Add `width` and `height` to an `<img>` that has neither (`--dimensions`): reserves the
     /// box before the image arrives, but stretches an image whose CSS sets only its width.
     public var dimensions: Bool
+    /// Wrap an `<img>` whose image has AVIF or WebP files in a `<picture>` with a `<source>`
+    /// per format (`--picture`): the browser takes the smallest format it reads, but selectors
+    /// such as `a > img` or `.card > img` no longer match the image.
+    public var picture: Bool
 
-    public init(baseURL: String? = nil, sizes: String? = nil, rules: [ImageRule] = [], dimensions: Bool = false) {
+    public init(baseURL: String? = nil, sizes: String? = nil, rules: [ImageRule] = [], dimensions: Bool = false,
+                picture: Bool = false) {
         self.baseURL = baseURL
         self.sizes = sizes
         self.rules = rules
         self.dimensions = dimensions
+        self.picture = picture
     }
 }

@@ -47,6 +47,9 @@ struct RewriteCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Also add width and height (the CSS size) to images that have neither: reserves their box while loading, but stretches an image whose CSS sets only its width.")
     var dimensions: Bool?
 
+    @Flag(inversion: .prefixedNo, help: "Also wrap images that have AVIF or WebP files in a <picture> with a <source> per format: smaller files where the browser reads them, but selectors such as 'a > img' no longer match the image.")
+    var picture: Bool?
+
     @Flag(help: "Write nothing; exit 1 naming each page that is not what a rewrite gives. For CI.")
     var check = false
 
@@ -74,6 +77,7 @@ struct RewriteCommand: ParsableCommand {
         flags.rewriteBaseURL = baseURL
         flags.rewriteSizes = sizes
         flags.rewriteDimensions = dimensions
+        flags.rewritePicture = picture
         settings = settings.overlaid(by: flags)
         let files = pages.isEmpty ? SiteRewrite.files(matching: settings.rewritePages ?? []) : pages
         guard !files.isEmpty else {
@@ -129,6 +133,7 @@ extension ProjectSettings {
 
     /// How `dppx rewrite`, `dppx build` and `dppx serve` rewrite pages.
     var rewriteOptions: RewriteOptions {
-        RewriteOptions(baseURL: rewriteBaseURL, sizes: rewriteSizes, rules: rules, dimensions: rewriteDimensions ?? false)
+        RewriteOptions(baseURL: rewriteBaseURL, sizes: rewriteSizes, rules: rules, dimensions: rewriteDimensions ?? false,
+                       picture: rewritePicture ?? false)
     }
 }

@@ -1,3 +1,4 @@
+import DPPXCore
 import DPPXTestSupport
 import Foundation
 import Testing
@@ -80,7 +81,8 @@ struct RewriteBrowserTests {
         return scenario
     }
 
-    static let photoWidths = [370, 497, 667, 894, 1200]
+    /// The automatic ladder of the 1200 px photo: 370, 496, 666, 894, 1200.
+    static let photoWidths = WidthLadder(masterWidth: 1200, request: .auto).widths
 
     /// The smallest ladder width at least `need` px, else the widest.
     static func smallest(atLeast need: Double) -> Int { photoWidths.first { Double($0) >= need } ?? 1200 }

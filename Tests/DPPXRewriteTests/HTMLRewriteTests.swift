@@ -92,6 +92,21 @@ import Testing
             == #"<img src="img/logo.png" width="60" srcset="img/logo.png 1x, img/logo@2x.png 2x">"#)
     }
 
+    @Test func pictureWrapsImagesWithExtraFormatsOnceAndKeepsItsSourcesUpToDate() {
+        let options = RewriteOptions(picture: true)
+        let page = #"<a href="/"><img src="img/hero.jpg" alt="Hero"></a><img src="img/logo.png">"#
+        let once = RewriteFixtures.html(page, options)
+        #expect(once.text == #"<a href="/"><picture><source type="image/avif" srcset="img/hero.avif 1x, img/hero@2x.avif 2x"><source type="image/webp" srcset="img/hero.webp 1x, img/hero@2x.webp 2x"><img src="img/hero.jpg" alt="Hero" srcset="img/hero.jpg 1x, img/hero@2x.jpg 2x"></picture></a><img src="img/logo.png" srcset="img/logo.png 1x, img/logo@2x.png 2x">"#,
+                "only images with extra formats get a picture")
+        #expect(RewriteFixtures.html(once.text, options).text == once.text, "a second run changes nothing")
+        let stale = once.text.replacingOccurrences(of: #"srcset="img/hero.webp 1x, img/hero@2x.webp 2x""#, with: #"srcset="img/hero.webp 1x""#)
+        #expect(RewriteFixtures.html(stale, options).text == once.text, "a source dppx wrote is brought up to date")
+        let foreign = #"<picture><source type="image/webp" srcset="img/other.webp"><img src="img/hero.jpg"></picture>"#
+        let kept = RewriteFixtures.html(foreign, options)
+        #expect(kept.text == #"<picture><source type="image/webp" srcset="img/other.webp"><img src="img/hero.jpg" srcset="img/hero.jpg 1x, img/hero@2x.jpg 2x"></picture>"#)
+        #expect(kept.findings.count == 1 && kept.findings[0].contains("is not dppx's"))
+    }
+
     @Test func urlsResolveAgainstThePageAndTheRoot() {
         #expect(RewriteFixtures.html(#"<img src="../../img/logo.png">"#, at: "a/b/page.html").text.contains("srcset=\"../../img/logo.png 1x, ../../img/logo@2x.png 2x\""))
         #expect(RewriteFixtures.html(#"<img src="../img/logo.png">"#, at: "page.html").findings.isEmpty, "above the root: not a file of the site")

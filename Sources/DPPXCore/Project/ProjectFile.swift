@@ -248,7 +248,8 @@ private struct TableReader {
                 if let problem = MarkupSizes.problem(sizes, spelled: { "sizes = \"\($0)\"" }) { throw fail(entry, problem) }
                 settings.rewriteSizes = sizes
             case "dimensions": settings.rewriteDimensions = try bool(entry)
-            default: throw unknown(entry, known: ["pages", "root", "base-url", "sizes", "dimensions"])
+            case "picture": settings.rewritePicture = try bool(entry)
+            default: throw unknown(entry, known: ["pages", "root", "base-url", "sizes", "dimensions", "picture"])
             }
         }
     }

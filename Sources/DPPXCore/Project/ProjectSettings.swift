@@ -64,6 +64,8 @@ public struct ProjectSettings: Hashable, Sendable {
     public var rewriteSizes: String?
     /// Add `width` and `height` to images with neither (`[rewrite] dimensions`).
     public var rewriteDimensions: Bool?
+    /// Wrap images with AVIF or WebP files in `<picture>` (`[rewrite] picture`).
+    public var rewritePicture: Bool?
 
     // The server.
     public var serveRoot: String?
@@ -89,7 +91,7 @@ public struct ProjectSettings: Hashable, Sendable {
         take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
         take(\.avifEffort); take(\.pngCompression); take(\.templates)
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
-        take(\.rewritePages); take(\.rewriteRoot); take(\.rewriteBaseURL); take(\.rewriteSizes); take(\.rewriteDimensions)
+        take(\.rewritePages); take(\.rewriteRoot); take(\.rewriteBaseURL); take(\.rewriteSizes); take(\.rewriteDimensions); take(\.rewritePicture)
         take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
         result.rules += other.rules
         return result
