@@ -31,6 +31,25 @@ struct FluidBuildTests {
         #expect(report.warnings.contains { $0.file == "cards/a.jpg" && $0.reason.contains("skipped 1200w") })
     }
 
+    @Test("a master that states no density keeps its pixel size under its plain name, with the automatic ladder; an OUT built when such masters were taken as 2x loses their @Nx files")
+    func unstatedMaster() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("post.jpg"), width: 778, height: 519)
+        try TestImages.write(fixture.source("logo@2x.png"), width: 200, height: 100, bands: 4)
+        // What earlier versions wrote for an unnamed master: 2x, so a half-size plain file.
+        try fixture.build(PlanSettings(sourceDensityGiven: true))
+        #expect(try fixture.decoded("post.jpg").width == 389)
+        let report = try fixture.build(PlanSettings())
+        #expect(report.failures.isEmpty)
+        #expect(fixture.output.files() == ["dppx-manifest.json", "logo.png", "logo@1.5x.png", "logo@2x.png",
+                                           "post-322w.jpg", "post-432w.jpg", "post-580w.jpg", "post.jpg"])
+        let plain = try fixture.decoded("post.jpg")
+        #expect(plain.width == 778 && plain.height == 519, "the plain file is the master's size")
+        #expect(try fixture.decoded("post-580w.jpg").height == 387)
+        let post = try #require(try fixture.manifestOnDisk().images.first { $0.source == "post.jpg" })
+        #expect(post.isFluid && post.intent == .default && !post.sizeIsGiven && post.cssSize == PixelSize(width: 778, height: 519))
+    }
+
     @Test("--widths auto makes every master fluid on the automatic ladder")
     func auto() throws {
         let fixture = BuildFixture()
