@@ -15,7 +15,11 @@ struct ByteEdits: Sendable {
         var result: [UInt8] = []
         result.reserveCapacity(original.count + edits.reduce(0) { $0 + $1.replacement.count })
         var position = 0
-        for edit in edits.sorted(by: { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }) {
+        // Insertions at one offset stay in the order they were made (`</picture>` then `<picture>`).
+        let ordered = edits.enumerated().sorted {
+            ($0.element.range.lowerBound, $0.element.range.upperBound, $0.offset) < ($1.element.range.lowerBound, $1.element.range.upperBound, $1.offset)
+        }.map(\.element)
+        for edit in ordered {
             result += original[position..<edit.range.lowerBound]
             result += edit.replacement
             position = edit.range.upperBound

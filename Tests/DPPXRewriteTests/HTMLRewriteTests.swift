@@ -101,6 +101,8 @@ import Testing
         #expect(RewriteFixtures.html(once.text, options).text == once.text, "a second run changes nothing")
         let stale = once.text.replacingOccurrences(of: #"srcset="img/hero.webp 1x, img/hero@2x.webp 2x""#, with: #"srcset="img/hero.webp 1x""#)
         #expect(RewriteFixtures.html(stale, options).text == once.text, "a source dppx wrote is brought up to date")
+        let adjacent = RewriteFixtures.html(#"<img src="img/hero.jpg"><img src="img/hero.jpg">"#, options).text
+        #expect(adjacent.components(separatedBy: "</picture><picture>").count == 2, "\(adjacent)")
         let foreign = #"<picture><source type="image/webp" srcset="img/other.webp"><img src="img/hero.jpg"></picture>"#
         let kept = RewriteFixtures.html(foreign, options)
         #expect(kept.text == #"<picture><source type="image/webp" srcset="img/other.webp"><img src="img/hero.jpg" srcset="img/hero.jpg 1x, img/hero@2x.jpg 2x"></picture>"#)
