@@ -1,6 +1,10 @@
+import DPPXBuild
+import DPPXCore
 import DPPXRewrite
-import DPPXServer
+@testable import DPPXServer
+import DPPXTestSupport
 import Foundation
+import Logging
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -30,6 +34,26 @@ struct ServeRewriteTests {
             #expect(css.text == #".hero { background: url(images/hero.jpg); background-image: image-set(url("images/hero.jpg") 1x, url("images/hero@1.5x.jpg") 1.5x, url("images/hero@2x.jpg") 2x) }"# + "\n")
             #expect(try await client.get("/app.js").text == "console.log('hi');\n")
         }
+    }
+
+    @Test("dev mode: the page built from is rewritten with the images just built, and gets the reload script")
+    func developmentMode() async throws {
+        let scratch = ScratchFolder("dppx-dev-rewrite")
+        try TestImages.write(scratch("src/hero@2x.jpg"), width: 200, height: 100)
+        try FileManager.default.createDirectory(atPath: scratch("public"), withIntermediateDirectories: true)
+        try #"<!doctype html><html><body><img src="hero.jpg" alt=""></body></html>"#.write(toFile: scratch("public/index.html"), atomically: true, encoding: .utf8)
+        var logger = Logger(label: "dppx.test")
+        logger.logLevel = .critical
+        var options = ServerOptions(root: scratch("public"), port: 0, manifestRecheckInterval: .zero, development: DevelopmentOptions(
+            build: BuildOptions(sourceRoot: scratch("src"), outputRoot: scratch("public"), plan: PlanSettings(), jobs: 1, cacheDirectory: scratch("cache")),
+            pollInterval: .milliseconds(50), settleDelay: .milliseconds(50)))
+        options.rewrite = RewriteOptions()
+        let running = try await ImageServer(options: options, logger: logger, accessLogger: nil).start()
+        defer { Task { try? await running.shutdown() } }
+        let page = try await RawHTTPConnection(port: running.port).request("/")
+        #expect(page.text.contains(#"<img src="hero.jpg" alt="" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x">"#), "\(page.text)")
+        #expect(page.text.contains(LiveReloadScript.tag))
+        #expect(try String(contentsOfFile: scratch("public/index.html"), encoding: .utf8).contains("srcset") == false, "the file on disk is not changed")
     }
 
     @Test("without [rewrite] pages are served byte for byte")
