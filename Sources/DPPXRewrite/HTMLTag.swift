@@ -41,24 +41,28 @@ struct HTMLTag: Sendable {
         }
     }
 
-    private static func collect(_ node: UnsafeMutablePointer<GumboNode>?, base: UnsafePointer<CChar>, into found: inout [HTMLTag]) {
-        guard let node else { return }
-        let children: GumboVector
-        switch node.pointee.type {
-        case GUMBO_NODE_DOCUMENT:
-            children = node.pointee.v.document.children
-        case GUMBO_NODE_ELEMENT, GUMBO_NODE_TEMPLATE:
-            let element = node.pointee.v.element
-            if element.tag == GUMBO_TAG_IMG, element.tag_namespace == GUMBO_NAMESPACE_HTML,
-               let tag = HTMLTag(element, base: base, sources: sources(around: node, base: base)) {
-                found.append(tag)
+    /// Walks the tree from `root` with a stack of its own (a deeply nested page must not
+    /// exhaust the thread's stack).
+    private static func collect(_ root: UnsafeMutablePointer<GumboNode>?, base: UnsafePointer<CChar>, into found: inout [HTMLTag]) {
+        var pending: [UnsafeMutablePointer<GumboNode>] = root.map { [$0] } ?? []
+        while let node = pending.popLast() {
+            let children: GumboVector
+            switch node.pointee.type {
+            case GUMBO_NODE_DOCUMENT:
+                children = node.pointee.v.document.children
+            case GUMBO_NODE_ELEMENT, GUMBO_NODE_TEMPLATE:
+                let element = node.pointee.v.element
+                if element.tag == GUMBO_TAG_IMG, element.tag_namespace == GUMBO_NAMESPACE_HTML,
+                   let tag = HTMLTag(element, base: base, sources: sources(around: node, base: base)) {
+                    found.append(tag)
+                }
+                children = element.children
+            default:
+                continue
             }
-            children = element.children
-        default:
-            return
-        }
-        for index in 0..<Int(children.length) {
-            collect(children.data[index]?.assumingMemoryBound(to: GumboNode.self), base: base, into: &found)
+            for index in 0..<Int(children.length) {
+                if let child = children.data[index]?.assumingMemoryBound(to: GumboNode.self) { pending.append(child) }
+            }
         }
     }
 
