@@ -7,7 +7,7 @@ import Testing
 struct BuildCommandTests {
     func sources() throws -> ScratchFolder {
         let source = ScratchFolder("dppx-cli-src")
-        try TestImages.write(source("hero.jpg"), width: 400, height: 250)
+        try TestImages.write(source("hero@2x.jpg"), width: 400, height: 250)
         try TestImages.write(source("icons/logo@3x.png"), width: 90, height: 90, bands: 4)
         return source
     }
@@ -18,7 +18,7 @@ struct BuildCommandTests {
         let output = ScratchFolder("dppx-cli-out")
         let first = try await DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
         #expect(first.status == 0, "\(first)")
-        #expect(first.stdout.contains("built hero.jpg (3 files)"))
+        #expect(first.stdout.contains("built hero@2x.jpg (3 files)"))
         #expect(first.stdout.contains("2 images: 2 built, 0 unchanged"))
         #expect(first.stderr.isEmpty, "\(first)")
         #expect(output.files() == ["dppx-manifest.json", "hero.jpg", "hero@1.5x.jpg", "hero@2x.jpg",
@@ -31,7 +31,7 @@ struct BuildCommandTests {
     @Test("OUT holds only the variants and the manifest; the cache goes to .dppx-cache in the working folder, or to --cache-dir")
     func buildStateOutsideOutput() async throws {
         let project = ScratchFolder("dppx-cli-project")
-        try TestImages.write(project("src/hero.jpg"), width: 400, height: 250)
+        try TestImages.write(project("src/hero@2x.jpg"), width: 400, height: 250)
         let first = try await DPPXBinary.run(["build", "src", "--out", "public/img"], in: project.path)
         #expect(first.status == 0, "\(first)")
         #expect(project.files(includingHidden: true).filter { $0.hasPrefix("public/") }
@@ -114,7 +114,7 @@ struct BuildCommandTests {
         let json = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--json", "--formats", "webp"], in: source.path)
         #expect(json.status == 0)
         let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        #expect(summary?["built"] as? [String] == ["hero.jpg", "icons/logo@3x.png"])
+        #expect(summary?["built"] as? [String] == ["hero@2x.jpg", "icons/logo@3x.png"])
         #expect(summary?["variants"] as? Int == 12)
         #expect((summary?["failures"] as? [Any])?.isEmpty == true)
         let quiet = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--quiet"], in: source.path)

@@ -251,7 +251,7 @@ public final class Builder: Sendable {
     /// `hero.jpg` and `hero.webp` with `--formats webp`, or `card-480w.jpg` beside a fluid
     /// `card.jpg`) fail, each naming the other.
     static func separateCollisions(_ sources: [SourceFile], extraFormats: [ImageFormat], plan: PlanSettings) -> ([SourceFile], [BuildFailure]) {
-        let fluidStems = Set(sources.filter { !$0.name.format.isVector && (plan.rule(for: $0.relativePath).widths ?? plan.widths) != nil }
+        let fluidStems = Set(sources.filter { plan.widthRequest(for: $0.name, at: $0.relativePath) != nil }
             .map { $0.name.directory + "/" + $0.name.stem })
         var groups: [String: [SourceFile]] = [:]
         for source in sources {

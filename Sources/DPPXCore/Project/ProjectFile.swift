@@ -27,17 +27,18 @@ public enum ProjectFile {
             switch (table.name, table.isArrayElement) {
             case ("", false):
                 if let entry = table.entries.first {
-                    throw ProjectFileError(line: entry.line, key: entry.key, problem: "is outside any table; put it under [build], [css], [html] or [serve]")
+                    throw ProjectFileError(line: entry.line, key: entry.key, problem: "is outside any table; put it under [build], [css], [html], [serve] or [rewrite]")
                 }
             case ("build", false): try reader.readBuild(into: &settings)
             case ("css", false): try reader.readCSS(into: &settings)
             case ("html", false): try reader.readHTML(into: &settings)
             case ("serve", false): try reader.readServe(into: &settings)
+            case ("rewrite", false): try reader.readRewrite(into: &settings)
             case ("rule", true): settings.rules.append(try reader.readRule())
             case ("rule", false):
                 throw ProjectFileError(line: table.line, key: "rule", problem: "is written [[rule]], with double brackets: there can be many")
             default:
-                throw ProjectFileError(line: table.line, key: table.name, problem: "is not a table dppx knows; use [build], [css], [html], [serve] or [[rule]]")
+                throw ProjectFileError(line: table.line, key: table.name, problem: "is not a table dppx knows; use [build], [css], [html], [serve], [rewrite] or [[rule]]")
             }
         }
         return settings
@@ -245,6 +246,34 @@ private struct TableReader {
             case "host": settings.host = try string(entry)
             case "cache-control": settings.cacheControl = try string(entry)
             default: if try !number(entry, into: &settings) { throw unknown(entry, known: ["root", "host", "port", "cache-control", "idle-timeout"]) }
+            }
+        }
+    }
+
+    mutating func readRewrite(into settings: inout ProjectSettings) throws(ProjectFileError) {
+        for entry in table.entries {
+            switch entry.key {
+            case "pages":
+                let patterns: [String]
+                switch entry.value {
+                case .string(let text): patterns = [text]
+                case .array(let values):
+                    patterns = try values.map { value throws(ProjectFileError) -> String in
+                        guard case .string(let text) = value, !text.isEmpty else { throw fail(entry, "must list page patterns in quotes, e.g. pages = [\"site/**/*.html\", \"site/css/*.css\"]; got \(describe(value))") }
+                        return text
+                    }
+                default: throw fail(entry, "must list page patterns in quotes, e.g. pages = [\"site/**/*.html\"]; got \(entry.value.kind)")
+                }
+                settings.rewritePages = patterns.map { $0.hasPrefix("/") || folder == "." || folder.isEmpty ? $0 : (folder.hasSuffix("/") ? folder : folder + "/") + $0 }
+            case "root": settings.rewriteRoot = try path(entry)
+            case "base-url": settings.rewriteBaseURL = try string(entry)
+            case "sizes":
+                let sizes = try string(entry)
+                if let problem = MarkupSizes.problem(sizes, spelled: { "sizes = \"\($0)\"" }) { throw fail(entry, problem) }
+                settings.rewriteSizes = sizes
+            case "dimensions": settings.rewriteDimensions = try bool(entry)
+            case "picture": settings.rewritePicture = try bool(entry)
+            default: throw unknown(entry, known: ["pages", "root", "base-url", "sizes", "dimensions", "picture"])
             }
         }
     }

@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXRewrite
 import DPPXServer
 import DPPXTestSupport
 import Foundation
@@ -106,12 +107,13 @@ final class ServerFixture: Sendable {
 
     /// A server over this ROOT with test-friendly settings.
     func server(cachePolicy: CachePolicy = .revalidate, accessLog: Logger? = nil,
-                idleTimeout: Duration = .seconds(30), development: DevelopmentOptions? = nil) -> ImageServer {
+                idleTimeout: Duration = .seconds(30), development: DevelopmentOptions? = nil,
+                rewrite: RewriteOptions? = nil) -> ImageServer {
         var logger = Logger(label: "dppx.test")
         logger.logLevel = .critical
-        return ImageServer(
-            options: ServerOptions(root: root, host: "127.0.0.1", port: 0, cachePolicy: cachePolicy,
-                                   idleTimeout: idleTimeout, manifestRecheckInterval: .zero, development: development),
-            logger: logger, accessLogger: accessLog)
+        var options = ServerOptions(root: root, host: "127.0.0.1", port: 0, cachePolicy: cachePolicy,
+                                    idleTimeout: idleTimeout, manifestRecheckInterval: .zero, development: development)
+        options.rewrite = rewrite
+        return ImageServer(options: options, logger: logger, accessLogger: accessLog)
     }
 }
