@@ -320,12 +320,9 @@ struct MasterBuilder: Sendable {
 
     static func warnings(for plan: ImagePlan) -> [BuildFailure] {
         var warnings: [BuildFailure] = []
-        // A stated density (a rule, an @Nx name, --source-density) is not a problem: the build's
-        // summary says in one line what such masters were not upscaled to (BuildReport.notUpscaledNote).
-        if !plan.skippedDensities.isEmpty, plan.intent == .default {
-            let list = plan.skippedDensities.map { "\($0)x" }.joined(separator: ", ")
-            warnings.append(BuildFailure(file: plan.source, reason: "skipped \(list): the master is \(plan.masterDensity)x and dppx does not upscale (name it @Nx if it is denser, or pass --upscale)"))
-        }
+        // Skipped densities are not a problem: only a master whose density was stated has any (one
+        // that states nothing keeps its own size), and the build's summary says in one line what
+        // such masters were not upscaled to (BuildReport.notUpscaledNote).
         if !plan.skippedWidths.isEmpty {
             let list = plan.skippedWidths.map { "\($0)w" }.joined(separator: ", ")
             warnings.append(BuildFailure(file: plan.source, reason: "skipped \(list): the master is \(plan.cssSize.width) px wide and dppx does not upscale; its own width is the widest file"))
