@@ -21,7 +21,7 @@ public final class Builder: Sendable {
     public let options: BuildOptions
 
     /// Bumped when the pipeline's output for the same settings changes, so old outputs rebuild.
-    static let pipelineVersion = 4
+    static let pipelineVersion = 5
 
     public init(options: BuildOptions) {
         self.options = options
@@ -136,6 +136,7 @@ public final class Builder: Sendable {
                 images.append(result.image)
                 report.built.append(source.relativePath)
                 report.filesWritten += result.filesWritten
+                report.notSmaller += result.notSmaller
                 warnings += result.warnings
                 cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash)
             case .failed(let failure):
@@ -169,6 +170,8 @@ public final class Builder: Sendable {
             warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
         }
         report.manifest = manifest
+        let listed = Set(manifest.images.map(\.source))
+        report.masterBytes = buildable.filter { listed.contains($0.relativePath) }.reduce(0) { $0 + $1.byteCount }
         report.failures = failures.sorted { $0.file < $1.file }
         report.warnings = warnings
         report.skipped = skipped
@@ -248,7 +251,7 @@ public final class Builder: Sendable {
     /// `hero.jpg` and `hero.webp` with `--formats webp`, or `card-480w.jpg` beside a fluid
     /// `card.jpg`) fail, each naming the other.
     static func separateCollisions(_ sources: [SourceFile], extraFormats: [ImageFormat], plan: PlanSettings) -> ([SourceFile], [BuildFailure]) {
-        let fluidStems = Set(sources.filter { !$0.name.format.isVector && (plan.rule(for: $0.relativePath).widths ?? plan.widths) != nil }
+        let fluidStems = Set(sources.filter { plan.widthRequest(for: $0.name, at: $0.relativePath) != nil }
             .map { $0.name.directory + "/" + $0.name.stem })
         var groups: [String: [SourceFile]] = [:]
         for source in sources {

@@ -65,6 +65,7 @@ extension BuildOptions {
                   maxScans: settings.maxScans ?? DecodeLimits.defaultMaxScans,
                   jobs: settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                   encode: EncodeSettings(settings: settings))
+        limits.failOn = settings.failOn ?? .default
     }
 }
 
@@ -76,6 +77,7 @@ extension EncodeSettings {
         if let value = settings.webpQuality { webpQuality = value }
         if let value = settings.avifQuality { avifQuality = value }
         if let value = settings.avifEffort { avifEffort = value }
+        if let value = settings.jxlQuality { jxlQuality = value }
         if let value = settings.pngCompression { pngCompression = value }
     }
 
