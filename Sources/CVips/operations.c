@@ -97,3 +97,37 @@ int cvips_colourspace(VipsImage *in, VipsInterpretation space, VipsImage **out) 
 int cvips_cast(VipsImage *in, VipsBandFormat format, VipsImage **out) {
     return vips_cast(in, out, format, NULL);
 }
+
+/* The pixels of an 8-bit image (grey or sRGB, with or without alpha) as RGBA, g_malloc'd
+ * (free with g_free): grey becomes sRGB, a missing alpha band is opaque. */
+int cvips_rgba_bytes(VipsImage *in, void **buf, size_t *len) {
+    VipsImage *step[2] = { NULL, NULL };
+    VipsImage *current = in;
+    int failed = 0;
+    if (current->Bands < 3) {
+        failed = vips_colourspace(current, &step[0], VIPS_INTERPRETATION_sRGB, NULL);
+        if (!failed) current = step[0];
+    }
+    if (!failed && current->Bands == 3) {
+        failed = vips_addalpha(current, &step[1], NULL);
+        if (!failed) current = step[1];
+    }
+    if (!failed && (current->Bands != 4 || current->BandFmt != VIPS_FORMAT_UCHAR)) {
+        vips_error("cvips_rgba_bytes", "expected 8-bit RGB or grey pixels");
+        failed = 1;
+    }
+    void *pixels = failed ? NULL : vips_image_write_to_memory(current, len);
+    for (int i = 0; i < 2; i++)
+        if (step[i]) g_object_unref(step[i]);
+    if (!pixels) return -1;
+    *buf = pixels;
+    return 0;
+}
+
+/* An sRGB image made from a copy of 8-bit RGBA pixels. */
+int cvips_image_from_rgba(const void *rgba, int width, int height, VipsImage **out) {
+    *out = vips_image_new_from_memory_copy(rgba, (size_t) width * (size_t) height * 4, width, height, 4, VIPS_FORMAT_UCHAR);
+    if (!*out) return -1;
+    (*out)->Type = VIPS_INTERPRETATION_sRGB;
+    return 0;
+}
