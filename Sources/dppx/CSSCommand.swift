@@ -42,6 +42,7 @@ struct CSSCommand: ParsableCommand {
         let settings = request.settings
         let renderer = StylesheetRenderer(templates: try render.loadTemplates(.stylesheet, request))
         let input = try render.loadInput(request)
+        try stylesheet.placeholder.check(input)
         let failedInput = render.reportFailures(of: input)
         let selection = render.select(paths, in: input, request)
         let css: String

@@ -36,6 +36,11 @@ struct HTMLCommand: ParsableCommand {
 
     @OptionGroup var url: BaseURLOption
 
+    @OptionGroup var placeholder: PlaceholderOption
+
+    @Option(help: ArgumentHelp("Also print a <link rel=\"preload\" as=\"image\"> for PATH (the page's largest image, for the <head>), matching its <img>, which then loads at once with fetchpriority=\"high\" instead of lazily.", valueName: "PATH"))
+    var preload: String?
+
     @OptionGroup var render: RenderOptions
 
     func validate() throws {
@@ -51,12 +56,21 @@ struct HTMLCommand: ParsableCommand {
         let request = try render.request(dir: dir, flags: flags)
         let renderer = MarkupRenderer(templates: try render.loadTemplates(.markup, request))
         let input = try render.loadInput(request)
+        try placeholder.check(input)
         let failedInput = render.reportFailures(of: input)
-        let selection = render.select(paths, in: input, request)
+        var selection = render.select(paths, in: input, request)
+        var preloaded: String?
+        if let preload {
+            let named = render.select([preload], in: input, request)
+            guard let image = named.images.first else { throw ExitCode(ExitStatus.failure) }
+            preloaded = image.source
+            // Its <img> is printed with the link, whatever PATHS say.
+            if !selection.images.contains(image) { selection.images.insert(image, at: 0) }
+        }
         let urls = render.urls(for: input, request, baseURL: request.settings.markupBaseURL)
         let sizes = request.settings.markupSizes
-        let text = json ? renderer.json(selection.images, urls: urls, sizes: sizes)
-            : renderer.html(selection.images, urls: urls, sizes: sizes)
+        let text = json ? renderer.json(selection.images, urls: urls, sizes: sizes, placeholder: placeholder.placeholder, preload: preloaded)
+            : renderer.html(selection.images, urls: urls, sizes: sizes, placeholder: placeholder.placeholder, preload: preloaded)
         try render.deliver(text, input: input, request, command: "html")
         if failedInput || selection.failed { throw ExitCode(ExitStatus.failure) }
     }

@@ -45,6 +45,8 @@ public struct ProjectSettings: Hashable, Sendable {
     /// A leading part of image paths left out of class names (`[css] strip`, `--strip`):
     /// `assets/img/` makes `assets/img/hero.jpg` the class `.hero`.
     public var stripPath: String?
+    /// What `css` and `html` paint in an image's box until it arrives (`--placeholder`).
+    public var placeholder: PlaceholderStyle?
 
     // The markup (`dppx html`).
     /// The markup's URLs under this base instead of relative ones (`[html] base-url`).
@@ -76,6 +78,7 @@ public struct ProjectSettings: Hashable, Sendable {
         take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
         take(\.avifEffort); take(\.pngCompression); take(\.templates)
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
+        take(\.placeholder)
         take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
         result.rules += other.rules
         return result
@@ -97,6 +100,6 @@ public struct ProjectSettings: Hashable, Sendable {
     /// The stylesheet options, with the defaults for what is not said.
     public var stylesheetOptions: StylesheetOptions {
         StylesheetOptions(classPrefix: classPrefix ?? "", box: box ?? true, legacy: legacy ?? false,
-                          stripPath: stripPath ?? "")
+                          stripPath: stripPath ?? "", placeholder: placeholder)
     }
 }

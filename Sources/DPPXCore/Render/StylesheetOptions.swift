@@ -10,12 +10,16 @@ public struct StylesheetOptions: Hashable, Sendable {
     /// A leading part of image paths left out of class names: `assets/img/` names
     /// `assets/img/hero.jpg` `.hero` (with `classPrefix`, the prefix is replaced).
     public var stripPath: String
+    /// Paint each image's placeholder beneath its variant backgrounds (`--placeholder`).
+    public var placeholder: PlaceholderStyle?
 
-    public init(classPrefix: String = "", box: Bool = true, legacy: Bool = false, stripPath: String = "") {
+    public init(classPrefix: String = "", box: Bool = true, legacy: Bool = false, stripPath: String = "",
+                placeholder: PlaceholderStyle? = nil) {
         self.classPrefix = classPrefix
         self.box = box
         self.legacy = legacy
         self.stripPath = stripPath
+        self.placeholder = placeholder
     }
 }
 
