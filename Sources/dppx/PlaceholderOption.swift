@@ -14,6 +14,6 @@ struct PlaceholderOption: ParsableArguments {
     /// makes them (it decodes every master).
     func check(_ input: RenderInput) throws {
         guard placeholder != nil, case .masters(let folder) = input.origin else { return }
-        throw ValidationError("--placeholder reads the placeholders 'dppx build' records in the manifest, but \(folder) is a folder of masters; build it (dppx build \(folder) OUT) and give OUT")
+        throw ValidationError("--placeholder reads the placeholders 'dppx build' records in the manifest, but \(folder) is a folder of masters; build it first (dppx build \(folder) -o OUT) and give OUT")
     }
 }
