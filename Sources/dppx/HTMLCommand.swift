@@ -10,6 +10,8 @@ struct HTMLCommand: ParsableCommand {
         discussion: """
         Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x" width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being the CSS size so the page does not jump while it loads. A fluid image (built with --widths or a rule's widths) gets srcset="hero-480w.jpg 480w, ..., hero.jpg 1920w" with sizes (its rule's, --sizes, else "auto, 100vw") and its widest file's width and height, for the aspect ratio. When extra formats were built, a <picture> lists <source type="image/avif"> and WebP first. Fill in alt yourself.
 
+        --placeholder color|blur paints each image's placeholder (recorded by 'dppx build') in its box until the image arrives, as an inline style: its average colour, or a tiny preview covering the box over that colour. Transparent images show it through: leave them out (PATHS) or use color on a matching page background. --preload PATH also prints, first, the <link rel="preload" as="image"> of that image (the page's largest, for the <head>), matching its <img>, which then loads at once with fetchpriority="high".
+
         PATHS pick images by master path (hero.jpg, icons/logo@3x.png) or by any variant's path, in the order given; without PATHS every image is printed. DIR is a built folder or a folder of masters, as for 'dppx css'.
 
         Exit status: 0 written, 1 an image, a PATH or a file failed or --check found the file stale, 2 wrong usage.
@@ -18,6 +20,7 @@ struct HTMLCommand: ParsableCommand {
           dppx html Public
           dppx html Public hero.jpg icons/logo@3x.png
           dppx html Public --json > images.json
+          dppx html Public hero.jpg --placeholder blur --preload hero.jpg
           dppx html Public -o Public/snippets/images.html --base-url /
         """
     )
