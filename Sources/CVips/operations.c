@@ -98,29 +98,48 @@ int cvips_cast(VipsImage *in, VipsBandFormat format, VipsImage **out) {
     return vips_cast(in, out, format, NULL);
 }
 
-/* The pixels of an 8-bit image (grey or sRGB, with or without alpha) as RGBA, g_malloc'd
- * (free with g_free): grey becomes sRGB, a missing alpha band is opaque. */
-int cvips_rgba_bytes(VipsImage *in, void **buf, size_t *len) {
-    VipsImage *step[2] = { NULL, NULL };
-    VipsImage *current = in;
-    int failed = 0;
-    if (current->Bands < 3) {
-        failed = vips_colourspace(current, &step[0], VIPS_INTERPRETATION_sRGB, NULL);
-        if (!failed) current = step[0];
+/* The top `frame_height` rows of an 8-bit image in memory (grey or sRGB, with or without
+ * alpha) reduced to width x height RGBA by area averaging, colour weighted by alpha (as a
+ * premultiplied resize), in one pass over the pixels: a placeholder's small copy of a decoded
+ * master, at a fraction of the cost of a general resize. A pixel no visible pixel falls in is
+ * transparent black. */
+int cvips_area_average_rgba(VipsImage *in, int frame_height, int width, int height, uint8_t *rgba) {
+    int bands = in->Bands;
+    if (in->BandFmt != VIPS_FORMAT_UCHAR || bands < 1 || bands > 4 || frame_height > in->Ysize
+        || width < 1 || height < 1 || width > in->Xsize || height > frame_height) {
+        vips_error("cvips_area_average_rgba", "expected 8-bit grey or RGB pixels larger than %dx%d", width, height);
+        return -1;
     }
-    if (!failed && current->Bands == 3) {
-        failed = vips_addalpha(current, &step[1], NULL);
-        if (!failed) current = step[1];
+    if (vips_image_wio_input(in)) return -1;
+    int alpha = bands == 2 || bands == 4;
+    int grey = bands < 3;
+    size_t cells = (size_t) width * (size_t) height;
+    uint64_t *sums = g_malloc0_n(cells * 5, sizeof(uint64_t)); /* alpha-weighted r, g, b; alpha; count */
+    int *column = g_malloc_n((size_t) in->Xsize, sizeof(int));
+    for (int x = 0; x < in->Xsize; x++) column[x] = (int) ((int64_t) x * width / in->Xsize);
+    for (int y = 0; y < frame_height; y++) {
+        const uint8_t *row = VIPS_IMAGE_ADDR(in, 0, y);
+        uint64_t *line = sums + (size_t) ((int64_t) y * height / frame_height) * (size_t) width * 5;
+        for (int x = 0; x < in->Xsize; x++) {
+            const uint8_t *pixel = row + (size_t) x * (size_t) bands;
+            uint64_t a = alpha ? pixel[bands - 1] : 255;
+            uint64_t *cell = line + (size_t) column[x] * 5;
+            cell[0] += a * pixel[0];
+            cell[1] += a * pixel[grey ? 0 : 1];
+            cell[2] += a * pixel[grey ? 0 : 2];
+            cell[3] += a;
+            cell[4] += 1;
+        }
     }
-    if (!failed && (current->Bands != 4 || current->BandFmt != VIPS_FORMAT_UCHAR)) {
-        vips_error("cvips_rgba_bytes", "expected 8-bit RGB or grey pixels");
-        failed = 1;
+    for (size_t i = 0; i < cells; i++) {
+        const uint64_t *cell = sums + i * 5;
+        uint8_t *out = rgba + i * 4;
+        for (int band = 0; band < 3; band++)
+            out[band] = cell[3] ? (uint8_t) ((cell[band] + cell[3] / 2) / cell[3]) : 0;
+        out[3] = cell[4] ? (uint8_t) ((cell[3] + cell[4] / 2) / cell[4]) : 0;
     }
-    void *pixels = failed ? NULL : vips_image_write_to_memory(current, len);
-    for (int i = 0; i < 2; i++)
-        if (step[i]) g_object_unref(step[i]);
-    if (!pixels) return -1;
-    *buf = pixels;
+    g_free(column);
+    g_free(sums);
     return 0;
 }
 

@@ -119,9 +119,9 @@ int cvips_icc_export(VipsImage *in, const char *profile, VipsImage **out);
 int cvips_colourspace(VipsImage *in, VipsInterpretation space, VipsImage **out);
 int cvips_cast(VipsImage *in, VipsBandFormat format, VipsImage **out);
 
-/* The pixels of an 8-bit grey or sRGB image, with or without alpha, as RGBA (a missing alpha
- * band opaque), g_malloc'd (free with g_free). */
-int cvips_rgba_bytes(VipsImage *in, void **buf, size_t *len);
+/* The top `frame_height` rows of an 8-bit grey or sRGB image in memory, with or without alpha,
+ * reduced to width x height RGBA into `rgba` by area averaging, colour weighted by alpha. */
+int cvips_area_average_rgba(VipsImage *in, int frame_height, int width, int height, uint8_t *rgba);
 
 /* An sRGB image made from a copy of width x height 8-bit RGBA pixels. */
 int cvips_image_from_rgba(const void *rgba, int width, int height, VipsImage **out);
