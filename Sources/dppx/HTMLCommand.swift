@@ -6,9 +6,9 @@ import DPPXCore
 struct HTMLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "html",
-        abstract: "Print <img srcset> markup (or <picture> with AVIF/WebP sources) for the images in a folder.",
+        abstract: "Print <img srcset> markup (or <picture> with AVIF/WebP/JPEG XL sources) for the images in a folder.",
         discussion: """
-        Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x" width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being the CSS size so the page does not jump while it loads. A fluid image (built with --widths or a rule's widths) gets srcset="hero-480w.jpg 480w, ..., hero.jpg 1920w" with sizes (its rule's, --sizes, else "auto, 100vw") and its widest file's width and height, for the aspect ratio. When extra formats were built, a <picture> lists <source type="image/avif"> and WebP first. Fill in alt yourself.
+        Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x" width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being the CSS size so the page does not jump while it loads. CSS that sets an image's width but not its height (Bootstrap's .w-100, max-width) then stretches it: give the page img { height: auto; }, or use --no-dimensions. A fluid image (built with --widths or a rule's widths) gets srcset="hero-480w.jpg 480w, ..., hero.jpg 1920w" with sizes (its rule's, --sizes, else "auto, 100vw") and its widest file's width and height, for the aspect ratio. When extra formats were built, a <picture> lists <source type="image/avif">, WebP and JPEG XL first, the fewest bytes by the manifest first. Fill in alt yourself.
 
         --placeholder color|blur paints each image's placeholder (recorded by 'dppx build') in its box until the image arrives, as an inline style: its average colour, or a tiny preview covering the box over that colour. Transparent images show it through: leave them out (PATHS) or use color on a matching page background. --preload PATH also prints, first, the <link rel="preload" as="image"> of that image (the page's largest, for the <head>), matching its <img>, which then loads at once with fetchpriority="high".
 
@@ -37,6 +37,9 @@ struct HTMLCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The sizes attribute of fluid images no rule gives one (default: 'auto, 100vw').", valueName: "SIZES"))
     var sizes: String?
 
+    @Flag(inversion: .prefixedNo, help: "Write width and height, the CSS size, so the page does not jump while images load (the default). --no-dimensions leaves them out: a page whose CSS sets an image's width but not 'height: auto' stretches it to that height.")
+    var dimensions: Bool?
+
     @OptionGroup var url: BaseURLOption
 
     @OptionGroup var placeholder: PlaceholderOption
@@ -45,6 +48,9 @@ struct HTMLCommand: ParsableCommand {
     var preload: String?
 
     @OptionGroup var render: RenderOptions
+
+    /// Said on a terminal when the markup has `width` and `height`.
+    static let dimensionsHint = "width and height reserve each image's box; CSS that sets an image's width but not its height (width: 100%, max-width) then stretches it: add img { height: auto; } to the page's CSS, or write the markup with --no-dimensions"
 
     func validate() throws {
         if let sizes, let problem = MarkupSizes.problem(sizes, spelled: { "--sizes \"\($0)\"" }) {
@@ -56,15 +62,17 @@ struct HTMLCommand: ParsableCommand {
         var flags = ProjectSettings()
         flags.markupBaseURL = url.baseURL
         flags.sizes = sizes
-        let request = try render.request(dir: dir, flags: flags)
+        flags.dimensions = dimensions
+        let request = try render.request(dir: dir, paths: paths, flags: flags)
         let renderer = MarkupRenderer(templates: try render.loadTemplates(.markup, request))
         let input = try render.loadInput(request)
         try placeholder.check(input)
         let failedInput = render.reportFailures(of: input)
-        var selection = render.select(paths, in: input, request)
+        var selection = render.select(in: input, request)
         var preloaded: String?
         if let preload {
-            let named = render.select([preload], in: input, request)
+            let named = render.select(in: input, RenderOptions.Request(dir: request.dir, imageDir: request.imageDir, output: request.output,
+                                                                       settings: request.settings, paths: [preload]))
             guard let image = named.images.first else { throw ExitCode(ExitStatus.failure) }
             preloaded = image.source
             // Its <img> is printed with the link, whatever PATHS say.
@@ -72,8 +80,13 @@ struct HTMLCommand: ParsableCommand {
         }
         let urls = render.urls(for: input, request, baseURL: request.settings.markupBaseURL)
         let sizes = request.settings.markupSizes
-        let text = json ? renderer.json(selection.images, urls: urls, sizes: sizes, placeholder: placeholder.placeholder, preload: preloaded)
-            : renderer.html(selection.images, urls: urls, sizes: sizes, placeholder: placeholder.placeholder, preload: preloaded)
+        let dimensions = request.settings.dimensions ?? true
+        let text = json
+            ? renderer.json(selection.images, urls: urls, sizes: sizes, dimensions: dimensions, placeholder: placeholder.placeholder, preload: preloaded)
+            : renderer.html(selection.images, urls: urls, sizes: sizes, dimensions: dimensions, placeholder: placeholder.placeholder, preload: preloaded)
+        if dimensions && !json && !render.check && Terminal.stderrIsTerminal {
+            Terminal.note(Self.dimensionsHint)
+        }
         try render.deliver(text, input: input, request, command: "html")
         if failedInput || selection.failed { throw ExitCode(ExitStatus.failure) }
     }

@@ -14,7 +14,7 @@ struct PlaceholderCommandTests {
     func html() async throws {
         let scenario = try RenderScenario()
         try await scenario.build()
-        let hero = try placeholder(scenario, "hero.jpg")
+        let hero = try placeholder(scenario, "hero@2x.jpg")
         let color = try #require(hero.color)
         let preview = try #require(hero.preview)
         let colored = try await scenario.dppx("html", "public", "--placeholder", "color")
@@ -30,14 +30,14 @@ struct PlaceholderCommandTests {
     func css() async throws {
         let scenario = try RenderScenario()
         try await scenario.build(["--formats", "webp"])
-        let hero = try placeholder(scenario, "hero.jpg")
+        let hero = try placeholder(scenario, "hero@2x.jpg")
         let result = try await scenario.dppx("css", "public", "--placeholder", "blur", "-o", "public/images.css")
         #expect(result.status == 0, "\(result)")
         let css = try #require(scenario.read("public/images.css"))
         #expect(css.contains("background-color: \(try #require(hero.color));"))
         let layer = "url(\(try #require(hero.preview)))"
         #expect(css.contains(#"background-image: url("hero.jpg"), \#(layer);"#))
-        #expect(css.contains(#".hero { background-image: url("hero@2x.jpg"), \#(layer); }"#))
+        #expect(css.contains(#".img-hero { background-image: url("hero@2x.jpg"), \#(layer); }"#))
         #expect(css.contains("background-size: 400px 250px, cover;"))
     }
 

@@ -3,7 +3,9 @@ import Foundation
 /// Renders `<img srcset>` markup, or a `<picture>` with `<source type>` lines for AVIF and
 /// WebP before the `<img>` when extra formats exist.
 ///
-/// `width`/`height` carry the CSS size so the page does not jump when the image arrives;
+/// `width`/`height` carry the CSS size so the page does not jump when the image arrives
+/// (unless `dimensions` is false: a page whose CSS sets an image's width without
+/// `height: auto` would stretch it to that height);
 /// `loading="lazy"` and `decoding="async"` keep offscreen images from delaying the page.
 public struct MarkupRenderer: Sendable {
     public let templates: RenderTemplates
@@ -17,7 +19,7 @@ public struct MarkupRenderer: Sendable {
     /// The markup of each image, in the order given; fluid images take their `sizes` from `sizes`.
     /// `placeholder` paints each image's placeholder in an inline style; the image whose master
     /// is `preload` is fetched at once and gets its `<link rel="preload">` (`MarkupImage.preload`).
-    public func images(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes(),
+    public func images(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes(), dimensions: Bool = true,
                        placeholder: PlaceholderStyle? = nil, preload: String? = nil) -> [MarkupImage] {
         images.map { image in
             let candidates = ImageCandidates(image: image, urls: urls)
@@ -30,7 +32,7 @@ public struct MarkupRenderer: Sendable {
             let shown = placeholder == nil ? nil : image.placeholder
             let view = MarkupView(
                 source: image.source, src: candidates.fallback.url, srcset: srcset,
-                sizes: imageSizes, width: image.width, height: image.height, alt: "",
+                sizes: imageSizes, width: image.width, height: image.height, dimensions: dimensions, alt: "",
                 sources: sources, picture: !sources.isEmpty,
                 style: placeholder?.declarations(for: image.placeholder),
                 placeholderColor: PlaceholderStyle.color(of: shown), thumbHash: shown?.thumbHash,
@@ -58,18 +60,18 @@ public struct MarkupRenderer: Sendable {
     }
 
     /// The HTML text: the preload link first (when asked for), then each image's markup on its own line(s).
-    public func html(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes(),
+    public func html(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes(), dimensions: Bool = true,
                      placeholder: PlaceholderStyle? = nil, preload: String? = nil) -> String {
-        let rendered = self.images(images, urls: urls, sizes: sizes, placeholder: placeholder, preload: preload)
+        let rendered = self.images(images, urls: urls, sizes: sizes, dimensions: dimensions, placeholder: placeholder, preload: preload)
         return rendered.compactMap { $0.preload.map { $0 + "\n" } }.joined() + rendered.map { $0.html + "\n" }.joined()
     }
 
     /// The `--json` text: sorted keys, ending in a newline.
-    public func json(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes(),
+    public func json(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes(), dimensions: Bool = true,
                      placeholder: PlaceholderStyle? = nil, preload: String? = nil) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let rendered = self.images(images, urls: urls, sizes: sizes, placeholder: placeholder, preload: preload)
+        let rendered = self.images(images, urls: urls, sizes: sizes, dimensions: dimensions, placeholder: placeholder, preload: preload)
         // Encoding plain strings and numbers cannot fail.
         let data = (try? encoder.encode(MarkupDocument(images: rendered))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
