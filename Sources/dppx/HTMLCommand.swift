@@ -6,9 +6,9 @@ import DPPXCore
 struct HTMLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "html",
-        abstract: "Print <img srcset> markup (or <picture> with AVIF/WebP sources) for the images in a folder.",
+        abstract: "Print <img srcset> markup (or <picture> with AVIF/WebP/JPEG XL sources) for the images in a folder.",
         discussion: """
-        Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x" width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being the CSS size so the page does not jump while it loads. CSS that sets an image's width but not its height (Bootstrap's .w-100, max-width) then stretches it: give the page img { height: auto; }, or use --no-dimensions. A fluid image (built with --widths or a rule's widths) gets srcset="hero-480w.jpg 480w, ..., hero.jpg 1920w" with sizes (its rule's, --sizes, else "auto, 100vw") and its widest file's width and height, for the aspect ratio. When extra formats were built, a <picture> lists <source type="image/avif"> and WebP first. Fill in alt yourself.
+        Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x" width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being the CSS size so the page does not jump while it loads. CSS that sets an image's width but not its height (Bootstrap's .w-100, max-width) then stretches it: give the page img { height: auto; }, or use --no-dimensions. A fluid image (built with --widths or a rule's widths) gets srcset="hero-480w.jpg 480w, ..., hero.jpg 1920w" with sizes (its rule's, --sizes, else "auto, 100vw") and its widest file's width and height, for the aspect ratio. When extra formats were built, a <picture> lists <source type="image/avif">, WebP and JPEG XL first, the fewest bytes by the manifest first. Fill in alt yourself.
 
         PATHS pick images by master path (hero.jpg, icons/logo@3x.png) or by any variant's path, in the order given; without PATHS every image is printed. DIR is a built folder or a folder of masters, as for 'dppx css'.
 

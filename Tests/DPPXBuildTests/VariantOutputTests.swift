@@ -51,7 +51,7 @@ struct VariantOutputTests {
     func alpha() throws {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("badge.png"), width: 200, height: 200, bands: 4)
-        try fixture.build(PlanSettings(extraFormats: [.webp, .avif]))
+        try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp, .avif]))
         for path in ["badge.png", "badge@2x.png", "badge@1.5x.webp", "badge.avif"] {
             let file = try fixture.decoded(path)
             #expect(file.bands == 4, "\(path) keeps its alpha")
@@ -70,7 +70,7 @@ struct VariantOutputTests {
         try TestImages.writePixels(pixels, width: 200, height: 100, bands: 4, to: fixture.source("opaque.png"))
         pixels[3] = 0
         try TestImages.writePixels(pixels, width: 200, height: 100, bands: 4, to: fixture.source("holed.png"))
-        #expect(try fixture.build(PlanSettings(extraFormats: [.webp])).succeeded)
+        #expect(try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp])).succeeded)
 
         for path in ["opaque.png", "opaque@1.5x.png", "opaque.webp", "opaque@2x.webp"] {
             let file = try fixture.decoded(path)
@@ -161,7 +161,7 @@ struct VariantOutputTests {
         #expect(file.interpretation == "b-w")
     }
 
-    @Test("a 1x master is not upscaled; a stated density is summed up in one note, a defaulted one warned per master; --upscale allows them")
+    @Test("a 1x master is not upscaled; the masters are summed up in one note, with no warning per master; --upscale allows them")
     func noUpscale() throws {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("small@1x.png"), width: 120, height: 80)
@@ -171,13 +171,8 @@ struct VariantOutputTests {
         #expect(report.warnings.isEmpty, "a stated 1x is not a problem: \(report.warnings)")
         #expect(report.notUpscaledNote == "note: 2 masters stated at their density (such as small@1x.png, 1x) get no denser files (1.5x, 2x): dppx does not upscale; --upscale writes them")
         #expect(report.summary(manifestPath: "m").notUpscaled == ["small@1x.png", "tiny@1x.png"])
-        let defaulted = BuildFixture()
-        try TestImages.write(defaulted.source("photo.png"), width: 120, height: 80)
-        let warned = try defaulted.build(PlanSettings(densities: [Density(1), Density(2), Density(3)]))
-        #expect(warned.warnings.contains { $0.file == "photo.png" && $0.reason.contains("3x") && $0.reason.contains("--upscale") })
-        #expect(warned.notUpscaledNote == nil)
         #expect(try fixture.manifestOnDisk().images[0].skippedDensities == [Density(1.5), Density(2)])
-        try fixture.build(PlanSettings(allowUpscale: true))
+        try fixture.build(PlanSettings(sourceDensityGiven: true, allowUpscale: true))
         #expect(try fixture.decoded("small@2x.png").width == 240)
     }
 
@@ -211,7 +206,7 @@ struct VariantOutputTests {
     func threeX() throws {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("icons/logo@3x.png"), width: 360, height: 180, bands: 4)
-        try fixture.build(PlanSettings(densities: [Density(1), Density(2), Density(3)]))
+        try fixture.build(PlanSettings(densities: [Density(1), Density(2), Density(3)], sourceDensityGiven: true))
         #expect(fixture.output.files() == ["dppx-manifest.json", "icons/logo.png", "icons/logo@2x.png", "icons/logo@3x.png"])
         #expect(try fixture.decoded("icons/logo.png").width == 120)
         #expect(try fixture.manifestOnDisk().images[0].path == "icons/logo.png")
@@ -233,7 +228,7 @@ struct VariantOutputTests {
         let fixture = BuildFixture()
         let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="48" height="32"><rect width="48" height="32" fill="red"/></svg>"#
         try TestImages.writeBytes(Array(svg.utf8), to: fixture.source("icons/box.svg"))
-        try fixture.build(PlanSettings(extraFormats: [.webp]))
+        try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp]))
         #expect(fixture.output.files() == ["dppx-manifest.json", "icons/box.svg"])
         #expect(try AtomicFile.read(fixture.output("icons/box.svg")) == Array(svg.utf8))
         let image = try fixture.manifestOnDisk().images[0]
@@ -245,7 +240,7 @@ struct VariantOutputTests {
     func animated() throws {
         let fixture = BuildFixture()
         try TestImages.writeAnimation(fixture.source("spin.gif"), width: 80, height: 60, frames: 4)
-        let report = try fixture.build(PlanSettings(extraFormats: [.webp, .avif]))
+        let report = try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp, .avif]))
         #expect(report.succeeded, "\(report.failures)")
         for (path, width) in [("spin.gif", 40), ("spin@1.5x.gif", 60), ("spin@2x.webp", 80)] {
             let file = try fixture.decoded(path)
@@ -270,7 +265,7 @@ struct VariantOutputTests {
         let marker = Array(secret.utf8)
         let sourceBytes = try AtomicFile.read(fixture.source(master))
         #expect(sourceBytes.firstRange(of: marker) != nil, "the master carries the tag")
-        let report = try fixture.build(PlanSettings(extraFormats: [.webp, .avif]))
+        let report = try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp, .avif]))
         #expect(report.succeeded, "\(report.failures)")
         let variants = fixture.output.files().filter { $0 != Manifest.fileName }
         #expect(variants.count == (master == "spin.webp" ? 3 : 9), "\(variants)")
@@ -289,12 +284,12 @@ struct VariantOutputTests {
         let one = BuildFixture()
         try TestImages.write(one.source("z.jpg"), width: 200, height: 100)
         try TestImages.write(one.source("a/y.png"), width: 100, height: 100, bands: 4)
-        try one.build(PlanSettings(extraFormats: [.webp]))
+        try one.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp]))
         let other = BuildFixture()
         for file in one.source.files() {
             try TestImages.writeBytes(AtomicFile.read(one.source(file)), to: other.source(file))
         }
-        try other.build(PlanSettings(extraFormats: [.webp]))
+        try other.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp]))
         #expect(try AtomicFile.read(one.output("dppx-manifest.json")) == AtomicFile.read(other.output("dppx-manifest.json")))
     }
 }

@@ -141,7 +141,7 @@ struct NegotiationWidthTests {
     func choice() throws {
         let plan = ImagePlan(name: try #require(MasterName(relativePath: "a.jpg")), source: "a.jpg",
                              masterSize: PixelSize(width: 1000, height: 500), hasAlpha: false, animated: false,
-                             settings: PlanSettings(widths: .explicit([300, 600])))
+                             settings: PlanSettings(sourceDensityGiven: true, widths: .explicit([300, 600])))
         let image = plan.manifestImage(sourceHash: "", files: [:])
         func chosen(_ pixels: Int) -> Int? {
             VariantChoice(image: image, dpr: none, accept: AcceptHeader([]),

@@ -19,6 +19,7 @@ struct ProjectFileTests {
     avif-effort = 3
     png-compression = 9
     max-pixels = 100_000_000
+    fail-on = "warning"
     jobs = 2
     templates = 'my templates'
 
@@ -67,6 +68,7 @@ struct ProjectFileTests {
         #expect(settings.jpegQuality == 78 && settings.webpQuality == 75 && settings.avifQuality == 50)
         #expect(settings.avifEffort == 3 && settings.pngCompression == 9)
         #expect(settings.maxPixels == 100_000_000 && settings.jobs == 2)
+        #expect(settings.failOn == .warning)
         #expect(settings.templates == "site/my templates")
         #expect(settings.stylesheet == "site/public/css/images.css")
         #expect(settings.stylesheetOptions == StylesheetOptions(classPrefix: "img-", box: false, legacy: true, stripPath: "assets/img/",
@@ -145,8 +147,9 @@ struct ProjectFileTests {
         ("[build]\nquality = 101\n", 2, "build.quality must be between 1 and 100, e.g. quality = 80; got 101"),
         ("[build]\n\nqualty = 80\n", 3, "build.qualty is not a key of [build]; known keys: source, out"),
         ("[build]\ndensities = [1, \"two\"]\n", 2, "build.densities expected densities as numbers between 0 and 10"),
-        ("[build]\nformats = [\"bmp\"]\n", 2, "build.formats expected extra formats among avif, webp, jpeg, png"),
+        ("[build]\nformats = [\"bmp\"]\n", 2, "build.formats expected extra formats among avif, webp, jxl, jpeg, png"),
         ("[build]\nupscale = \"yes\"\n", 2, "build.upscale must be true or false; got a string"),
+        ("[build]\nfail-on = \"warnings\"\n", 2, "build.fail-on must be none, truncated, error or warning, e.g. fail-on = \"error\"; got"),
         ("[build]\nsource = 3\n", 2, "build.source must be a string in quotes"),
         ("[[rule]]\nmatch = \"a/**\"\ndensity = 0\n", 3, "rule.density must be a density between 0 and 10"),
         ("[[rule]]\nmatch = \"a/**\"\nwidth = -3\n", 3, "rule.width must be between 1 and 100000"),

@@ -119,11 +119,11 @@ struct CSSCommandTests {
         #expect(try await scenario.dppx("css", "src", "-o", "site.css", "--depfile", "site.css.d").status == 0)
         #expect(scenario.read("site.css.d") == """
         site.css: \\
-          src/hero.jpg \\
+          src/hero@2x.jpg \\
           src/icons/logo@3x.png \\
           src/vector.svg
 
-        src/hero.jpg:
+        src/hero@2x.jpg:
 
         src/icons/logo@3x.png:
 

@@ -94,7 +94,7 @@ struct HTMLCommandTests {
         let result = try await scenario.dppx("html", "public", "--json")
         #expect(result.status == 0, "\(result)")
         let document = try JSONDecoder().decode(MarkupDocument.self, from: Data(result.stdout.utf8))
-        #expect(document.images.map(\.source) == ["hero.jpg", "icons/logo@3x.png", "vector.svg"])
+        #expect(document.images.map(\.source) == ["hero@2x.jpg", "icons/logo@3x.png", "vector.svg"])
         #expect(document.images[0].srcset == "hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x")
         #expect(document.images[0].sources == [MarkupImage.Source(type: "image/webp", srcset: "hero.webp 1x, hero@1.5x.webp 1.5x, hero@2x.webp 2x")])
         #expect(document.images[0].html.hasPrefix("<picture>\n  <source type=\"image/webp\""))

@@ -290,7 +290,8 @@ extension ServeVariantTests {
             for (density, size) in [(Self.d1, PixelSize(width: 151, height: 101)), (Self.d15, PixelSize(width: 227, height: 152)),
                                     (Self.d2, PixelSize(width: 302, height: 202))] {
                 let path = "logo\(density.fileSuffix).\(format.fileExtension)"
-                let body = "\(path) body"
+                // The AVIF files are the smaller: the client takes both formats at its top weight.
+                let body = format == .png ? "\(path) body of the larger file" : "\(path) body"
                 try fixture.write(path, body)
                 variants.append(Manifest.Variant(path: path, density: density, format: format, size: size,
                                                  bytes: body.utf8.count, hash: "\(format.rawValue)\(density.milli)"))

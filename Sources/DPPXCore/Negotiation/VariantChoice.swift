@@ -1,9 +1,12 @@
 /// Which file of an image a client gets, and what the response must say about that choice.
 ///
 /// The rules (the server's, and the inspector page's "this browser gets"):
-/// - Format: AVIF, then WebP, then the master's own format, among those built. An extra format
-///   is chosen only when `Accept` names it explicitly with a weight above 0; higher weights win,
-///   ties go to the smaller format. No `Accept`, or `*/*` alone, means the master's format.
+/// - Format: among the formats built that the client accepts at its highest weight, the one
+///   whose file of the chosen density (or width) has the fewest bytes by the manifest, so a
+///   photo whose AVIF is smaller than its JPEG XL gets AVIF and the reverse gets JPEG XL (equal
+///   or unknown sizes: AVIF, WebP, JPEG XL, then the master's own format). An extra format is
+///   accepted only when `Accept` names it explicitly with a weight above 0; the master's own
+///   format also through a wildcard. No `Accept`, or `*/*` alone, means the master's format.
 /// - Density: the smallest one at or above the client's DPR, else the largest (DPR 1.2 gets
 ///   1.5x, DPR 3 gets 2x when 2x is the largest).
 /// - Density signal (`DensitySignal`): EXIF density written into a JPEG (every engine) or, for
@@ -37,15 +40,17 @@ public struct VariantChoice: Sendable, Equatable {
     public init?(image: Manifest.Image, dpr: ClientDPR, accept: AcceptHeader, width: ClientWidth? = nil) {
         let formats = image.formats
         guard !formats.isEmpty else { return nil }
+        let accepted = Self.acceptedFormats(among: formats, primary: image.primaryFormat, accept: accept)
         if image.isFluid {
             // The width comes from the master's format, which has every rung: a rung's extra
             // format is missing when it was not smaller, and that rung is then sent as it is.
+            // Among the accepted formats that have the rung, the fewest bytes win.
             let candidates = image.variants(in: image.primaryFormat)
             let width = width ?? .unknown
             guard let widest = candidates.max(by: { $0.width < $1.width }) else { return nil }
             let rung = candidates.filter { $0.width >= width.devicePixels }.min { $0.width < $1.width } ?? widest
-            let format = Self.format(among: formats, primary: image.primaryFormat, accept: accept)
-            let variant = image.variants(in: format).first { $0.width == rung.width } ?? rung
+            let variant = accepted.compactMap { format in image.variants(in: format).first { $0.width == rung.width } }
+                .min(by: Self.fewerBytes) ?? rung
             let widthNegotiated = candidates.contains { $0.width != variant.width }
             self.variant = variant
             self.dpr = dpr
@@ -55,10 +60,11 @@ public struct VariantChoice: Sendable, Equatable {
             return
         }
         let hinted = dpr.source == .secCHDPR || dpr.source == .dpr
-        var format = Self.format(among: formats, primary: image.primaryFormat, accept: accept)
-        guard var variant = Self.variant(of: image, in: format, dpr: dpr.value)
+        // An accepted extra format without a file at this density (not smaller, so not built)
+        // leaves the master's format.
+        guard var variant = accepted.compactMap({ Self.variant(of: image, in: $0, dpr: dpr.value) }).min(by: Self.fewerBytes)
                 ?? Self.variant(of: image, in: image.primaryFormat, dpr: dpr.value) else { return nil }
-        format = variant.format
+        var format = variant.format
         // Content-DPR reaches only clients with hints, and gives the CSS size only when the
         // pixels divide by the density exactly: otherwise a JPEG or PNG that carries EXIF.
         let headerSuffices = hinted && Self.divides(variant, into: image.cssSize)
@@ -135,19 +141,27 @@ public struct VariantChoice: Sendable, Equatable {
         densities.filter { $0 >= dpr }.min() ?? densities.max()
     }
 
-    /// The encoding to send: among `formats`, the extra ones only when `accept` names them,
-    /// `primary` always; highest weight first, then smallest format.
-    public static func format(among formats: [ImageFormat], primary: ImageFormat, accept: AcceptHeader) -> ImageFormat {
-        guard accept.isPresent else { return primary }
-        var best = primary
+    /// The encodings the client takes at its highest weight: among `formats`, the extra ones
+    /// only when `accept` names them, `primary` always (alone when no extra one is accepted
+    /// above its weight, and when there is no `Accept`); in `ImageFormat` order.
+    public static func acceptedFormats(among formats: [ImageFormat], primary: ImageFormat, accept: AcceptHeader) -> [ImageFormat] {
+        guard accept.isPresent else { return [primary] }
+        var best = [primary]
         var bestQuality = accept.quality(of: primary.mediaType) ?? 0
         for format in formats.sorted() where format != primary {
             guard let quality = accept.explicitQuality(of: format.mediaType), quality > 0 else { continue }
-            if quality > bestQuality || (quality == bestQuality && format < best) {
-                best = format
+            if quality > bestQuality {
+                best = [format]
                 bestQuality = quality
+            } else if quality == bestQuality {
+                best.append(format)
             }
         }
-        return best
+        return best.sorted()
+    }
+
+    /// The file with fewer bytes; equal (or unknown) sizes by `ImageFormat` order.
+    static func fewerBytes(_ lhs: Manifest.Variant, _ rhs: Manifest.Variant) -> Bool {
+        (lhs.bytes, lhs.format) < (rhs.bytes, rhs.format)
     }
 }

@@ -1,6 +1,6 @@
 /// The URLs of one image's variants, arranged the way CSS and HTML use them: the fallback
 /// (1x in the master's format), the master-format variants by density, and the same for each
-/// extra format, most preferred first.
+/// extra format, fewest bytes first.
 public struct ImageCandidates: Sendable {
     /// One variant's URL, density and width.
     public struct Candidate: Hashable, Sendable {
@@ -47,7 +47,8 @@ public struct ImageCandidates: Sendable {
     public let fallback: Candidate
     /// Master-format variants, ascending by density (the fallback first).
     public let primary: [Candidate]
-    /// Extra formats (AVIF, WebP...), most preferred first, each ascending by density.
+    /// Extra formats (AVIF, WebP, JPEG XL...), fewest bytes first by the manifest
+    /// (`Manifest.Image.formatsBySize`), each ascending by density.
     public let extra: [(format: ImageFormat, candidates: [Candidate])]
 
     public init(image: Manifest.Image, urls: URLBase) {
@@ -69,8 +70,9 @@ public struct ImageCandidates: Sendable {
         self.primary = primary
         self.fallback = primary.first { $0.density == Density(1) } ?? primary[0]
         // An extra format lacks a density (or width) whose file was not smaller than the
-        // master-format one: that file stands in, so no screen gets a less dense one.
-        self.extra = image.densityIndependent ? [] : image.formats.filter { $0 != primaryFormat }.map { format in
+        // master-format one: that file stands in, so no screen gets a less dense one. Extra
+        // formats come fewest bytes first: a browser takes the first type it decodes.
+        self.extra = image.densityIndependent ? [] : image.formatsBySize.filter { $0 != primaryFormat }.map { format in
             let own = candidates(format)
             return (format, primary.map { candidate in own.first { $0.density == candidate.density } ?? candidate })
         }

@@ -18,7 +18,7 @@ struct MarkupView {
     /// CSS sets an image's width without `height: auto`).
     let dimensions: Bool
     let alt: String
-    /// Extra formats, most preferred first: the `<source>` elements of a `<picture>`.
+    /// Extra formats, fewest bytes first: the `<source>` elements of a `<picture>`.
     let sources: [Source]
     /// True when there are `sources`: dppx renders `picture`, else `img`.
     let picture: Bool
