@@ -3,7 +3,8 @@ import PackageDescription
 
 /// dppx: density variants, density CSS/HTML and a DPR-aware server, on libvips.
 ///
-/// Arrows point one way: dppx -> DPPXServer -> DPPXBuild -> DPPXImaging -> CVips,
+/// Arrows point one way: dppx -> DPPXServer -> DPPXBuild -> DPPXImaging -> CVips, and
+/// DPPXBuild -> DPPXRewrite (pages) -> CGumbo;
 /// and every module may use DPPXCore, which uses nothing of ours and does no I/O.
 let package = Package(
     name: "dppx",
@@ -44,6 +45,12 @@ let package = Package(
             pkgConfig: "libjxl_threads",
             providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
         ),
+        // gumbo, the HTML5 parser the page rewriter reads pages with (source offsets included).
+        .systemLibrary(
+            name: "CGumbo",
+            pkgConfig: "gumbo",
+            providers: [.apt(["libgumbo-dev"]), .brew(["gumbo-parser"])]
+        ),
         // C: fixed-argument wrappers of libvips's variadic calls, and the pixel-buffer code.
         .target(
             name: "CVips",
@@ -65,8 +72,14 @@ let package = Package(
         // Templates/ is compiled in by the EmbedTemplates plugin: a copied binary needs no files.
         .target(
             name: "DPPXBuild",
-            dependencies: ["DPPXImaging", "DPPXCore"],
+            dependencies: ["DPPXImaging", "DPPXRewrite", "DPPXCore"],
             plugins: ["EmbedTemplates"]
+        ),
+        // Page rewriting: srcset and image-set() added to HTML and CSS from the manifests, every
+        // other byte kept. Knows HTML and CSS, not images or HTTP.
+        .target(
+            name: "DPPXRewrite",
+            dependencies: ["CGumbo", "DPPXCore"]
         ),
         .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["EmbedTemplatesTool"]),
         .executableTarget(name: "EmbedTemplatesTool", path: "Plugins/EmbedTemplatesTool"),
@@ -75,7 +88,7 @@ let package = Package(
         .target(
             name: "DPPXServer",
             dependencies: [
-                "DPPXBuild", "DPPXCore",
+                "DPPXBuild", "DPPXRewrite", "DPPXCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -93,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "dppx",
             dependencies: [
-                "DPPXServer", "DPPXBuild", "DPPXCore",
+                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -105,11 +118,12 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "DPPXCoreTests", dependencies: ["DPPXCore"], exclude: ["Golden"]),
+        .testTarget(name: "DPPXRewriteTests", dependencies: ["DPPXRewrite", "DPPXCore"], exclude: ["Golden"]),
         .testTarget(name: "DPPXBuildTests", dependencies: ["DPPXBuild", "DPPXImaging", "DPPXCore", "DPPXTestSupport"]),
         .testTarget(
             name: "DPPXServerTests",
             dependencies: [
-                "DPPXServer", "DPPXBuild", "DPPXCore", "DPPXTestSupport",
+                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXCore", "DPPXTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -14,6 +14,9 @@ struct EncoderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Refuse progressive JPEGs with more scans than this (default: \(BuildOptions.defaultMaxScans)).", valueName: "N"))
     var maxScans: Int?
 
+    @Option(help: ArgumentHelp("Refuse masters this damaged: none, truncated, error or warning (default: \(FailOn.default.rawValue); warning also refuses the extraneous bytes cameras write).", valueName: "LEVEL"))
+    var failOn: FailOn?
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Worker threads, and masters held in memory at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
@@ -45,6 +48,7 @@ struct EncoderOptions: ParsableArguments {
         settings.maxPixels = maxPixels
         settings.maxFrames = maxFrames
         settings.maxScans = maxScans
+        settings.failOn = failOn
         settings.jobs = jobs
         settings.jpegQuality = quality
         settings.webpQuality = webpQuality

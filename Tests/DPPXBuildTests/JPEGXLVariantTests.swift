@@ -11,7 +11,7 @@ struct JPEGXLVariantTests {
     func recompressedJPEG() throws {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("hero.jpg"), width: 800, height: 500, artist: "Jane Photographer")
-        let report = try fixture.build(PlanSettings(extraFormats: [.jxl]))
+        let report = try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.jxl]))
         #expect(report.succeeded, "\(report.failures)")
         let image = try #require(try fixture.manifestOnDisk().images.first)
         let jxl = image.variants(in: .jxl)
@@ -45,7 +45,7 @@ struct JPEGXLVariantTests {
     func pngPixels() throws {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("badge.png"), width: 300, height: 200, bands: 4)
-        #expect(try fixture.build(PlanSettings(extraFormats: [.jxl])).succeeded)
+        #expect(try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.jxl])).succeeded)
         for density in ["", "@1.5x", "@2x"] {
             let png = try fixture.decoded("badge\(density).png")
             let jxl = try fixture.decoded("badge\(density).jxl")
@@ -54,7 +54,7 @@ struct JPEGXLVariantTests {
         }
         let lossless = try AtomicFile.read(fixture.output("badge@2x.jxl")).count
 
-        var options = fixture.options(PlanSettings(extraFormats: [.jxl]))
+        var options = fixture.options(PlanSettings(sourceDensityGiven: true, extraFormats: [.jxl]))
         options.encode.jxlQuality = 60
         #expect(try Builder(options: options).run().succeeded)
         let lossy = try fixture.decoded("badge@2x.jxl")
@@ -68,7 +68,7 @@ struct JPEGXLVariantTests {
         let fixture = BuildFixture()
         try TestImages.writeAnimation(fixture.source("spin.gif"), width: 80, height: 60, frames: 3)
         try TestImages.writeBytes(Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"/>"#.utf8), to: fixture.source("logo.svg"))
-        let report = try fixture.build(PlanSettings(extraFormats: [.jxl]))
+        let report = try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.jxl]))
         #expect(report.succeeded, "\(report.failures)")
         #expect(!fixture.output.files().contains { $0.hasSuffix(".jxl") })
         for file in ["spin.gif", "logo.svg"] {

@@ -8,7 +8,8 @@ struct RenderFormatOrderTests {
     static func hero(_ bytes: [ImageFormat: Int]) -> Manifest {
         let plan = ImagePlan(name: MasterName(relativePath: "hero.jpg")!, source: "hero.jpg",
                              masterSize: PixelSize(width: 800, height: 500), hasAlpha: false, animated: false,
-                             settings: PlanSettings(densities: [Density(1), Density(2)], extraFormats: [.webp, .avif, .jxl]))
+                             settings: PlanSettings(densities: [Density(1), Density(2)], defaultSourceDensity: Density(2), sourceDensityGiven: true,
+                                                   extraFormats: [.webp, .avif, .jxl]))
         var files: [String: (bytes: Int, hash: String)] = [:]
         for output in plan.outputs {
             files[output.path] = ((bytes[output.format] ?? 1) * output.density.milli / 1000, "h")

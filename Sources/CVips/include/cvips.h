@@ -51,10 +51,13 @@ void cvips_alone_end(void);
 /* Opens a file lazily: the header is read, pixels are not decoded. */
 int cvips_open_header(const char *path, VipsImage **out);
 
-/* Opens a file for decoding: `pages` is -1 for every page of an animation, 1 for the first.
- * Random access is needed to rotate; sequential streams. Truncated or damaged pixel data is an
- * error rather than grey fill: for JPEG, any libjpeg warning ("Corrupt JPEG data") fails it. */
-int cvips_open(const char *path, int pages, int random_access, VipsImage **out);
+/* Opens a file for decoding: `pages` is -1 for every page of an animation, 1 for the first
+ * (`paged`: the format has pages, GIF, WebP, TIFF or HEIF; "n" is an error elsewhere).
+ * Random access is needed to rotate; sequential streams. Damage at `fail_on` or worse is an
+ * error rather than grey fill (libjpeg reports most damage as warnings: only
+ * VIPS_FAIL_ON_WARNING refuses "Corrupt JPEG data"). The caller names the format, read once
+ * from the header: nothing is sniffed here. */
+int cvips_open(const char *path, int pages, int random_access, VipsFailOn fail_on, int paged, VipsImage **out);
 
 /* --- webp.c: libwebp straight from and to pixel buffers --- */
 

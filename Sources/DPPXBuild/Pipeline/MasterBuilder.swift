@@ -16,6 +16,9 @@ struct MasterBuilder: Sendable {
         var image: Manifest.Image
         var warnings: [BuildFailure]
         var filesWritten: Int
+        /// Extra-format files not written because they were not smaller than the file of the
+        /// master's format they would replace.
+        var notSmaller: [NotSmallerFile] = []
     }
 
     /// What `start` leaves to do.
@@ -59,6 +62,9 @@ struct MasterBuilder: Sendable {
         private var inputs: [EncoderInput?]
         private var remaining: Int
         private var files: [String: (bytes: Int, hash: String)] = [:]
+        /// Extra-format outputs encoded but not yet written: each is written only if smaller
+        /// than the master-format file of its density, known once every output is encoded.
+        private var held: [String: [UInt8]] = [:]
         private var written = 0
         private var failure: BuildFailure?
         /// The build's encoder settings with this master's rule applied.
@@ -154,6 +160,19 @@ struct MasterBuilder: Sendable {
         /// Whether an output already failed: the others need not be encoded.
         var hasFailed: Bool { lock.withLock { failure != nil } }
 
+        /// Keeps `bytes` of an extra-format output until `finish` knows whether it is smaller.
+        func hold(_ bytes: [UInt8], for path: String) {
+            lock.withLock { held[path] = bytes }
+        }
+
+        /// The held extra-format outputs, handed out once.
+        fileprivate func takeHeld() -> [String: [UInt8]] {
+            lock.withLock {
+                defer { held = [:] }
+                return held
+            }
+        }
+
         /// Records one output and its companion; true when it was the last.
         func record(_ outcome: Swift.Result<[(path: String, bytes: Int, hash: String, written: Bool)], BuildFailure>) -> Bool {
             lock.withLock {
@@ -223,11 +242,20 @@ struct MasterBuilder: Sendable {
                 } else {
                     throw BuildFailure(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }
-                let written = try outputFolder.writeIfChanged(bytes, to: output.path)
-                var files = [(output.path, bytes.count, ContentHash.sha256(bytes), written)]
+                // Extra formats (the JPEG's JPEG XL companion too) wait for `finish`, which
+                // writes only those smaller than the master-format file they would replace.
+                var files: [(path: String, bytes: Int, hash: String, written: Bool)] = []
+                if output.format != job.plan.primaryFormat {
+                    job.hold(bytes, for: output.path)
+                    files.append((output.path, bytes.count, ContentHash.sha256(bytes), false))
+                } else {
+                    let written = try outputFolder.writeIfChanged(bytes, to: output.path)
+                    files.append((output.path, bytes.count, ContentHash.sha256(bytes), written))
+                }
                 if let companion = job.companions[index] {
                     let jxl = try Encoder.recompressJPEG(bytes, settings: job.encodeSettings, file: job.source.relativePath)
-                    files.append((companion.path, jxl.count, ContentHash.sha256(jxl), try outputFolder.writeIfChanged(jxl, to: companion.path)))
+                    job.hold(jxl, for: companion.path)
+                    files.append((companion.path, jxl.count, ContentHash.sha256(jxl), false))
                 }
                 return files
             }
@@ -237,14 +265,33 @@ struct MasterBuilder: Sendable {
         }
     }
 
-    /// The manifest entry once every output of `job` is written.
+    /// The manifest entry once every output of `job` is encoded: the extra-format files
+    /// smaller than the master-format file of their density are written, the others left out
+    /// (a WebP larger than its JPEG helps nobody: browsers would fetch more, and OUT grow).
     func finish(_ job: Job) throws(BuildFailure) -> Result {
+        let held = job.takeHeld()
         switch job.outcome() {
         case .failure(let failure):
             throw failure
         case .success(let done):
-            return Result(image: job.plan.manifestImage(sourceHash: job.sourceHash, files: done.files),
-                          warnings: job.warnings, filesWritten: done.written)
+            var files = done.files
+            var written = done.written
+            var notSmaller: [NotSmallerFile] = []
+            let primary = job.plan.outputs.filter { $0.format == job.plan.primaryFormat }
+            for output in job.plan.outputs where output.format != job.plan.primaryFormat {
+                guard let bytes = held[output.path] else { continue }
+                if let replaced = primary.first(where: { $0.density == output.density }),
+                   let replacedBytes = files[replaced.path]?.bytes, bytes.count >= replacedBytes {
+                    files[output.path] = nil
+                    notSmaller.append(NotSmallerFile(path: output.path, bytes: bytes.count, replaces: replaced.path, replacedBytes: replacedBytes))
+                    continue
+                }
+                let wrote = try reportingAsBuildFailure(job.source) { try outputFolder.writeIfChanged(bytes, to: output.path) }
+                if wrote { written += 1 }
+            }
+            var image = job.plan.manifestImage(sourceHash: job.sourceHash, files: files)
+            image.variants.removeAll { files[$0.path] == nil }
+            return Result(image: image, warnings: job.warnings, filesWritten: written, notSmaller: notSmaller)
         }
     }
 
@@ -274,10 +321,9 @@ struct MasterBuilder: Sendable {
 
     static func warnings(for plan: ImagePlan) -> [BuildFailure] {
         var warnings: [BuildFailure] = []
-        if !plan.skippedDensities.isEmpty {
-            let list = plan.skippedDensities.map { "\($0)x" }.joined(separator: ", ")
-            warnings.append(BuildFailure(file: plan.source, reason: "skipped \(list): the master is \(plan.masterDensity)x and dppx does not upscale (name it @Nx if it is denser, or pass --upscale)"))
-        }
+        // Skipped densities are not a problem: only a master whose density was stated has any (one
+        // that states nothing keeps its own size), and the build's summary says in one line what
+        // such masters were not upscaled to (BuildReport.notUpscaledNote).
         if !plan.skippedWidths.isEmpty {
             let list = plan.skippedWidths.map { "\($0)w" }.joined(separator: ", ")
             warnings.append(BuildFailure(file: plan.source, reason: "skipped \(list): the master is \(plan.cssSize.width) px wide and dppx does not upscale; its own width is the widest file"))

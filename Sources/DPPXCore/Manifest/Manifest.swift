@@ -27,7 +27,8 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var path: String
         /// SHA-256 of the master's bytes, hex.
         public var sourceHash: String
-        /// The master's own density (from `@Nx`, a rule, `--source-density` or the default).
+        /// The master's own density (from `@Nx`, a rule or `--source-density`; 1 for a fluid
+        /// image, including a master that stated nothing).
         public var sourceDensity: Density
         /// Where that density came from. Only an image whose size was given (`isGiven`) may be
         /// answered with another density than the requested file's own by the server. Nil in

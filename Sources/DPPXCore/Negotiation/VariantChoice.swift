@@ -15,7 +15,9 @@
 ///   is above 1 gets a JPEG or PNG instead of AVIF or WebP, which carry no density a browser
 ///   reads (the smaller of those built and accepted); so does a client with hints when
 ///   `Content-DPR` would be inexact (a 301 px wide 2x variant of a 151 px image).
-///   `Content-DPR` is the last resort when no such format was built.
+///   `Content-DPR` is the last resort when no such format was built, and then only for a
+///   variant whose pixels divide by its density exactly (else the nearest one that does: the
+///   1x always does), so the box is never a fraction of a pixel off.
 /// - Width, for a fluid image: the smallest width at least `ClientWidth.devicePixels`, else
 ///   the largest; its density is never negotiated (the page sizes a fluid image), so
 ///   its `signal` is `.none`.
@@ -40,14 +42,16 @@ public struct VariantChoice: Sendable, Equatable {
         guard !formats.isEmpty else { return nil }
         let accepted = Self.acceptedFormats(among: formats, primary: image.primaryFormat, accept: accept)
         if image.isFluid {
+            // The width comes from the master's format, which has every rung: a rung's extra
+            // format is missing when it was not smaller, and that rung is then sent as it is.
+            // Among the accepted formats that have the rung, the fewest bytes win.
+            let candidates = image.variants(in: image.primaryFormat)
             let width = width ?? .unknown
-            let variant = accepted.compactMap { format -> Manifest.Variant? in
-                let candidates = image.variants(in: format)
-                guard let widest = candidates.max(by: { $0.width < $1.width }) else { return nil }
-                return candidates.filter { $0.width >= width.devicePixels }.min { $0.width < $1.width } ?? widest
-            }.min(by: Self.fewerBytes)
-            guard let variant else { return nil }
-            let widthNegotiated = image.variants(in: variant.format).contains { $0.width != variant.width }
+            guard let widest = candidates.max(by: { $0.width < $1.width }) else { return nil }
+            let rung = candidates.filter { $0.width >= width.devicePixels }.min { $0.width < $1.width } ?? widest
+            let variant = accepted.compactMap { format in image.variants(in: format).first { $0.width == rung.width } }
+                .min(by: Self.fewerBytes) ?? rung
+            let widthNegotiated = candidates.contains { $0.width != variant.width }
             self.variant = variant
             self.dpr = dpr
             self.vary = (widthNegotiated ? width.varyHeaders : []) + (formats.count > 1 ? ["Accept"] : [])
@@ -56,8 +60,10 @@ public struct VariantChoice: Sendable, Equatable {
             return
         }
         let hinted = dpr.source == .secCHDPR || dpr.source == .dpr
+        // An accepted extra format without a file at this density (not smaller, so not built)
+        // leaves the master's format.
         guard var variant = accepted.compactMap({ Self.variant(of: image, in: $0, dpr: dpr.value) }).min(by: Self.fewerBytes)
-        else { return nil }
+                ?? Self.variant(of: image, in: image.primaryFormat, dpr: dpr.value) else { return nil }
         var format = variant.format
         // Content-DPR reaches only clients with hints, and gives the CSS size only when the
         // pixels divide by the density exactly: otherwise a JPEG or PNG that carries EXIF.
@@ -66,6 +72,13 @@ public struct VariantChoice: Sendable, Equatable {
            let carrier = Self.smallestCarrier(of: image, among: formats, hinted: hinted, accept: accept, dpr: dpr.value) {
             format = carrier.format
             variant = carrier
+        }
+        // Content-DPR is the last resort: never with a density the pixels do not divide by
+        // exactly (a box a fraction of a pixel off), but with the nearest variant they do.
+        if variant.size != image.cssSize, !DensitySignal.exifIsRead(in: format, hinted: hinted),
+           !Self.divides(variant, into: image.cssSize),
+           let exact = Self.exactVariant(of: image, in: format, dpr: dpr.value) {
+            variant = exact
         }
         let densityNegotiated = image.variants(in: format).contains { $0.density != variant.density }
         let signal: DensitySignal
@@ -92,6 +105,14 @@ public struct VariantChoice: Sendable, Equatable {
         variant.width * 1000 == cssSize.width * variant.density.milli && variant.height * 1000 == cssSize.height * variant.density.milli
     }
 
+    /// `image`'s variant in `format` whose size is the CSS size times its density exactly (the
+    /// 1x always is) that suits `dpr` best.
+    private static func exactVariant(of image: Manifest.Image, in format: ImageFormat, dpr: Density) -> Manifest.Variant? {
+        let exact = image.variants(in: format).filter { $0.size == image.cssSize || divides($0, into: image.cssSize) }
+        guard let density = density(for: dpr, among: exact.map(\.density)) else { return nil }
+        return exact.first { $0.density == density }
+    }
+
     /// The fewest bytes among `image`'s variants for `dpr` in a format whose EXIF density the
     /// client reads and that it accepts: a PNG master built with `--formats jpeg` so gives the
     /// JPEG rather than its PNG. JPEG and PNG are decoded by every browser, so a wildcard
@@ -106,11 +127,13 @@ public struct VariantChoice: Sendable, Equatable {
         .min { $0.bytes < $1.bytes }
     }
 
-    /// `image`'s variant in `format` whose density suits `dpr`.
+    /// `image`'s variant in `format` whose density suits `dpr`, the density chosen among the
+    /// master format's (which has them all); nil when `format` has no file at that density (it
+    /// was not smaller than the master-format one, so the build left it out).
     private static func variant(of image: Manifest.Image, in format: ImageFormat, dpr: Density) -> Manifest.Variant? {
-        let candidates = image.variants(in: format)
-        guard let density = density(for: dpr, among: candidates.map(\.density)) else { return nil }
-        return candidates.first { $0.density == density }
+        let primary = image.variants(in: image.primaryFormat)
+        guard let density = density(for: dpr, among: (primary.isEmpty ? image.variants(in: format) : primary).map(\.density)) else { return nil }
+        return image.variants(in: format).first { $0.density == density }
     }
 
     /// The smallest of `densities` at or above `dpr`, else the largest; nil when empty.
