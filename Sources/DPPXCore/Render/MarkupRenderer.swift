@@ -1,7 +1,7 @@
 import Foundation
 
-/// Renders `<img srcset>` markup, or a `<picture>` with `<source type>` lines for AVIF and
-/// WebP before the `<img>` when extra formats exist.
+/// Renders `<img srcset>` markup, or a `<picture>` with `<source type>` lines for AVIF, WebP
+/// and JPEG XL (fewest bytes first) before the `<img>` when extra formats exist.
 ///
 /// `width`/`height` carry the CSS size so the page does not jump when the image arrives
 /// (unless `dimensions` is false: a page whose CSS sets an image's width without

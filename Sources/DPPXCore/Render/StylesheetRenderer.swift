@@ -93,7 +93,7 @@ public struct StylesheetRenderer: Sendable {
             return "\(URLEncoding.cssURL(candidate.url))\(type) \(candidate.descriptor)"
         }
         let webkit = candidates.primary.map { entry($0, typed: false) }.joined(separator: ", ")
-        // Preferred formats first, each with type() so browsers skip what they cannot decode;
+        // Fewest bytes first, each with type() so browsers skip what they cannot decode;
         // the master's format last, without type(): always usable.
         let typed = candidates.extra.flatMap { $0.candidates.map { entry($0, typed: true) } }
         let plain = candidates.primary.map { entry($0, typed: false) }
