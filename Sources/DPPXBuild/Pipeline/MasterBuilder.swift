@@ -55,6 +55,8 @@ struct MasterBuilder: Sendable {
         private var inputs: [EncoderInput?]
         private var remaining: Int
         private var files: [String: (bytes: Int, hash: String)] = [:]
+        /// What `auto` qualities chose, by path.
+        private var searched: [String: Manifest.QualitySearchResult] = [:]
         private var written = 0
         private var failure: BuildFailure?
         /// The build's encoder settings with this master's rule applied.
@@ -113,10 +115,13 @@ struct MasterBuilder: Sendable {
             let bands = decodedHasAlpha ? 4 : 3
             let resizedCopy = output.size == master.size ? 0 : pixels * bands
             let resize = output.size == master.size ? 0 : Self.resizeBuffers(width: master.size.width, alpha: decodedHasAlpha)
+            // A quality search holds the resized pixels, each attempt's decoded file and the
+            // score's planes (a quarter-size float copy of both, and strips).
+            let search = encodeSettings.quality(for: output.format) == .auto ? pixels * (2 * bands + 6) : 0
             switch output.format {
-            case .webp: return resize + resizedCopy + pixels * 4 + pixels / 2
-            case .avif, .heic: return resize + resizedCopy + pixels * 28
-            case .png, .jpeg: return resize + pixels
+            case .webp: return search + resize + resizedCopy + pixels * 4 + pixels / 2
+            case .avif, .heic: return search + resize + resizedCopy + pixels * 28
+            case .png, .jpeg: return search + resize + pixels
             case .gif, .tiff, .svg: return resize + pixels * bands
             }
         }
@@ -131,11 +136,12 @@ struct MasterBuilder: Sendable {
         var hasFailed: Bool { lock.withLock { failure != nil } }
 
         /// Records one output; true when it was the last.
-        func record(_ outcome: Swift.Result<(path: String, bytes: Int, hash: String, written: Bool), BuildFailure>) -> Bool {
+        func record(_ outcome: Swift.Result<WrittenFile, BuildFailure>) -> Bool {
             lock.withLock {
                 switch outcome {
                 case .success(let file):
                     files[file.path] = (file.bytes, file.hash)
+                    if let search = file.search { searched[file.path] = search }
                     if file.written { written += 1 }
                 case .failure(let error):
                     if failure == nil { failure = error }
@@ -145,12 +151,22 @@ struct MasterBuilder: Sendable {
             }
         }
 
-        fileprivate func outcome() -> Swift.Result<(files: [String: (bytes: Int, hash: String)], written: Int), BuildFailure> {
+        fileprivate func outcome() -> Swift.Result<(files: [String: (bytes: Int, hash: String)], searched: [String: Manifest.QualitySearchResult], written: Int), BuildFailure> {
             lock.withLock {
                 if let failure { return .failure(failure) }
-                return .success((files, written))
+                return .success((files, searched, written))
             }
         }
+    }
+
+    /// One output as written.
+    struct WrittenFile: Sendable {
+        var path: String
+        var bytes: Int
+        var hash: String
+        var written: Bool
+        /// What an `auto` quality chose for it.
+        var search: Manifest.QualitySearchResult?
     }
 
     func start(_ source: SourceFile, sourceHash: String) throws(BuildFailure) -> Started {
@@ -173,8 +189,11 @@ struct MasterBuilder: Sendable {
                 return .finished(Result(image: plan.manifestImage(sourceHash: sourceHash, files: files),
                                         warnings: warnings, filesWritten: written ? 1 : 0))
             }
+            let settings = options.encode.applying(plan.rule)
+            let formats = Set(plan.outputs.map(\.format))
+            let decoded = try master.decode(for: formats, needsRGB: formats.contains { settings.quality(for: $0) == .auto })
             return .decoded(try Job(source: source, sourceHash: sourceHash, master: master, plan: plan,
-                                    decoded: try master.decode(for: Set(plan.outputs.map(\.format))), encode: options.encode.applying(plan.rule), warnings: warnings))
+                                    decoded: decoded, encode: settings, warnings: warnings))
         }
     }
 
@@ -186,19 +205,25 @@ struct MasterBuilder: Sendable {
             return job.record(.failure(BuildFailure(file: job.source.relativePath, reason: "skipped")))
         }
         do throws(BuildFailure) {
-            let file = try reportingAsBuildFailure(job.source) { () throws -> (path: String, bytes: Int, hash: String, written: Bool) in
+            let file = try reportingAsBuildFailure(job.source) { () throws -> WrittenFile in
                 // Taken either way, so the master is released once every output is done with it.
                 let input = job.takeInput(index)
                 let bytes: [UInt8]
+                var search: Manifest.QualitySearchResult?
                 if let passed = try passThrough(job, output) {
                     bytes = passed
                 } else if let input {
-                    bytes = try Encoder.encode(input, settings: job.encodeSettings, file: job.source.relativePath)
+                    let target = job.encodeSettings.qualityTargets.target(for: output.density)
+                    let encoded = try Encoder.encode(input, settings: job.encodeSettings, target: target, file: job.source.relativePath)
+                    bytes = encoded.bytes
+                    search = encoded.choice.map {
+                        Manifest.QualitySearchResult(quality: $0.quality, score: $0.score, fixedQualityBytes: $0.fixedQualityBytes)
+                    }
                 } else {
                     throw BuildFailure(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }
                 let written = try outputFolder.writeIfChanged(bytes, to: output.path)
-                return (output.path, bytes.count, ContentHash.sha256(bytes), written)
+                return WrittenFile(path: output.path, bytes: bytes.count, hash: ContentHash.sha256(bytes), written: written, search: search)
             }
             return job.record(.success(file))
         } catch {
@@ -212,7 +237,7 @@ struct MasterBuilder: Sendable {
         case .failure(let failure):
             throw failure
         case .success(let done):
-            return Result(image: job.plan.manifestImage(sourceHash: job.sourceHash, files: done.files),
+            return Result(image: job.plan.manifestImage(sourceHash: job.sourceHash, files: done.files, searched: done.searched),
                           warnings: job.warnings, filesWritten: done.written)
         }
     }

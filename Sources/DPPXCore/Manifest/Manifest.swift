@@ -113,6 +113,11 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var bytes: Int
         /// SHA-256 of the file's bytes, hex: a strong validator and cache-busting key.
         public var hash: String
+        /// With `quality = "auto"`: the encoder quality chosen, the file's SSIMULACRA2 score
+        /// against the variant's pixels, and its size at the format's default fixed quality.
+        public var quality: Int?
+        public var score: Double?
+        public var fixedQualityBytes: Int?
 
         public init(path: String, density: Density, format: ImageFormat, size: PixelSize, bytes: Int, hash: String) {
             self.path = path
@@ -125,6 +130,26 @@ public struct Manifest: Codable, Hashable, Sendable {
         }
 
         public var size: PixelSize { PixelSize(width: width, height: height) }
+
+        /// Records what an `auto` quality chose (the score rounded to hundredths).
+        public mutating func recordSearch(_ search: QualitySearchResult) {
+            quality = search.quality
+            score = (search.score * 100).rounded() / 100
+            fixedQualityBytes = search.fixedQualityBytes
+        }
+    }
+
+    /// What an `auto` quality chose for one variant.
+    public struct QualitySearchResult: Hashable, Sendable {
+        public var quality: Int
+        public var score: Double
+        public var fixedQualityBytes: Int
+
+        public init(quality: Int, score: Double, fixedQualityBytes: Int) {
+            self.quality = quality
+            self.score = score
+            self.fixedQualityBytes = fixedQualityBytes
+        }
     }
 
     /// The deterministic JSON text, ending in a newline.

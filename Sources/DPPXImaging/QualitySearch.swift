@@ -1,0 +1,90 @@
+import CVips
+import DPPXCore
+
+/// What an `auto` quality chose for one variant.
+public struct QualityChoice: Hashable, Sendable {
+    /// The encoder quality written.
+    public var quality: Int
+    /// The file's SSIMULACRA2 score against the variant's own pixels before encoding.
+    public var score: Double
+    /// The size of the same variant at the format's default fixed quality (82 for JPEG, 80
+    /// for WebP, 55 for AVIF): what `auto` saves is measured against it.
+    public var fixedQualityBytes: Int
+    /// How many encodes the search took.
+    public var encodes: Int
+}
+
+/// Finds, for one variant, the lowest encoder quality whose file scores at least a target on
+/// SSIMULACRA2 against the variant's own resized pixels, by bisection over the quality range.
+///
+/// The pixels are resized once and kept in memory; each step encodes them, decodes the file
+/// and scores it (no second decode of the master). The first step is the format's default
+/// fixed quality, whose size is the baseline `auto` reports against; bisection then halves
+/// the range below it (when it passes) or above it (when it does not): 6 or 7 encodes for
+/// JPEG and WebP, at most 7 for AVIF. A variant no quality brings to its target gets the
+/// highest quality, 100. Encoders and the score are deterministic, so is the choice.
+public enum QualitySearch {
+    /// The qualities searched per format: below these, files fall apart whatever the picture.
+    public static func range(for format: ImageFormat) -> ClosedRange<Int>? {
+        switch format {
+        case .jpeg, .webp: 30...100
+        case .avif: 20...100
+        default: nil
+        }
+    }
+
+    /// Whether `image` in `format` is searched rather than encoded at a fixed quality: the
+    /// format's quality is `auto`, the encode is lossy, the image is one frame and at least
+    /// `PerceptualScore.minimumSide` pixels across each way (smaller ones have nothing to score).
+    public static func applies(to image: VipsImage, format: ImageFormat, settings: EncodeSettings, lossless: Bool) -> Bool {
+        guard settings.quality(for: format) == .auto, range(for: format) != nil, !lossless else { return false }
+        return image.pageHeight == image.fullHeight && image.width >= PerceptualScore.minimumSide
+            && image.fullHeight >= PerceptualScore.minimumSide
+    }
+
+    /// The smallest file of `image` in `format` scoring at least `target`, and what was chosen.
+    public static func encode(_ image: VipsImage, as format: ImageFormat, settings: EncodeSettings, target: Double,
+                              losslessSource: Bool, file: String) throws(ImagingError) -> (bytes: [UInt8], choice: QualityChoice) {
+        guard let range = range(for: format), let fixed = EncodeSettings.defaultQuality(for: format) else {
+            throw ImagingError(file: file, reason: "has no quality to search for \(format.rawValue)")
+        }
+        // The resize runs once, here; every step encodes these pixels.
+        let pixels = try Vips.attributed { () throws(ImagingError) -> VipsImage in
+            try VipsImage.make(file: file) { cvips_copy_memory(image.pointer, $0) }
+        }
+        var tried: [Int: (bytes: [UInt8], score: Double)] = [:]
+        func attempt(_ quality: Int) throws(ImagingError) -> Double {
+            if let known = tried[quality] { return known.score }
+            let bytes = try Encoder.encode(pixels, as: format, settings: settings.fixing(format, at: quality),
+                                           losslessSource: losslessSource, file: file)
+            let score = try PerceptualScore.ssimulacra2(reference: pixels, encoded: bytes, file: file)
+            tried[quality] = (bytes, score)
+            return score
+        }
+
+        var low = range.lowerBound, high = range.upperBound
+        var best: Int?
+        if try attempt(fixed) >= target {
+            best = fixed
+            high = fixed - 1
+        } else {
+            low = fixed + 1
+        }
+        while low <= high {
+            let middle = (low + high) / 2
+            if try attempt(middle) >= target {
+                best = middle
+                high = middle - 1
+            } else {
+                low = middle + 1
+            }
+        }
+        let chosen = best ?? range.upperBound
+        _ = try attempt(chosen)
+        guard let result = tried[chosen], let baseline = tried[fixed] else {
+            throw ImagingError(file: file, reason: "quality search for \(format.rawValue) lost its result (a dppx bug; please report it)")
+        }
+        return (result.bytes, QualityChoice(quality: chosen, score: result.score, fixedQualityBytes: baseline.bytes.count,
+                                            encodes: tried.count))
+    }
+}
