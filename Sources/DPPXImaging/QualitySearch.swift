@@ -24,6 +24,11 @@ public struct QualityChoice: Hashable, Sendable {
 /// JPEG and WebP, at most 7 for AVIF. A variant no quality brings to its target gets the
 /// highest quality, 100. Encoders and the score are deterministic, so is the choice.
 public enum QualitySearch {
+    /// How far above its target a file must score to pass: dppx's scores agree with PyPI's
+    /// `ssimulacra2` to within a few thousandths (it works in single precision), so a file that
+    /// passes here passes there too.
+    public static let margin = 0.05
+
     /// The qualities searched per format: below these, files fall apart whatever the picture.
     public static func range(for format: ImageFormat) -> ClosedRange<Int>? {
         switch format {
@@ -64,7 +69,7 @@ public enum QualitySearch {
 
         var low = range.lowerBound, high = range.upperBound
         var best: Int?
-        if try attempt(fixed) >= target {
+        if try attempt(fixed) >= target + margin {
             best = fixed
             high = fixed - 1
         } else {
@@ -72,7 +77,7 @@ public enum QualitySearch {
         }
         while low <= high {
             let middle = (low + high) / 2
-            if try attempt(middle) >= target {
+            if try attempt(middle) >= target + margin {
                 best = middle
                 high = middle - 1
             } else {

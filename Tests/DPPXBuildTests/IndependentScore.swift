@@ -42,7 +42,7 @@ enum IndependentScore {
 }
 
 /// A deterministic picture with what photos have and flat test patterns lack: a smooth sky,
-/// a hard-edged disc, fine stripes, textured ground with grain.
+/// a hard-edged disc, fine stripes, textured ground, and a little sensor grain.
 enum ScenePicture {
     static func pixels(width: Int, height: Int, seed: UInt64 = 5) -> [UInt8] {
         var state = seed &* 6364136223846793005 &+ 1442695040888963407
@@ -50,7 +50,7 @@ enum ScenePicture {
         for y in 0..<height {
             for x in 0..<width {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
-                let grain = Double(Int((state >> 58) & 31) - 16) * 0.6
+                let grain = Double(Int((state >> 59) & 15) - 8) * 0.5
                 let u = Double(x) / Double(width), v = Double(y) / Double(height)
                 var r: Double, g: Double, b: Double
                 if v < 0.55 {
@@ -59,14 +59,14 @@ enum ScenePicture {
                 } else {
                     // Ground: texture at two scales.
                     let texture = 30 * sin(u * 90) * cos(v * 70) + 18 * sin((u + v) * 260)
-                    r = 90 + texture + grain * 2; g = 120 + texture * 0.8 + grain * 2; b = 60 + texture * 0.5 + grain
+                    r = 90 + texture + grain; g = 120 + texture * 0.8 + grain; b = 60 + texture * 0.5 + grain
                 }
                 // A disc with a hard edge.
                 let dx = u - 0.3, dy = v - 0.35
                 if dx * dx + dy * dy < 0.02 { r = 240; g = 200; b = 40 }
-                // Fine stripes on the right.
+                // Fine soft stripes on the right (a fence, a fabric).
                 if u > 0.75 && v > 0.1 && v < 0.5 {
-                    let stripe = (x / 2) % 2 == 0 ? 40.0 : 220.0
+                    let stripe = 130 + 70 * sin(Double(x) * 2 * Double.pi / 6)
                     r = stripe; g = stripe; b = stripe
                 }
                 let index = (y * width + x) * 3
