@@ -55,8 +55,9 @@ extension ProjectSettings {
         }
         for bound in Self.targetBounds {
             guard let value = self[keyPath: bound.path], !QualityTargets.range.contains(value) else { continue }
+            let shown = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
             return SettingProblem(flag: bound.flag, key: bound.key, allowed: "a score between 0 and 100", example: String(bound.example),
-                                  value: String(value))
+                                  value: shown)
         }
         for bound in Self.numberBounds {
             guard let value = self[keyPath: bound.path], !bound.range.contains(value) else { continue }
