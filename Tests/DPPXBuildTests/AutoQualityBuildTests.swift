@@ -126,6 +126,26 @@ struct AutoQualityBuildTests {
         #expect(try one.manifestOnDisk() == two.manifestOnDisk())
     }
 
+    @Test("AVIF: each variant reaches its density's target, the 2x one at a lower quality than 1x")
+    func avif() throws {
+        let fixture = BuildFixture()
+        try TestImages.writePixels(ScenePicture.pixels(width: 360, height: 240), width: 360, height: 240, bands: 3,
+                                   to: fixture.source("small.jpg") + "[Q=95]")
+        let report = try Self.build(fixture, plan: PlanSettings(extraFormats: [.avif])) { $0.avifQuality = .auto }
+        #expect(report.succeeded, "\(report.failures)")
+        let variants = try fixture.manifestOnDisk().images[0].variants
+        let avif = variants.filter { $0.format == .avif }
+        #expect(avif.count == 3)
+        for variant in avif {
+            let target = QualityTargets().target(for: variant.density)
+            #expect((variant.score ?? 0) >= target, "\(variant.path) scores \(variant.score ?? 0), target \(target)")
+        }
+        #expect(variants.filter { $0.format == .jpeg }.allSatisfy { $0.quality == nil }, "JPEG keeps its fixed quality")
+        let oneX = try #require(avif.first { $0.density == Density(1) }?.quality)
+        let twoX = try #require(avif.first { $0.density == Density(2) }?.quality)
+        #expect(twoX < oneX)
+    }
+
     @Test("PNG stays lossless, and a fluid image's widths all aim at the 1x target")
     func pngAndFluid() throws {
         let fixture = BuildFixture()
