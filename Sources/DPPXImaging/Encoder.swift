@@ -86,7 +86,7 @@ public enum Encoder {
     /// The encoded bytes of `input` (each input is encoded once) and, where its format's
     /// quality is `auto`, what the search chose for a variant aiming at `target`.
     public static func encode(_ input: EncoderInput, settings: EncodeSettings, target: Double,
-                              file: String) throws(ImagingError) -> (bytes: [UInt8], choice: QualityChoice?) {
+                              file: String) throws(ImagingError) -> (bytes: [UInt8], choice: Manifest.QualitySearchResult?) {
         if case .image(let image)? = input.peek(),
            QualitySearch.applies(to: image, format: input.format, settings: settings, lossless: input.lossless) {
             _ = input.take()

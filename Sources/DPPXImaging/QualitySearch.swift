@@ -1,19 +1,6 @@
 import CVips
 import DPPXCore
 
-/// What an `auto` quality chose for one variant.
-public struct QualityChoice: Hashable, Sendable {
-    /// The encoder quality written.
-    public var quality: Int
-    /// The file's SSIMULACRA2 score against the variant's own pixels before encoding.
-    public var score: Double
-    /// The size of the same variant at the format's default fixed quality (82 for JPEG, 80
-    /// for WebP, 55 for AVIF): what `auto` saves is measured against it.
-    public var fixedQualityBytes: Int
-    /// How many encodes the search took.
-    public var encodes: Int
-}
-
 /// Finds, for one variant, the lowest encoder quality whose file scores at least a target on
 /// SSIMULACRA2 against the variant's own resized pixels, by bisection over the quality range.
 ///
@@ -49,7 +36,7 @@ public enum QualitySearch {
 
     /// The smallest file of `image` in `format` scoring at least `target`, and what was chosen.
     public static func encode(_ image: VipsImage, as format: ImageFormat, settings: EncodeSettings, target: Double,
-                              losslessSource: Bool, file: String) throws(ImagingError) -> (bytes: [UInt8], choice: QualityChoice) {
+                              losslessSource: Bool, file: String) throws(ImagingError) -> (bytes: [UInt8], choice: Manifest.QualitySearchResult) {
         guard let range = range(for: format), let fixed = EncodeSettings.defaultQuality(for: format) else {
             throw ImagingError(file: file, reason: "has no quality to search for \(format.rawValue)")
         }
@@ -89,7 +76,7 @@ public enum QualitySearch {
         guard let result = tried[chosen], let baseline = tried[fixed] else {
             throw ImagingError(file: file, reason: "quality search for \(format.rawValue) lost its result (a dppx bug; please report it)")
         }
-        return (result.bytes, QualityChoice(quality: chosen, score: result.score, fixedQualityBytes: baseline.bytes.count,
-                                            encodes: tried.count))
+        return (result.bytes, Manifest.QualitySearchResult(quality: chosen, score: result.score,
+                                                           fixedQualityBytes: baseline.bytes.count))
     }
 }

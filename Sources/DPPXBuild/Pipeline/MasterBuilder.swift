@@ -216,9 +216,7 @@ struct MasterBuilder: Sendable {
                     let target = job.encodeSettings.qualityTargets.target(for: output.density)
                     let encoded = try Encoder.encode(input, settings: job.encodeSettings, target: target, file: job.source.relativePath)
                     bytes = encoded.bytes
-                    search = encoded.choice.map {
-                        Manifest.QualitySearchResult(quality: $0.quality, score: $0.score, fixedQualityBytes: $0.fixedQualityBytes)
-                    }
+                    search = encoded.choice
                 } else {
                     throw BuildFailure(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }

@@ -141,8 +141,12 @@ public struct Manifest: Codable, Hashable, Sendable {
 
     /// What an `auto` quality chose for one variant.
     public struct QualitySearchResult: Hashable, Sendable {
+        /// The encoder quality written.
         public var quality: Int
+        /// The file's SSIMULACRA2 score against the variant's own pixels before encoding.
         public var score: Double
+        /// The size of the same variant at the format's default fixed quality (82 for JPEG, 80
+        /// for WebP, 55 for AVIF): what `auto` saves is measured against it.
         public var fixedQualityBytes: Int
 
         public init(quality: Int, score: Double, fixedQualityBytes: Int) {
