@@ -28,6 +28,7 @@ extension ProjectSettings {
         (\.maxScans, "max-scans", "build.max-scans", 1...Int.max, 100),
         (\.jobs, "jobs", "build.jobs", 1...256, 4),
         (\.avifEffort, "avif-effort", "build.avif-effort", 0...9, 2),
+        (\.jxlQuality, "jxl-quality", "build.jxl-quality", 1...100, 90),
         (\.pngCompression, "png-compression", "build.png-compression", 0...9, 6),
         (\.port, "port", "serve.port", 0...65535, 8080),
         (\.idleTimeout, "idle-timeout", "serve.idle-timeout", 1...86_400, 30),

@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXRewrite
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -18,6 +19,8 @@ import NIOCore
 ///    cookie decided) and a strong `ETag` from the variant's content hash;
 /// 3. anything else is the file at that path (a folder: its `index.html`, or a redirect to
 ///    the path with its slash); HTML pages carry `Accept-CH`, and in dev mode the reload script;
+///    with `[rewrite]` configured, pages and stylesheets are answered as `dppx rewrite` writes
+///    them (`PageRewriter`, with the images of the manifests in use);
 /// 4. `FileResponse` does the HTTP file work: `Content-Type`, `Last-Modified`, `ETag`,
 ///    conditional requests (304), single ranges (206, 416), HEAD, `--cache-control`;
 /// 5. what cannot be served gets a readable error page (400, 404, 405).
@@ -32,6 +35,10 @@ struct StaticResponder: Sendable {
     let cachePolicy: CachePolicy
     /// Dev mode: HTML pages get the live-reload script.
     let addsReloadScript: Bool
+    /// `[rewrite]`: pages and stylesheets get their images' candidates as they are served.
+    let rewrite: RewriteOptions?
+    /// The rewriter of the last manifest load, made once per load.
+    private let rewriter = LockedValue<(index: ManifestIndex, rewriter: PageRewriter)?>(nil)
     private let headerCache = ResponseHeaderCache()
     private let densityPrefixes = DensityInsertionCache()
 
@@ -39,20 +46,23 @@ struct StaticResponder: Sendable {
     /// image and CSS requests, and the widths fluid images are chosen by.
     static let acceptCH = "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width"
 
-    init(files: RootedFileSystem, manifests: ManifestStore, cachePolicy: CachePolicy, addsReloadScript: Bool = false) {
+    init(files: RootedFileSystem, manifests: ManifestStore, cachePolicy: CachePolicy, addsReloadScript: Bool = false,
+         rewrite: RewriteOptions? = nil) {
         self.files = files
         self.manifests = manifests
         self.cachePolicy = cachePolicy
         self.addsReloadScript = addsReloadScript
+        self.rewrite = rewrite
     }
 
     enum Decision {
         case answer(Answer)
         /// `/_dppx/`: the server's own routes answer it.
         case route
-        /// The answer is made from this file's bytes (a page that gets the reload script), not
-        /// in memory yet: read it off the event loop, then decide again.
-        case needsContents(FileSlice)
+        /// The answer is made from a file's bytes that are not in memory yet (a page that gets
+        /// the reload script, the head of a variant that gets EXIF density): run `read` off the
+        /// event loop, then decide again.
+        case needsRead(@Sendable () async -> Void)
     }
 
     /// The answer to `request`.
@@ -75,7 +85,7 @@ struct StaticResponder: Sendable {
         let manifest = manifests.index()
         var variantMissing = false
         if let variant = variant(of: relative, in: manifest, request: request, variantMissing: &variantMissing) {
-            return .answer(variant)
+            return variant
         }
         // A variant found missing could appear: then this answer would change.
         let decidedWith = variantMissing ? nil : manifest
@@ -102,8 +112,10 @@ struct StaticResponder: Sendable {
             FileResponse.headers(file: file, path: path, length: file.size, cachePolicy: cachePolicy)
         }
         let slice = FileSlice(path: files.absolutePath(path), file: file)
-        if addsReloadScript, headers.isHTMLPage, file.size <= files.cachedFileLimit {
-            return reloadingPage(slice, headers: headers, request: request)
+        let isStylesheet = headers.fields[.contentType]?.hasPrefix("text/css") == true
+        if file.size <= files.cachedFileLimit,
+           (addsReloadScript && headers.isHTMLPage) || (rewrite != nil && (headers.isHTMLPage || isStylesheet)) {
+            return madePage(slice, at: path, stylesheet: isStylesheet, headers: headers, request: request)
         }
         var answer = FileResponse(file: file, cached: headers)
             .answer(to: request, body: AnswerBody([.file(slice)]))
@@ -111,32 +123,58 @@ struct StaticResponder: Sendable {
         return .answer(answer)
     }
 
-    /// Dev mode's HTML page: the live-reload script inserted, never cached or validated (the
-    /// next build may change it), always whole.
-    private func reloadingPage(_ slice: FileSlice, headers: ResponseHeaderCache.Headers, request: FileRequest) -> Decision {
+    /// A page made from its file: rewritten as `dppx rewrite` would (`[rewrite]`), and in dev
+    /// mode with the live-reload script. Never cached or validated (the next build may change
+    /// it), always whole.
+    private func madePage(_ slice: FileSlice, at path: Substring, stylesheet: Bool, headers: ResponseHeaderCache.Headers,
+                          request: FileRequest) -> Decision {
         var fields = headers.fields
         fields[.eTag] = nil
         fields[.lastModified] = nil
         fields[.acceptRanges] = nil
         fields[.cacheControl] = "no-store"
-        if request.method == .head {
+        if request.method == .head, rewrite == nil {
             fields[.contentLength] = String(slice.file.size + LiveReloadScript.tag.utf8.count)
             return .answer(Answer(status: .ok, fieldLines: HTTP1ResponseHead.fieldLines(fields)))
         }
-        guard let page = files.bodyInMemory(slice) else { return .needsContents(slice) }
-        let injected = ByteBuffer(bytes: LiveReloadScript.inject(Array(page.readableBytesView)))
-        return .answer(Answer(status: .ok, headers: fields, bytes: injected, isHead: false))
+        guard let page = files.bodyInMemory(slice) else {
+            let files = self.files
+            return .needsRead { _ = await files.load(slice) }
+        }
+        var bytes = Array(page.readableBytesView)
+        if let rewriter = pageRewriter() {
+            bytes = stylesheet ? rewriter.rewriteCSS(bytes, at: String(path)).bytes : rewriter.rewriteHTML(bytes, at: String(path)).bytes
+        }
+        if addsReloadScript, !stylesheet { bytes = LiveReloadScript.inject(bytes) }
+        if request.method == .head {
+            fields[.contentLength] = String(bytes.count)
+            return .answer(Answer(status: .ok, fieldLines: HTTP1ResponseHead.fieldLines(fields)))
+        }
+        return .answer(Answer(status: .ok, headers: fields, bytes: ByteBuffer(bytes: bytes), isHead: false))
+    }
+
+    /// The rewriter for the manifests in use now; nil without `[rewrite]`.
+    private func pageRewriter() -> PageRewriter? {
+        guard let rewrite else { return nil }
+        let index = manifests.index()
+        return rewriter.withLock { cached in
+            if let cached, cached.index.isSameLoad(as: index) { return cached.rewriter }
+            let made = PageRewriter(images: SiteImages(manifests: [(folder: "", manifest: index.manifest)]), options: rewrite)
+            cached = (index, made)
+            return made
+        }
     }
 
     /// The negotiated answer for an image's 1x URL; nil when `relative` is not one (or its
-    /// chosen variant is missing on disk, in which case the plain file is the answer).
+    /// chosen variant is missing on disk, in which case the plain file is the answer). A read
+    /// first when the EXIF density's bytes need the variant's head, not in memory yet.
     ///
     /// The body of a negotiated answer is made here, and only here: the variant's file, with
     /// EXIF density written in when that is the signal (`DensityInsertionCache`: the bytes up to
     /// the insertion point and the metadata, then the rest of the file). The headers' length
     /// follows from the body; ranges, HEAD and the writer need no change (`AnswerBody.slice`).
     private func variant(of relative: Substring, in index: ManifestIndex, request: FileRequest,
-                         variantMissing: inout Bool) -> Answer? {
+                         variantMissing: inout Bool) -> Decision? {
         // An image whose size nobody stated keeps its own file: a page never told about dppx
         // lays out as it did from a plain static server.
         guard let image = index.image(atBasePath: String(relative)), !image.densityIndependent, image.sizeIsGiven else { return nil }
@@ -150,16 +188,22 @@ struct StaticResponder: Sendable {
         }
         let path = Substring(choice.variant.path)
         let absolutePath = files.absolutePath(path)
-        var body = AnswerBody([.file(FileSlice(path: absolutePath, file: file))])
+        let whole = FileSlice(path: absolutePath, file: file)
+        var body = AnswerBody([.file(whole)])
         // A file that cannot carry EXIF density (not the JPEG or PNG the manifest says) gets
         // the header instead.
         var signal = choice.signal
         if case .exif(let exif) = signal {
-            if case .success(let prefix)? = densityPrefixes.prefix(writing: exif, into: choice.variant.format, path: absolutePath, file: file) {
+            let format = choice.variant.format
+            switch densityPrefixes.prefix(writing: exif, into: format, file: whole, files: files) {
+            case .success(let prefix)?:
                 body = AnswerBody([.bytes(prefix.bytes),
                                    .file(FileSlice(path: absolutePath, file: file, range: prefix.resumeOffset..<file.size))])
-            } else {
+            case .failure?:
                 signal = .contentDPR(choice.variant.density)
+            case nil:
+                let (prefixes, files) = (densityPrefixes, self.files)
+                return .needsRead { await prefixes.read(writing: exif, into: format, file: whole, files: files) }
             }
         }
         // A size other than the manifest's means a build is rewriting the file: the manifest's
@@ -172,7 +216,7 @@ struct StaticResponder: Sendable {
         // the answer per `Vary` and revalidates it with the same headers.
         var answer = FileResponse(file: file, cached: headers).answer(to: request, body: body)
         answer.decidedFrom = Answer.Source(manifest: index, path: path, file: file)
-        return answer
+        return .answer(answer)
     }
 }
 
@@ -237,8 +281,7 @@ struct FileResponse {
 
     /// 304: the full answer's headers but `Content-Length`, no body.
     private func notModified() -> Answer {
-        Answer(status: .notModified, fieldLines: HTTP1ResponseHead.fieldLines(cached.fields, omittingContentLength: true),
-               variant: cached.contentLocation)
+        Answer(status: .notModified, fieldLines: cached.notModifiedFieldLines, variant: cached.contentLocation)
     }
 
     /// From the extension: Hummingbird's table, then the image formats it lacks (AVIF, HEIC),
