@@ -10,7 +10,7 @@ import Testing
 @Suite("Auto quality builds")
 struct AutoQualityBuildTests {
     /// A photo-like master, 960x640 at 2x: variants at 1x (480x320), 1.5x and 2x.
-    static func writePhoto(_ fixture: BuildFixture, name: String = "photo.jpg") throws {
+    static func writePhoto(_ fixture: BuildFixture, name: String = "photo@2x.jpg") throws {
         try TestImages.writePixels(ScenePicture.pixels(width: 960, height: 640), width: 960, height: 640, bands: 3,
                                    to: fixture.source(name) + "[Q=95]")
     }
@@ -39,13 +39,13 @@ struct AutoQualityBuildTests {
         }
         #expect(report.succeeded, "\(report.failures)")
         let variants = try fixture.manifestOnDisk().images[0].variants
-        #expect(variants.count == 6)
+        #expect(variants.filter { $0.format == .jpeg }.count == 3)
         let scratch = ScratchFolder("dppx-auto-reference")
         var pairs: [(reference: String, distorted: String)] = []
         for variant in variants {
             let reference = scratch("\(variant.width)x\(variant.height).png")
             if !FileManager.default.fileExists(atPath: reference) {
-                try Self.writeReference(master: fixture.source("photo.jpg"), size: variant.size, to: reference)
+                try Self.writeReference(master: fixture.source("photo@2x.jpg"), size: variant.size, to: reference)
             }
             pairs.append((reference, fixture.output(variant.path)))
         }
@@ -61,16 +61,20 @@ struct AutoQualityBuildTests {
                 #expect(variant.bytes < fixed, "\(variant.path): \(variant.bytes) bytes at quality \(variant.quality ?? 0), \(fixed) at the default")
             }
         }
+        // An extra-format file not smaller than its JPEG is left out (the 1x WebP may be): compare where both are.
         for format in [ImageFormat.jpeg, .webp] {
-            let oneX = try #require(variants.first { $0.format == format && $0.density == Density(1) }?.quality)
-            let twoX = try #require(variants.first { $0.format == format && $0.density == Density(2) }?.quality)
+            guard let oneX = variants.first(where: { $0.format == format && $0.density == Density(1) })?.quality,
+                  let twoX = variants.first(where: { $0.format == format && $0.density == Density(2) })?.quality else {
+                #expect(format == .webp, "every JPEG variant is written")
+                continue
+            }
             #expect(twoX < oneX, "\(format): 2x at \(twoX), 1x at \(oneX)")
         }
         let savings = try #require(report.qualitySavings)
-        #expect(savings.variants == 6)
+        #expect(savings.variants == variants.count)
         #expect(savings.bytes == variants.reduce(0) { $0 + $1.bytes })
         #expect(savings.fixedQualityBytes == variants.reduce(0) { $0 + ($1.fixedQualityBytes ?? 0) })
-        #expect(report.summaryLine.contains("quality auto: 6 variants"))
+        #expect(report.summaryLine.contains("quality auto: \(variants.count) variants"))
     }
 
     @Test("a photo's auto JPEG is smaller than the same variant written at quality 82")
@@ -95,12 +99,12 @@ struct AutoQualityBuildTests {
         let fixture = BuildFixture()
         try Self.writePhoto(fixture)
         let first = try Self.build(fixture) { $0.jpegQuality = .auto }
-        #expect(first.built == ["photo.jpg"])
+        #expect(first.built == ["photo@2x.jpg"])
         let firstVariants = try fixture.manifestOnDisk().images[0].variants
         let times = fixture.output.modificationTimes()
 
         let second = try Self.build(fixture) { $0.jpegQuality = .auto }
-        #expect(second.built.isEmpty && second.unchanged == ["photo.jpg"] && second.filesWritten == 0)
+        #expect(second.built.isEmpty && second.unchanged == ["photo@2x.jpg"] && second.filesWritten == 0)
         #expect(fixture.output.modificationTimes() == times)
         #expect(second.qualitySavings == first.qualitySavings, "the summary still reports the unchanged variants")
 
@@ -108,7 +112,7 @@ struct AutoQualityBuildTests {
             $0.jpegQuality = .auto
             $0.qualityTargets = QualityTargets(standard: 90, hiDPI: 85)
         }
-        #expect(higher.built == ["photo.jpg"])
+        #expect(higher.built == ["photo@2x.jpg"])
         let higherVariants = try fixture.manifestOnDisk().images[0].variants
         for (before, after) in zip(firstVariants, higherVariants) {
             #expect((after.quality ?? 0) > (before.quality ?? 0), "\(after.path): \(before.quality ?? 0) then \(after.quality ?? 0)")
@@ -130,7 +134,7 @@ struct AutoQualityBuildTests {
     func avif() throws {
         let fixture = BuildFixture()
         try TestImages.writePixels(ScenePicture.pixels(width: 360, height: 240), width: 360, height: 240, bands: 3,
-                                   to: fixture.source("small.jpg") + "[Q=95]")
+                                   to: fixture.source("small@2x.png"))
         let report = try Self.build(fixture, plan: PlanSettings(extraFormats: [.avif])) { $0.avifQuality = .auto }
         #expect(report.succeeded, "\(report.failures)")
         let variants = try fixture.manifestOnDisk().images[0].variants
@@ -140,7 +144,7 @@ struct AutoQualityBuildTests {
             let target = QualityTargets().target(for: variant.density)
             #expect((variant.score ?? 0) >= target, "\(variant.path) scores \(variant.score ?? 0), target \(target)")
         }
-        #expect(variants.filter { $0.format == .jpeg }.allSatisfy { $0.quality == nil }, "JPEG keeps its fixed quality")
+        #expect(variants.filter { $0.format == .png }.allSatisfy { $0.quality == nil }, "PNG stays lossless")
         let oneX = try #require(avif.first { $0.density == Density(1) }?.quality)
         let twoX = try #require(avif.first { $0.density == Density(2) }?.quality)
         #expect(twoX < oneX)

@@ -8,7 +8,7 @@ struct AutoQualityCommandTests {
     @Test("--quality auto: the summary line and --json report the bytes saved against the fixed defaults; the manifest records quality and score")
     func reportsSavings() async throws {
         let source = ScratchFolder("dppx-cli-auto")
-        try TestImages.write(source("hero.jpg"), width: 480, height: 320)
+        try TestImages.write(source("hero@2x.jpg"), width: 480, height: 320)
         let output = ScratchFolder("dppx-cli-auto-out")
         let human = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--quality", "auto",
                                               "--quality-target", "75"], in: source.path)
@@ -24,7 +24,7 @@ struct AutoQualityCommandTests {
                                              "--quality-target", "75", "--json"], in: source.path)
         #expect(json.status == 0)
         let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        #expect(summary?["unchanged"] as? [String] == ["hero.jpg"], "the same settings rebuild nothing")
+        #expect(summary?["unchanged"] as? [String] == ["hero@2x.jpg"], "the same settings rebuild nothing")
         let auto = summary?["autoQuality"] as? [String: Any]
         let bytes = manifest.images[0].variants.reduce(0) { $0 + $1.bytes }
         #expect(auto?["variants"] as? Int == 3)
