@@ -34,6 +34,17 @@ let package = Package(
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
+        // libjxl and its thread pool: JPEG XL, including lossless recompression of a JPEG.
+        .systemLibrary(
+            name: "CLibJXL",
+            pkgConfig: "libjxl",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+        ),
+        .systemLibrary(
+            name: "CLibJXLThreads",
+            pkgConfig: "libjxl_threads",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+        ),
         // gumbo, the HTML5 parser the page rewriter reads pages with (source offsets included).
         .systemLibrary(
             name: "CGumbo",
@@ -43,7 +54,7 @@ let package = Package(
         // C: fixed-argument wrappers of libvips's variadic calls, and the pixel-buffer code.
         .target(
             name: "CVips",
-            dependencies: ["CLibVips", "CLibWebP"]
+            dependencies: ["CLibVips", "CLibWebP", "CLibJXL", "CLibJXLThreads"]
         ),
         // Pure model: densities, names, sizes, manifest, hint parsing, variant choice, rendering. No I/O.
         .target(

@@ -1,7 +1,11 @@
+import DPPXCore
+
 /// The most one master may cost to decode. Each is checked from the header (or a scan of the
 /// file's bytes) before any pixel is decoded, and a master over one is refused with the limit
 /// and the flag that raises it: a crafted file of a few kilobytes can otherwise ask for
 /// gigabytes of memory or hours of decoding.
+///
+/// `failOn` is checked as the pixels are decoded.
 public struct DecodeLimits: Sendable, Hashable {
     /// Pixels of every frame together (width x height x frames): `--max-pixels`. Bounds the
     /// decoded master's memory: at most 4 bytes a pixel (RGBA, 8-bit: 16-bit masters stream
@@ -14,6 +18,9 @@ public struct DecodeLimits: Sendable, Hashable {
     /// Scans of a progressive JPEG: `--max-scans`. libjpeg reads every scan over the whole
     /// image, so the time grows with scans x pixels; encoders write about 10.
     public var maxScans: Int
+    /// How damaged pixel data may be: `--fail-on`. Damage past it refuses the master when it
+    /// is decoded; below it the decoder's grey fill is kept, as browsers show it.
+    public var failOn: FailOn = .default
 
     /// 100 megapixels (10000 x 10000): four times an 8K screen, so a 4x variant of a
     /// full-width image fits, and the decoded master stays under 400 MB. (libvips's and sharp's

@@ -16,4 +16,12 @@ extension ImageFormat {
         default: return nil
         }
     }
+
+    /// Whether libvips's loader for the format reads pages (its "n" option): GIF, WebP, TIFF, HEIF.
+    var hasPages: Bool {
+        switch self {
+        case .gif, .webp, .tiff, .heic, .avif: true
+        default: false
+        }
+    }
 }

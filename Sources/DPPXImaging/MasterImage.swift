@@ -17,6 +17,8 @@ public final class MasterImage: @unchecked Sendable {
     public let hasAlpha: Bool
     /// EXIF orientation, 1 when upright.
     public let orientation: Int
+    /// How damaged the pixel data may be (`DecodeLimits.failOn`).
+    public let failOn: FailOn
 
     /// The pixels need no conversion: 8-bit sRGB or grey, no ICC profile, upright, one frame.
     /// Such a master's own-size output can be its pixel data as it is (see `PNGChunks`).
@@ -28,8 +30,10 @@ public final class MasterImage: @unchecked Sendable {
     public init(path: String, limits: DecodeLimits) throws(ImagingError) {
         try Vips.start()
         self.path = path
-        // Before libvips reads the header: its own count can take minutes.
-        let counted = try Self.withMappedFile(path) { FrameCounter.count($0) }
+        // Before libvips reads the header: its own count can take minutes. The file is mapped
+        // once for every count made from its bytes.
+        let mapped = try Self.mapped(path)
+        let counted = mapped.withUnsafeBytes { FrameCounter.count($0) }
         if let counted, counted.frames > limits.maxFrames {
             throw Self.tooManyFrames(path, counted.frames, counted.noun, limit: limits.maxFrames)
         }
@@ -56,8 +60,16 @@ public final class MasterImage: @unchecked Sendable {
                 throw ImagingError(file: path, reason: "is \(frame.width)x\(frame.height)\(frames > 1 ? " x \(frames) frames" : ""), more than the limit of \(limits.maxPixels) pixels; raise --max-pixels if it is genuine", code: .overLimit)
             }
         }
+        if format == .jpeg, limits.failOn != .none,
+           let least = mapped.withUnsafeBytes({ JPEGMinimumSize.minimumBytes($0, width: frame.width, height: frame.height) }),
+           mapped.count < least {
+            throw ImagingError(file: path, reason: "could not be decoded: it claims \(frame.width)x\(frame.height) pixels in \(mapped.count) bytes, where such a JPEG takes at least \(least): the file is truncated or crafted; export it again, or pass --fail-on none to build what it holds", code: .libvips)
+        }
         if format == .jpeg, cvips_get_int(header.pointer, "jpeg-multiscan", 0) != 0 {
-            try Self.checkScans(path, limit: limits.maxScans)
+            let scans = mapped.withUnsafeBytes { JPEGScanCounter.count($0, stoppingAfter: limits.maxScans) }
+            guard scans <= limits.maxScans else {
+                throw ImagingError(file: path, reason: "is a progressive JPEG of more than \(limits.maxScans) scans (encoders write about 10; each one makes the decoder go over the whole image again); raise --max-scans if it is genuine, or export it again", code: .overLimit)
+            }
         }
         // The header image is not kept: some loaders (WebP) hold a whole frame buffer for it.
         self.isDisplayReady = frames == 1 && header.orientation == 1 && header.bandFormat == VIPS_FORMAT_UCHAR
@@ -68,6 +80,7 @@ public final class MasterImage: @unchecked Sendable {
         self.frames = frames
         self.hasAlpha = header.hasAlpha
         self.orientation = header.orientation
+        self.failOn = limits.failOn
     }
 
     /// The header image, or the reason it cannot be read: not an image at all, an SVG the XML
@@ -98,22 +111,18 @@ public final class MasterImage: @unchecked Sendable {
         ImagingError(file: path, reason: "has \(frames) \(noun), more than the limit of \(limit); raise --max-frames if it is genuine", code: .overLimit)
     }
 
-    /// Refuses a progressive JPEG of more than `limit` scans.
-    private static func checkScans(_ path: String, limit: Int) throws(ImagingError) {
-        let scans = try withMappedFile(path) { JPEGScanCounter.count($0, stoppingAfter: limit) }
-        guard scans <= limit else {
-            throw ImagingError(file: path, reason: "is a progressive JPEG of more than \(limit) scans (encoders write about 10; each one makes the decoder go over the whole image again); raise --max-scans if it is genuine, or export it again", code: .overLimit)
+    /// The file's bytes, mapped rather than read.
+    static func mapped(_ path: String) throws(ImagingError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw ImagingError(file: path, reason: "cannot be read: \(error.localizedDescription)")
         }
     }
 
     /// Runs `body` on the file's bytes, mapped rather than read.
     static func withMappedFile<T>(_ path: String, _ body: (UnsafeRawBufferPointer) -> T) throws(ImagingError) -> T {
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-            return data.withUnsafeBytes(body)
-        } catch {
-            throw ImagingError(file: path, reason: "cannot be read: \(error.localizedDescription)")
-        }
+        try mapped(path).withUnsafeBytes(body)
     }
 
     /// Decodes every pixel (and every frame of an animation) into memory once: upright, 8-bit,
@@ -128,7 +137,8 @@ public final class MasterImage: @unchecked Sendable {
             return try Vips.attributed { () throws(ImagingError) -> DecodedImage in try decodeOnce(for: outputs) }
         } catch where error.code == .libvips {
             let detail = error.reason == Vips.unknownError ? "" : " (\(error.reason))"
-            throw ImagingError(file: path, reason: "could not be decoded\(detail): the file is damaged or truncated; export it again", code: .libvips)
+            let remedy = failOn == .none ? "export it again" : "export it again, or pass a lower --fail-on than \(failOn.rawValue) to build what it holds"
+            throw ImagingError(file: path, reason: "could not be decoded\(detail): the file is damaged or truncated; \(remedy)", code: .libvips)
         }
     }
 
@@ -150,7 +160,9 @@ public final class MasterImage: @unchecked Sendable {
         let pages: Int32 = frames > 1 ? -1 : 1
         // Rotating needs random access; everything else streams from the file.
         let rotate = frames == 1 && orientation != 1
-        var image = try VipsImage.make(file: path) { cvips_open(path, pages, rotate ? 1 : 0, $0) }
+        var image = try VipsImage.make(file: path) {
+            cvips_open(path, pages, rotate ? 1 : 0, failOn.vips, format.hasPages ? 1 : 0, $0)
+        }
         if rotate {
             let stored = image
             image = try VipsImage.make(file: path) { cvips_autorot(stored.pointer, $0) }

@@ -22,6 +22,7 @@ struct BuildCommand: AsyncParsableCommand {
           dppx build Examples --out Public --css Public/samples.css --no-box
           dppx build                                  # as dppx.toml says
           dppx build src/img --out public/img --css public/img.css --watch
+          dppx build src/img --out public/img --shard 2/4   # then: dppx merge
         """
     )
 
@@ -39,6 +40,10 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectOption
 
+    @Option(help: ArgumentHelp("Build only shard K of N (1-based) of the masters, each master's shard fixed by its path, and write a partial manifest for 'dppx merge'; auto/N takes K from JOB_COMPLETION_INDEX (0-based, Kubernetes Indexed Jobs). Shards may build into one OUT at once.", valueName: "K/N"),
+            transform: { text throws in try ShardRequest(parsing: text) })
+    var shard: ShardRequest?
+
     @Flag(help: "After building, watch SRC and rebuild what changes, until Ctrl-C (for pages another dev server serves).")
     var watch = false
 
@@ -52,6 +57,12 @@ struct BuildCommand: AsyncParsableCommand {
         if let strayOutput {
             throw ValidationError("SRC is one folder; did you mean --out \(strayOutput)? e.g. dppx build \(source ?? "SRC") --out \(strayOutput)")
         }
+        if shard != nil, watch {
+            throw ValidationError("--watch rebuilds a whole folder as it changes; a shard is one job of a batch: drop --watch or --shard")
+        }
+        if shard != nil, build.css != nil {
+            throw ValidationError("a shard knows only its own images; write the stylesheet after 'dppx merge': dppx css OUT -o \(build.css ?? "FILE")")
+        }
     }
 
     func run() async throws {
@@ -64,11 +75,17 @@ struct BuildCommand: AsyncParsableCommand {
         guard let out = settings.output else {
             throw ValidationError("Missing expected argument '--out <OUT>': where the variants go, e.g. dppx build \(source) --out public/img (or out under [build] in dppx.toml)")
         }
-        let options = build.buildOptions(settings: settings, source: source, output: out)
-        let stylesheet = StylesheetTarget(settings: settings)
-        // [rewrite] pages: the site's pages get the new images' candidates after each build.
+        let slice: Shard?
+        do { slice = try shard?.resolve(environment: ProcessInfo.processInfo.environment) } catch {
+            throw ValidationError(error.description)
+        }
+        let options = build.buildOptions(settings: settings, source: source, output: out, shard: slice)
+        // A shard's manifest is partial: the project's stylesheet is written after the merge.
+        let stylesheet = options.shard == nil ? StylesheetTarget(settings: settings) : nil
+        // [rewrite] pages: the site's pages get the new images' candidates after each build (after
+        // the merge for a shard, whose manifest is partial).
         let site = (root: settings.rewriteSiteRoot, options: settings.rewriteOptions)
-        let pages = settings.rewritePages.map { patterns -> @Sendable () -> SiteRewrite in
+        let pages = options.shard != nil ? nil : settings.rewritePages.map { patterns -> @Sendable () -> SiteRewrite in
             { SiteRewrite(root: site.root, pages: SiteRewrite.files(matching: patterns), options: site.options) }
         }
         // With --watch, Ctrl-C during the first build also lets it finish.
@@ -98,13 +115,18 @@ struct BuildCommand: AsyncParsableCommand {
         progress.finish()
         let stylesheetFailed = stylesheet.map { writeStylesheet(report.manifest, to: $0, imageRoot: out) } ?? false
         if json {
-            Terminal.printJSON(report.summary(manifestPath: out + "/" + Manifest.fileName))
+            Terminal.printJSON(report.summary(manifestPath: out + "/" + (options.shard.map(PartialManifest.fileName(for:)) ?? Manifest.fileName)))
         } else if !quiet {
             Terminal.out(report.summaryLine)
+            Terminal.out(report.diskLine(out: out))
+            if let shard = options.shard {
+                Terminal.out("\(shard.spelled): wrote \(out)/\(PartialManifest.fileName(for: shard)); once every shard is built: dppx merge \(out) --out \(out)")
+            }
             let defaulted = report.manifest.images.filter { $0.intent == .default && !$0.densityIndependent }
             if let example = defaulted.first {
                 Terminal.out("note: \(defaulted.count) master\(defaulted.count == 1 ? "" : "s") (such as \(example.source)) state\(defaulted.count == 1 ? "s" : "") no density: kept at \(defaulted.count == 1 ? "its" : "their") own size under the plain name, with smaller copies by width for srcset; for density variants, name \(defaulted.count == 1 ? "it" : "them") @2x (or @Nx), pass --source-density, or give a [[rule]] density or width in dppx.toml")
             }
+            if let note = report.notUpscaledNote { Terminal.out(note) }
         }
         if !report.succeeded, !json {
             Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built")

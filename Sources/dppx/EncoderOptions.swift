@@ -14,6 +14,9 @@ struct EncoderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Refuse progressive JPEGs with more scans than this (default: \(BuildOptions.defaultMaxScans)).", valueName: "N"))
     var maxScans: Int?
 
+    @Option(help: ArgumentHelp("Refuse masters this damaged: none, truncated, error or warning (default: \(FailOn.default.rawValue); warning also refuses the extraneous bytes cameras write).", valueName: "LEVEL"))
+    var failOn: FailOn?
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Worker threads, and masters held in memory at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
@@ -29,6 +32,9 @@ struct EncoderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("AVIF encoder effort, 0 (fast) to 9 (small) (default: 2).", valueName: "N"))
     var avifEffort: Int?
 
+    @Option(help: ArgumentHelp("JPEG XL quality, 1-100, for --formats jxl variants encoded from pixels (default: lossless for PNG masters, 90 for others; a JPEG variant's JXL is always its lossless recompression).", valueName: "Q"))
+    var jxlQuality: Int?
+
     @Option(help: ArgumentHelp("PNG compression level, 0 (fast) to 9 (small) (default: 6).", valueName: "N"))
     var pngCompression: Int?
 
@@ -42,11 +48,13 @@ struct EncoderOptions: ParsableArguments {
         settings.maxPixels = maxPixels
         settings.maxFrames = maxFrames
         settings.maxScans = maxScans
+        settings.failOn = failOn
         settings.jobs = jobs
         settings.jpegQuality = quality
         settings.webpQuality = webpQuality
         settings.avifQuality = avifQuality
         settings.avifEffort = avifEffort
+        settings.jxlQuality = jxlQuality
         settings.pngCompression = pngCompression
         return settings
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DPPXCore
 import DPPXServer
 import Foundation
 
@@ -18,8 +19,11 @@ struct DPPX: AsyncParsableCommand {
 
         With a dppx.toml project file (in this folder or a parent), every command reads its settings: 'dppx build', 'dppx css', 'dppx html' and 'dppx serve --watch' then need no arguments.
         """,
-        version: "0.1.0",
-        subcommands: [BuildCommand.self, CSSCommand.self, HTMLCommand.self, RewriteCommand.self, ServeCommand.self]
+        version: """
+        \(DPPXVersion.current)
+        Licensed under the Apache License, Version 2.0: https://www.apache.org/licenses/LICENSE-2.0
+        """,
+        subcommands: [BuildCommand.self, MergeCommand.self, CSSCommand.self, HTMLCommand.self, RewriteCommand.self, ServeCommand.self]
     )
 }
 

@@ -24,6 +24,8 @@ struct LibvipsErrorTests {
         }
         var options = fixture.options()
         options.jobs = 4
+        // The JPEGs cut short but closed with an end marker are refused only there.
+        options.limits.failOn = .warning
         let report = try Builder(options: options).run()
         #expect(report.built.count == 5, "\(report.failures)")
         #expect(report.failures.count == 15)

@@ -64,6 +64,19 @@ struct BuildCommandTests {
         #expect(FileManager.default.fileExists(atPath: output("hero@2x.jpg")))
     }
 
+    @Test("a stated 1x for many masters is one note in the summary, not a warning per master")
+    func statedDensityNote() async throws {
+        let scenario = try RenderScenario(masters: ["icons/a.png": (40, 40), "icons/b.png": (40, 40), "icons/c.png": (40, 40)], svg: false)
+        try scenario.write("[build]\nsource = \"src\"\nout = \"public\"\n[[rule]]\nmatch = \"icons/**\"\ndensity = 1\n", to: "dppx.toml")
+        let result = try await scenario.dppx("build")
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+        let notes = result.stdout.split(separator: "\n").filter { $0.contains("does not upscale") }
+        #expect(notes == ["note: 3 masters stated at their density (such as icons/a.png, 1x) get no denser files (1.5x, 2x): dppx does not upscale; --upscale writes them"], "\(result.stdout)")
+        let json = try await scenario.dppx("build", "--json")
+        #expect(json.stdout.contains("\"notUpscaled\" : [\n    \"icons/a.png\",\n    \"icons/b.png\",\n    \"icons/c.png\""), "\(json.stdout)")
+    }
+
     @Test("usage errors exit 2 with a hint, before any work", arguments: [
         (["build", "SRC"], "--out"),
         (["build", "SRC", "--out", "OUT", "--densities", "1,two"], "'1,two'"),
@@ -72,12 +85,16 @@ struct BuildCommandTests {
         (["build", "SRC", "--out", "OUT", "--quality", "101"], "--quality"),
         (["build", "SRC", "--out", "OUT", "--source-density", "-2"], "--source-density"),
         (["frobnicate"], "frobnicate"),
+        (["css", "DIR", "--prefix", ".img-"], "--prefix img-"),
+        (["build", "SRC", "--out", "OUT", "--frobnicate"], "'--frobnicate'"),
     ])
     func usage(arguments: [String], hint: String) async throws {
         let folder = ScratchFolder("dppx-cli-usage")
         let result = try await DPPXBinary.run(arguments, in: folder.path)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains(hint), "\(result)")
+        #expect(result.stderr.hasPrefix("dppx: error: "), "a usage error starts like every other error: \(result.stderr)")
+        #expect(!result.stderr.contains("Error:"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(folder.files(includingHidden: true).isEmpty, "nothing was written")
     }
@@ -111,8 +128,12 @@ struct BuildCommandTests {
         let root = try await DPPXBinary.run(["--help"], in: folder.path)
         #expect(root.status == 0)
         for command in ["build", "css", "html", "serve"] { #expect(root.stdout.contains(command)) }
+        let version = try await DPPXBinary.run(["--version"], in: folder.path)
+        let lines = version.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].split(separator: ".").count == 3, "the version alone on the first line: \(version.stdout)")
+        #expect(lines.last?.contains("Apache License, Version 2.0") == true, "the licence on the second: \(version.stdout)")
         let build = try await DPPXBinary.run(["build", "--help"], in: folder.path)
-        for flag in ["--out", "--densities", "--source-density", "--formats", "--upscale", "--max-pixels", "--jobs",
+        for flag in ["--out", "--densities", "--source-density", "--formats", "--upscale", "--max-pixels", "--fail-on", "--jobs",
                      "--quality", "--webp-quality", "--avif-quality", "--png-compression", "--quiet", "--json"] {
             #expect(build.stdout.contains(flag), "\(flag) is documented")
         }
@@ -123,7 +144,7 @@ struct BuildCommandTests {
     }
 
     @Test("--help paragraphs are wrapped by the terminal's width, never broken mid-sentence; examples fit on their lines",
-          arguments: [[], ["build"], ["css"], ["html"], ["serve"]])
+          arguments: [[], ["build"], ["merge"], ["css"], ["html"], ["serve"]])
     func helpParagraphs(command: [String]) async throws {
         let folder = ScratchFolder("dppx-cli-help")
         let help = try await DPPXBinary.run(command + ["--help"], in: folder.path, environment: ["COLUMNS": "80"])

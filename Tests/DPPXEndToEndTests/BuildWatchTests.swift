@@ -23,7 +23,7 @@ struct BuildWatchTests {
 
         try TestImages.write(scratch("src/icons/logo@3x.png"), width: 96, height: 96, bands: 4)
         try await watching.waitFor("the added master built") { FileManager.default.fileExists(atPath: scratch("public/icons/logo@2x.png")) }
-        try await watching.waitFor("the stylesheet rewritten") { (try? String(contentsOfFile: scratch("public/site.css"), encoding: .utf8))?.contains(".icons-logo") == true }
+        try await watching.waitFor("the stylesheet rewritten") { (try? String(contentsOfFile: scratch("public/site.css"), encoding: .utf8))?.contains(".img-icons-logo") == true }
 
         try FileManager.default.removeItem(atPath: scratch("src/hero@2x.jpg"))
         try await watching.waitFor("the removed master's outputs deleted") { !FileManager.default.fileExists(atPath: scratch("public/hero@2x.jpg")) }

@@ -37,7 +37,7 @@ struct MakefileTests {
         try TestImages.write(scenario.scratch("src/new@2x.jpg"), width: 60, height: 40)
         let third = try await make(scenario)
         #expect(third.status == 0, "\(third)")
-        #expect(scenario.read("public/css/images.css")?.contains(".new {") == true)
+        #expect(scenario.read("public/css/images.css")?.contains(".img-new {") == true)
         #expect(FileManager.default.fileExists(atPath: scenario.scratch("public/img/new@2x.jpg")), "the new master has its variants")
     }
 
@@ -78,7 +78,7 @@ struct MakefileTests {
         #expect(after.status == 0, "\(after)")
         #expect(!FileManager.default.fileExists(atPath: scenario.scratch("public/img/icons/logo@2x.png")), "the deleted master's variants are gone")
         #expect(scenario.read("public/img/dppx-manifest.json")?.contains("logo") == false)
-        #expect(scenario.read("public/css/images.css")?.contains(".icons-logo") == false, "its CSS rule is gone")
+        #expect(scenario.read("public/css/images.css")?.contains(".img-icons-logo") == false, "its CSS rule is gone")
         try await expectSettled(scenario, after: "a delete")
     }
 }

@@ -82,6 +82,25 @@ struct ProjectFileCommandTests {
         #expect(scenario.read("public/site.css") == built, "and writes the same stylesheet")
     }
 
+    @Test("with a project file, PATHS alone select images of [build] out; css prints them rather than overwrite [css] file")
+    func pathsAlone() async throws {
+        let scenario = try Self.scenario()
+        #expect(try await scenario.dppx("build", "--quiet").status == 0)
+        let stylesheet = try #require(scenario.read("public/site.css"))
+        let html = try await scenario.dppx("html", "photos/beach.jpg")
+        #expect(html.status == 0, "\(html)")
+        #expect(html.stdout.contains("/img/photos/beach.jpg") && !html.stdout.contains("hero"), "\(html.stdout)")
+        let two = try await scenario.dppx("html", "photos/beach.jpg", "public/hero.jpg")
+        #expect(two.status == 0 && two.stdout.contains("beach") && two.stdout.contains("hero"), "\(two)")
+        let css = try await scenario.dppx("css", "photos/beach.jpg")
+        #expect(css.status == 0, "\(css)")
+        #expect(css.stdout.contains(".img-photos-beach {") && !css.stdout.contains("hero"), "\(css.stdout)")
+        #expect(scenario.read("public/site.css") == stylesheet, "[css] file keeps every image")
+        let unknown = try await scenario.dppx("html", "team/client-1.jpg")
+        #expect(unknown.status == 1 && unknown.stderr.contains("team/client-1.jpg: no such image in public"), "\(unknown)")
+        #expect(try await scenario.dppx("html", "public").stdout.contains("hero"), "a folder is still DIR")
+    }
+
     @Test("serve --watch builds [build] out inside [serve] root and negotiates its images at their paths")
     func nestedOutput() async throws {
         let scenario = try RenderScenario(svg: false)
@@ -130,5 +149,41 @@ struct ProjectFileCommandTests {
             #expect(result.status == 2, "\(command): \(result)")
             #expect(result.stderr.contains("dppx.toml:3: build.quality must be between 1 and 100, e.g. quality = 80; got 101"), "\(result)")
         }
+    }
+
+    @Test("--fail-on and [build] fail-on: a JPEG with extraneous bytes builds by default, is refused at warning (flag over file), a bad level names the flag")
+    func failOn() async throws {
+        let scenario = try RenderScenario(masters: ["hero.jpg": (400, 250)], svg: false)
+        let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scenario.scratch("src/hero.jpg"))))
+        // "Corrupt JPEG data: 4 extraneous bytes before marker 0xdb", as some cameras write.
+        let table = try #require(JPEGMarkerSearch.firstSegment(0xDB, in: good))
+        try TestImages.writeBytes(Array(good.prefix(table)) + [0, 0, 0, 0] + Array(good.dropFirst(table)), to: scenario.scratch("src/hero.jpg"))
+
+        let byDefault = try await scenario.dppx("build", "src", "--out", "default", "--quiet")
+        #expect(byDefault.status == 0, "\(byDefault)")
+        let strict = try await scenario.dppx("build", "src", "--out", "strict", "--fail-on", "warning")
+        #expect(strict.status == 1 && strict.stderr.contains("hero.jpg") && strict.stderr.contains("extraneous bytes"), "\(strict)")
+
+        try scenario.write("[build]\nfail-on = \"warning\"\n", to: "dppx.toml")
+        let fromFile = try await scenario.dppx("build", "src", "--out", "file", "--quiet")
+        #expect(fromFile.status == 1 && fromFile.stderr.contains("hero.jpg"), "\(fromFile)")
+        let flagWins = try await scenario.dppx("build", "src", "--out", "flag", "--quiet", "--fail-on", "error")
+        #expect(flagWins.status == 0, "\(flagWins)")
+
+        let bad = try await scenario.dppx("build", "src", "--out", "bad", "--fail-on", "sometimes")
+        #expect(bad.status == 2, "\(bad)")
+        #expect(bad.stderr.contains("--fail-on") && bad.stderr.contains("sometimes"), "\(bad)")
+    }
+}
+
+/// The offset of a JPEG's first segment with a marker, walking the segments from SOI.
+enum JPEGMarkerSearch {
+    static func firstSegment(_ marker: UInt8, in bytes: [UInt8]) -> Int? {
+        var index = 2
+        while index + 3 < bytes.count, bytes[index] == 0xFF, bytes[index + 1] != 0xDA {
+            if bytes[index + 1] == marker { return index }
+            index += 2 + (Int(bytes[index + 2]) << 8 | Int(bytes[index + 3]))
+        }
+        return nil
     }
 }

@@ -25,6 +25,9 @@ struct ServeSiteLayoutTests {
     func nestedManifest() async throws {
         let scenario = try await Self.site()
         let server = try await ServeProcess(["site"], in: scenario.root)
+        #expect(server.log().contains("site/assets/img/\(Manifest.fileName): picking variants for 2 images"),
+                "the startup line names the manifest actually loaded: \(server.log())")
+        #expect(!server.log().contains("site/\(Manifest.fileName):"), "\(server.log())")
         let logo = try await get(server, "/assets/img/icons/logo.png", ["Sec-CH-DPR": "2"])
         #expect(logo.status == 200)
         #expect(logo.header("Content-Location")?.hasSuffix("assets/img/icons/logo@2x.png") == true, "\(logo.headers)")

@@ -70,7 +70,7 @@ struct SiteLayoutCommandTests {
         try await scenario.build()
         let result = try await scenario.dppx("css", "public", "hero.jpg")
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains(".hero {") && !result.stdout.contains(".icons-logo") && !result.stdout.contains(".vector"))
+        #expect(result.stdout.contains(".img-hero {") && !result.stdout.contains(".img-icons-logo") && !result.stdout.contains(".img-vector"))
         let unknown = try await scenario.dppx("css", "public", "nope.jpg")
         #expect(unknown.status == 1 && unknown.stderr.contains("nope.jpg: no such image"), "\(unknown)")
     }
@@ -80,8 +80,10 @@ struct SiteLayoutCommandTests {
         let scenario = try RenderScenario(masters: ["assets/img/hero.jpg": (800, 500)], svg: false)
         try await scenario.build()
         let stripped = try await scenario.dppx("css", "public", "--strip", "assets/img")
-        #expect(stripped.stdout.contains(".hero {"), "\(stripped)")
-        let replaced = try await scenario.dppx("css", "public", "--strip", "assets/img/", "--prefix", "img-")
-        #expect(replaced.stdout.contains(".img-hero {") && replaced.stdout.contains("url(\"assets/img/hero.jpg\")"), "\(replaced)")
+        #expect(stripped.stdout.contains(".img-hero {"), "\(stripped)")
+        let replaced = try await scenario.dppx("css", "public", "--strip", "assets/img/", "--prefix", "pic-")
+        #expect(replaced.stdout.contains(".pic-hero {") && replaced.stdout.contains("url(\"assets/img/hero.jpg\")"), "\(replaced)")
+        let bare = try await scenario.dppx("css", "public", "--strip", "assets/img/", "--prefix", "")
+        #expect(bare.status == 0 && bare.stdout.contains("\n.hero {"), "--prefix '' gives the bare names back: \(bare)")
     }
 }

@@ -91,6 +91,44 @@ struct ServeFileCacheTests {
         }
     }
 
+    @Test("requests arriving together for one version of a small file share one read of it")
+    func sharedLoad() async throws {
+        let fixture = try ServerFixture()
+        let path = fixture.root + "/digits.txt"
+        let identity = try #require(FileIdentity(path: path))
+        let cache = FileCache(capacity: 1 << 20)
+        let reads = LockedValue(0)
+        let loaded = await withTaskGroup(of: FileIdentity?.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    await cache.sharedLoad(of: path, identity: identity) {
+                        reads.withLock { $0 += 1 }
+                        try? await Task.sleep(for: .milliseconds(300))
+                        return identity
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(loaded.count == 50 && loaded.allSatisfy { $0 == identity })
+        #expect(reads.current == 1, "\(reads.current) reads for 50 requests at once")
+        // Once done, a new version (or a later request for a dropped one) reads again.
+        _ = await cache.sharedLoad(of: path, identity: identity) { reads.withLock { $0 += 1 }; return identity }
+        #expect(reads.current == 2)
+    }
+
+    @Test("a bounded cache empties when full and fills again with what is asked for")
+    func boundedCache() {
+        let cache = BoundedCache<Int, String>(maxEntries: 3)
+        for key in 0..<3 { cache.store("\(key)", for: key) }
+        #expect(cache.count == 3 && cache[1] == "1")
+        cache.store("1 again", for: 1)
+        #expect(cache.count == 3, "replacing a key does not empty it")
+        #expect(cache.value(for: 9) { "nine" } == "nine")
+        #expect(cache.count == 1 && cache[0] == nil && cache[9] == "nine")
+        #expect(cache.value(for: 9) { "made twice" } == "nine")
+    }
+
     @Test("HTTP dates: IMF-fixdate out; IMF-fixdate, RFC 850 and asctime in")
     func dates() {
         #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")

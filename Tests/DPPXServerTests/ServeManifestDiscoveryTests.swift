@@ -1,5 +1,5 @@
 import DPPXCore
-import DPPXServer
+@testable import DPPXServer
 import DPPXTestSupport
 import Foundation
 import Testing
@@ -34,6 +34,30 @@ struct ServeManifestDiscoveryTests {
             if !found { try await Task.sleep(for: .milliseconds(10)) }
         }
         #expect(found, "a manifest written while serving is found within a few checks")
-        #expect(store.status() == .loaded(images: 2))
+        let root = scratch("root")
+        #expect(store.status() == .loaded(images: 2, manifests: ["\(root)/assets/img/\(Manifest.fileName)", "\(root)/icons/\(Manifest.fileName)"]))
+        #expect(store.status().description == "\(root)/assets/img/\(Manifest.fileName), \(root)/icons/\(Manifest.fileName): picking variants for 2 images",
+                "the status names the manifests read, not ROOT's own (which does not exist)")
+    }
+
+    @Test("a timed check begun before a search does not drop the manifest the search found")
+    func checkRacingSearch() throws {
+        let scratch = ScratchFolder("dppx-discovery-race")
+        try TestImages.writeBytes(Self.manifest("hero.jpg"), to: scratch("root/\(Manifest.fileName)"))
+        let store = ManifestStore(root: scratch("root"), recheckInterval: .seconds(3600))
+        try TestImages.writeBytes(Self.manifest("logo.png"), to: scratch("root/icons/\(Manifest.fileName)"))
+        // A request's timed check takes the known paths, then a background search finds the
+        // new manifest before the check has read its files.
+        let check = try #require(store.beginTimedCheck(now: .now + .seconds(7200)))
+        store.search()
+        #expect(store.index().image(atBasePath: "icons/logo.png") != nil)
+        store.finish(check)
+        #expect(store.index().image(atBasePath: "icons/logo.png") != nil, "the late check forgot the manifest just found")
+        #expect(store.index().image(atBasePath: "hero.jpg") != nil)
+        // A check begun after the search sees both, and still notices a change.
+        try TestImages.writeBytes(Self.manifest("other.jpg"), to: scratch("root/\(Manifest.fileName)"))
+        let later = try #require(store.beginTimedCheck(now: .now + .seconds(14400)))
+        store.finish(later)
+        #expect(store.index().image(atBasePath: "other.jpg") != nil && store.index().image(atBasePath: "icons/logo.png") != nil)
     }
 }

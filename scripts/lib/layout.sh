@@ -1,5 +1,9 @@
-# Where scripts/install puts each file under a PREFIX; scripts/uninstall and scripts/package-deb
-# read the same names. Usage: source scripts/lib/layout.sh; layout PREFIX.
+# Where scripts/install puts each file under a PREFIX; scripts/uninstall, scripts/package-deb and
+# scripts/test-package read the same names. Usage: source scripts/lib/layout.sh; layout PREFIX.
+
+# What scripts/build-release makes and scripts/install copies from, relative to the repository.
+release_dir=.build/release-package
+
 layout() {
   local prefix="${1%/}"
   bin_dir="$prefix/bin"

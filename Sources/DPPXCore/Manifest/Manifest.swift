@@ -90,6 +90,16 @@ public struct Manifest: Codable, Hashable, Sendable {
             return found.sorted()
         }
 
+        /// Formats present, fewest bytes first by the sizes recorded (summed over densities or
+        /// widths): the order a page lists them in, since a browser takes the first it decodes.
+        /// `ImageFormat` order when sizes are equal or not known (a manifest predicted from masters).
+        public var formatsBySize: [ImageFormat] {
+            let formats = self.formats
+            let totals = formats.map { format in variants(in: format).reduce(0) { $0 + $1.bytes } }
+            guard !totals.contains(0) else { return formats }
+            return zip(formats, totals).sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
+        }
+
         /// The master's output format: the format of `path`.
         public var primaryFormat: ImageFormat {
             variants.first { $0.path == path }?.format ?? variants.first?.format ?? .png

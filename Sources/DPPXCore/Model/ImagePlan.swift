@@ -48,6 +48,8 @@ public struct PlanSettings: Hashable, Codable, Sendable {
             if let value = rule.webpQuality { merged.webpQuality = value }
             if let value = rule.avifQuality { merged.avifQuality = value }
             if let value = rule.exclude { merged.exclude = value }
+            if let value = rule.css { merged.css = value }
+            if let value = rule.cover { merged.cover = value }
         }
         return merged
     }
@@ -147,7 +149,9 @@ public struct ImagePlan: Hashable, Sendable {
             skippedWidths = []
             cssSize = masterSize
             skippedDensities = []
-            skippedFormats = []
+            // Said for JPEG XL, which has no vector form: the SVG is the smallest file anyway.
+            let extra = rule.formats ?? settings.extraFormats
+            skippedFormats = extra.contains(.jxl) ? [(.jxl, "an SVG is served as it is at every density")] : []
             outputs = [Output(path: name.basePath(format: .svg), density: Density(1), format: .svg, size: masterSize)]
             return
         }
@@ -197,7 +201,9 @@ public struct ImagePlan: Hashable, Sendable {
         var formats = [primary]
         var skipped: [(format: ImageFormat, reason: String)] = []
         for extra in extra where extra != primary {
-            if animated && !(extra == .webp || extra == .gif) {
+            if animated && extra == .jxl {
+                skipped.append((extra, "dppx writes no animated jxl; the animation is kept in \(primary.rawValue)\(formats.contains(.webp) ? " and webp" : "")"))
+            } else if animated && !(extra == .webp || extra == .gif) {
                 skipped.append((extra, "\(extra.rawValue) cannot hold the animation; the animation is kept in \(primary.rawValue)\(formats.contains(.webp) ? " and webp" : "")"))
             } else {
                 formats.append(extra)

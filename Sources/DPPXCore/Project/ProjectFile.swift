@@ -151,6 +151,21 @@ private struct TableReader {
         do { return try ImageFormat.parseList(names.joined(separator: ",")) } catch { throw fail(entry, error.description) }
     }
 
+    /// One pattern in quotes or a list of them.
+    func patterns(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> [PathGlob] {
+        switch entry.value {
+        case .string(let pattern): return [PathGlob(pattern)]
+        case .array(let items):
+            var patterns: [PathGlob] = []
+            for item in items {
+                guard case .string(let pattern) = item else { throw fail(entry, "must be patterns in quotes, e.g. match = [\"photos/**\", \"*.png\"]; got \(item.kind)") }
+                patterns.append(PathGlob(pattern))
+            }
+            return patterns
+        default: throw fail(entry, "must be a pattern in quotes, e.g. match = \"photos/**\"; got \(entry.value.kind)")
+        }
+    }
+
     func describe(_ value: TOMLDocument.Value) -> String {
         switch value {
         case .string(let text): "\"\(text)\""
@@ -168,7 +183,7 @@ private struct TableReader {
     }
 
     mutating func readBuild(into settings: inout ProjectSettings) throws(ProjectFileError) {
-        let known = ["source", "out", "densities", "source-density", "formats", "upscale", "widths", "templates"]
+        let known = ["source", "out", "densities", "source-density", "formats", "upscale", "widths", "templates", "fail-on"]
             + ProjectSettings.numberBounds.filter { $0.key.hasPrefix("build.") }.map { String($0.key.dropFirst(6)) }
         for entry in table.entries {
             switch entry.key {
@@ -180,6 +195,13 @@ private struct TableReader {
             case "upscale": settings.upscale = try bool(entry)
             case "widths": settings.widths = try widths(entry)
             case "templates": settings.templates = try path(entry)
+            case "fail-on":
+                guard let level = FailOn(parsing: try string(entry)) else {
+                    throw fail(entry, "must be \(FailOn.choices), e.g. fail-on = \"error\"; got \(describe(entry.value))")
+                }
+                settings.failOn = level
+            case "shard":
+                throw fail(entry, "is not a project setting: a shard belongs to one job of many, so pass it to each job's command, e.g. dppx build --shard 2/4 (or --shard auto/4 in a Kubernetes Indexed Job), and remove it from the file")
             default: if try !number(entry, into: &settings) { throw unknown(entry, known: known) }
             }
         }
@@ -197,7 +219,8 @@ private struct TableReader {
             case "box": settings.box = try bool(entry)
             case "legacy": settings.legacy = try bool(entry)
             case "base-url": settings.baseURL = try string(entry)
-            default: throw unknown(entry, known: ["file", "prefix", "strip", "box", "legacy", "base-url"])
+            case "match": settings.cssMatch = try patterns(entry)
+            default: throw unknown(entry, known: ["file", "prefix", "strip", "box", "legacy", "base-url", "match"])
             }
         }
     }
@@ -210,7 +233,8 @@ private struct TableReader {
                 let sizes = try string(entry)
                 if let problem = MarkupSizes.problem(sizes, spelled: { "sizes = \"\($0)\"" }) { throw fail(entry, problem) }
                 settings.sizes = sizes
-            default: throw unknown(entry, known: ["base-url", "sizes"])
+            case "dimensions": settings.dimensions = try bool(entry)
+            default: throw unknown(entry, known: ["base-url", "sizes", "dimensions"])
             }
         }
     }
@@ -258,16 +282,7 @@ private struct TableReader {
         var rule = ImageRule(match: [])
         for entry in table.entries {
             switch entry.key {
-            case "match":
-                switch entry.value {
-                case .string(let pattern): rule.match = [PathGlob(pattern)]
-                case .array(let items):
-                    for item in items {
-                        guard case .string(let pattern) = item else { throw fail(entry, "must be patterns in quotes, e.g. match = [\"photos/**\", \"*.png\"]; got \(item.kind)") }
-                        rule.match.append(PathGlob(pattern))
-                    }
-                default: throw fail(entry, "must be a pattern in quotes, e.g. match = \"photos/**\"; got \(entry.value.kind)")
-                }
+            case "match": rule.match = try patterns(entry)
             case "density": rule.density = try density(entry)
             case "width": rule.width = try integer(entry, 1...WidthRequest.maximumWidth, example: 300)
             case "widths": rule.widths = try widths(entry)
@@ -280,7 +295,11 @@ private struct TableReader {
             case "webp-quality": rule.webpQuality = try integer(entry, 1...100, example: 80)
             case "avif-quality": rule.avifQuality = try integer(entry, 1...100, example: 55)
             case "exclude": rule.exclude = try bool(entry)
-            default: throw unknown(entry, known: ["match", "density", "width", "widths", "sizes", "formats", "quality", "webp-quality", "avif-quality", "exclude"])
+            case "css": rule.css = try bool(entry)
+            case "cover":
+                guard let box = CoverBox(parsing: try string(entry)) else { throw fail(entry, "must be \(CoverBox.expected); got \(describe(entry.value))") }
+                rule.cover = box
+            default: throw unknown(entry, known: ["match", "density", "width", "widths", "sizes", "formats", "quality", "webp-quality", "avif-quality", "exclude", "css", "cover"])
             }
         }
         guard !rule.match.isEmpty else {

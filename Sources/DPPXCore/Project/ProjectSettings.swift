@@ -24,11 +24,15 @@ public struct ProjectSettings: Hashable, Sendable {
     public var maxPixels: Int?
     public var maxFrames: Int?
     public var maxScans: Int?
+    /// How damaged a master may be and still be built (`[build] fail-on`, `--fail-on`).
+    public var failOn: FailOn?
     public var jobs: Int?
     public var jpegQuality: Int?
     public var webpQuality: Int?
     public var avifQuality: Int?
     public var avifEffort: Int?
+    /// JPEG XL quality for variants encoded from pixels; absent: lossless for PNG masters.
+    public var jxlQuality: Int?
     public var pngCompression: Int?
 
     /// The user's copies of dppx's templates.
@@ -45,12 +49,16 @@ public struct ProjectSettings: Hashable, Sendable {
     /// A leading part of image paths left out of class names (`[css] strip`, `--strip`):
     /// `assets/img/` makes `assets/img/hero.jpg` the class `.hero`.
     public var stripPath: String?
+    /// The images that get stylesheet rules (`[css] match`); nil for every image.
+    public var cssMatch: [PathGlob]?
 
     // The markup (`dppx html`).
     /// The markup's URLs under this base instead of relative ones (`[html] base-url`).
     public var markupBaseURL: String?
     /// The `sizes` of fluid images no rule gives one (`[html] sizes`, `--sizes`).
     public var sizes: String?
+    /// Whether `<img>` gets `width` and `height` (`[html] dimensions`, `--no-dimensions`).
+    public var dimensions: Bool?
 
     // Page rewriting (`dppx rewrite`, run by `dppx build` after the images, and by `dppx serve`).
     /// The pages and stylesheets to rewrite: paths or patterns (`site/**/*.html`), resolved
@@ -89,8 +97,10 @@ public struct ProjectSettings: Hashable, Sendable {
         take(\.source); take(\.output)
         take(\.densities); take(\.sourceDensity); take(\.formats); take(\.upscale); take(\.widths)
         take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
-        take(\.avifEffort); take(\.pngCompression); take(\.templates)
+        take(\.avifEffort); take(\.jxlQuality); take(\.pngCompression); take(\.templates)
+        take(\.failOn)
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
+        take(\.cssMatch); take(\.dimensions)
         take(\.rewritePages); take(\.rewriteRoot); take(\.rewriteBaseURL); take(\.rewriteSizes); take(\.rewriteDimensions); take(\.rewritePicture)
         take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
         result.rules += other.rules
@@ -112,7 +122,7 @@ public struct ProjectSettings: Hashable, Sendable {
 
     /// The stylesheet options, with the defaults for what is not said.
     public var stylesheetOptions: StylesheetOptions {
-        StylesheetOptions(classPrefix: classPrefix ?? "", box: box ?? true, legacy: legacy ?? false,
-                          stripPath: stripPath ?? "")
+        StylesheetOptions(classPrefix: classPrefix ?? StylesheetOptions.defaultClassPrefix, box: box ?? true, legacy: legacy ?? false,
+                          stripPath: stripPath ?? "", match: cssMatch, rules: rules)
     }
 }

@@ -60,9 +60,10 @@ struct StaticResponder: Sendable {
         case answer(Answer)
         /// `/_dppx/`: the server's own routes answer it.
         case route
-        /// The answer is made from this file's bytes (a page that gets the reload script), not
-        /// in memory yet: read it off the event loop, then decide again.
-        case needsContents(FileSlice)
+        /// The answer is made from a file's bytes that are not in memory yet (a page that gets
+        /// the reload script, the head of a variant that gets EXIF density): run `read` off the
+        /// event loop, then decide again.
+        case needsRead(@Sendable () async -> Void)
     }
 
     /// The answer to `request`.
@@ -85,7 +86,7 @@ struct StaticResponder: Sendable {
         let manifest = manifests.index()
         var variantMissing = false
         if let variant = variant(of: relative, in: manifest, request: request, variantMissing: &variantMissing) {
-            return .answer(variant)
+            return variant
         }
         // A variant found missing could appear: then this answer would change.
         let decidedWith = variantMissing ? nil : manifest
@@ -137,7 +138,10 @@ struct StaticResponder: Sendable {
             fields[.contentLength] = String(slice.file.size + LiveReloadScript.tag.utf8.count)
             return .answer(Answer(status: .ok, fieldLines: HTTP1ResponseHead.fieldLines(fields)))
         }
-        guard let page = files.bodyInMemory(slice) else { return .needsContents(slice) }
+        guard let page = files.bodyInMemory(slice) else {
+            let files = self.files
+            return .needsRead { _ = await files.load(slice) }
+        }
         var bytes = Array(page.readableBytesView)
         if let rewriter = pageRewriter() {
             bytes = stylesheet ? rewriter.rewriteCSS(bytes, at: String(path)).bytes : rewriter.rewriteHTML(bytes, at: String(path)).bytes
@@ -165,14 +169,15 @@ struct StaticResponder: Sendable {
     }
 
     /// The negotiated answer for an image's 1x URL; nil when `relative` is not one (or its
-    /// chosen variant is missing on disk, in which case the plain file is the answer).
+    /// chosen variant is missing on disk, in which case the plain file is the answer). A read
+    /// first when the EXIF density's bytes need the variant's head, not in memory yet.
     ///
     /// The body of a negotiated answer is made here, and only here: the variant's file, with
     /// EXIF density written in when that is the signal (`DensityInsertionCache`: the bytes up to
     /// the insertion point and the metadata, then the rest of the file). The headers' length
     /// follows from the body; ranges, HEAD and the writer need no change (`AnswerBody.slice`).
     private func variant(of relative: Substring, in index: ManifestIndex, request: FileRequest,
-                         variantMissing: inout Bool) -> Answer? {
+                         variantMissing: inout Bool) -> Decision? {
         // An image whose size nobody stated keeps its own file: a page never told about dppx
         // lays out as it did from a plain static server.
         guard let image = index.image(atBasePath: String(relative)), !image.densityIndependent, image.sizeIsGiven else { return nil }
@@ -186,16 +191,22 @@ struct StaticResponder: Sendable {
         }
         let path = Substring(choice.variant.path)
         let absolutePath = files.absolutePath(path)
-        var body = AnswerBody([.file(FileSlice(path: absolutePath, file: file))])
+        let whole = FileSlice(path: absolutePath, file: file)
+        var body = AnswerBody([.file(whole)])
         // A file that cannot carry EXIF density (not the JPEG or PNG the manifest says) gets
         // the header instead.
         var signal = choice.signal
         if case .exif(let exif) = signal {
-            if case .success(let prefix)? = densityPrefixes.prefix(writing: exif, into: choice.variant.format, path: absolutePath, file: file) {
+            let format = choice.variant.format
+            switch densityPrefixes.prefix(writing: exif, into: format, file: whole, files: files) {
+            case .success(let prefix)?:
                 body = AnswerBody([.bytes(prefix.bytes),
                                    .file(FileSlice(path: absolutePath, file: file, range: prefix.resumeOffset..<file.size))])
-            } else {
+            case .failure?:
                 signal = .contentDPR(choice.variant.density)
+            case nil:
+                let (prefixes, files) = (densityPrefixes, self.files)
+                return .needsRead { await prefixes.read(writing: exif, into: format, file: whole, files: files) }
             }
         }
         // A size other than the manifest's means a build is rewriting the file: the manifest's
@@ -208,7 +219,7 @@ struct StaticResponder: Sendable {
         // the answer per `Vary` and revalidates it with the same headers.
         var answer = FileResponse(file: file, cached: headers).answer(to: request, body: body)
         answer.decidedFrom = Answer.Source(manifest: index, path: path, file: file)
-        return answer
+        return .answer(answer)
     }
 }
 
@@ -273,8 +284,7 @@ struct FileResponse {
 
     /// 304: the full answer's headers but `Content-Length`, no body.
     private func notModified() -> Answer {
-        Answer(status: .notModified, fieldLines: HTTP1ResponseHead.fieldLines(cached.fields, omittingContentLength: true),
-               variant: cached.contentLocation)
+        Answer(status: .notModified, fieldLines: cached.notModifiedFieldLines, variant: cached.contentLocation)
     }
 
     /// From the extension: Hummingbird's table, then the image formats it lacks (AVIF, HEIC),

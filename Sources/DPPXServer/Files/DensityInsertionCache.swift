@@ -1,27 +1,26 @@
 import DPPXCore
 import NIOCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Where a negotiated JPEG or PNG answer gets its EXIF density: the bytes sent before the rest
 /// of the variant file (`DensityInsertion`), worked out once per version of the file from its
-/// first `DensityInsertion.headLength` bytes (one read, the first time that version is asked
-/// for), so no request reads a file whole or rewrites it, and hot answers cost a lookup.
+/// first `DensityInsertion.headLength` bytes, so no request reads a file whole or rewrites it,
+/// and hot answers cost a lookup.
 ///
-/// Keys include the file's identity, so a rebuilt variant is read again. Bounded: cleared when
-/// it grows past `maxEntries`.
+/// Those bytes come from the file's copy in memory (`RootedFileSystem`); a file not in memory
+/// is read off the event loop first (`read`): the whole of a small file, into the file cache,
+/// or only the head of a large one.
+///
+/// Keys include the file's identity, so a rebuilt variant is read again. Bounded
+/// (`BoundedCache`).
 final class DensityInsertionCache: Sendable {
     /// The bytes to send first, and the file offset the rest of the answer starts at.
     struct Prefix: Sendable {
         let bytes: ByteBuffer
         let resumeOffset: Int
     }
+
+    /// A prefix, or why the file cannot carry the density (not a JPEG or PNG, EXIF already there).
+    typealias Outcome = Result<Prefix, DensityInsertionError>
 
     private struct Key: Hashable {
         let path: String
@@ -30,52 +29,47 @@ final class DensityInsertionCache: Sendable {
         let exif: ExifDensity
     }
 
-    let maxEntries: Int
-    private let entries = LockedValue([Key: Result<Prefix, DensityInsertionError>]())
+    private let entries: BoundedCache<Key, Outcome>
 
     init(maxEntries: Int = 4096) {
-        self.maxEntries = maxEntries
+        entries = BoundedCache(maxEntries: maxEntries)
     }
 
-    /// The prefix that writes `exif` into the `format` file at `path` (absolute) while it is the
-    /// version `file` names. A failure says why the file cannot carry it (not a JPEG or PNG,
-    /// EXIF already there); nil when the file could not be read as that version (replaced
-    /// meanwhile: the next request sees the new one).
-    func prefix(writing exif: ExifDensity, into format: ImageFormat, path: String, file: FileIdentity) -> Result<Prefix, DensityInsertionError>? {
-        let key = Key(path: path, file: file, format: format, exif: exif)
-        if let known = entries.withLock({ $0[key] }) { return known }
-        guard let head = Self.head(of: path, file: file) else { return nil }
-        let made: Result<Prefix, DensityInsertionError>
+    /// The outcome of writing `exif` into `slice`'s file (whole, in `format`) while it is that
+    /// version; nil when its head is neither known nor in memory: `read` it, then ask again.
+    /// Never reads a file.
+    func prefix(writing exif: ExifDensity, into format: ImageFormat, file slice: FileSlice, files: RootedFileSystem) -> Outcome? {
+        let key = Key(path: slice.path, file: slice.file, format: format, exif: exif)
+        if let known = entries[key] { return known }
+        guard let contents = files.bodyInMemory(slice) else { return nil }
+        let head = contents.getBytes(at: contents.readerIndex, length: min(contents.readableBytes, DensityInsertion.headLength)) ?? []
+        return remember(Self.outcome(writing: exif, into: format, head: head), for: key)
+    }
+
+    /// Reads what `prefix` needs of `slice`'s file, off the event loop: a small file whole into
+    /// memory, only the head of a large one. Nothing when the file changed meanwhile.
+    func read(writing exif: ExifDensity, into format: ImageFormat, file slice: FileSlice, files: RootedFileSystem) async {
+        if files.keepsInMemory(slice) {
+            _ = await files.load(slice)
+            return
+        }
+        guard let head = await files.head(of: slice, length: DensityInsertion.headLength) else { return }
+        let key = Key(path: slice.path, file: slice.file, format: format, exif: exif)
+        remember(Self.outcome(writing: exif, into: format, head: head), for: key)
+    }
+
+    @discardableResult
+    private func remember(_ outcome: Outcome, for key: Key) -> Outcome {
+        entries.store(outcome, for: key)
+        return outcome
+    }
+
+    private static func outcome(writing exif: ExifDensity, into format: ImageFormat, head: [UInt8]) -> Outcome {
         do {
             let insertion = try DensityInsertion(inserting: exif, into: format, head: head)
-            made = .success(Prefix(bytes: ByteBuffer(bytes: insertion.prefix), resumeOffset: insertion.resumeOffset))
+            return .success(Prefix(bytes: ByteBuffer(bytes: insertion.prefix), resumeOffset: insertion.resumeOffset))
         } catch {
-            made = .failure(error)
+            return .failure(error)
         }
-        entries.withLock { entries in
-            if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
-            entries[key] = made
-        }
-        return made
-    }
-
-    /// The first `DensityInsertion.headLength` bytes of the file at `path`, if it is still `file`.
-    private static func head(of path: String, file: FileIdentity) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        guard FileIdentity(descriptor: descriptor) == file else { return nil }
-        let wanted = min(file.size, DensityInsertion.headLength)
-        guard wanted > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: wanted)
-        var filled = 0
-        while filled < wanted {
-            let count = bytes.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress! + filled, wanted - filled, off_t(filled))
-            }
-            guard count > 0 else { break }
-            filled += count
-        }
-        return Array(bytes.prefix(filled))
     }
 }

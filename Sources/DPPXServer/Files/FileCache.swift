@@ -23,6 +23,13 @@ final class FileCache: Sendable {
     let capacity: Int
     let maxPaths: Int
     private let state = LockedValue(State())
+    /// Reads in progress, by path and the version being read.
+    private let loads = LockedValue([LoadKey: Task<FileIdentity?, Never>]())
+
+    private struct LoadKey: Hashable {
+        let path: String
+        let identity: FileIdentity
+    }
 
     init(capacity: Int, maxPaths: Int = 10_000) {
         self.capacity = capacity
@@ -69,6 +76,23 @@ final class FileCache: Sendable {
             state.order.append(path)
             state.bytes += size
         }
+    }
+
+    /// The identity of what `read` stored for `path` (nil: nothing), run once for any number
+    /// of callers asking for the same version at the same time.
+    func sharedLoad(of path: String, identity: FileIdentity, read: @escaping @Sendable () async -> FileIdentity?) async -> FileIdentity? {
+        let key = LoadKey(path: path, identity: identity)
+        let task = loads.withLock { loads -> Task<FileIdentity?, Never> in
+            if let running = loads[key] { return running }
+            let started = Task { await read() }
+            loads[key] = started
+            return started
+        }
+        let loaded = await task.value
+        loads.withLock { loads in
+            if loads[key] == task { loads[key] = nil }
+        }
+        return loaded
     }
 
     /// Bytes of contents held now.

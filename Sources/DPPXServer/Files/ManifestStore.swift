@@ -36,6 +36,17 @@ public final class ManifestStore: Sendable {
         var checksSinceDiscovery = 0
         /// A search of ROOT is running (off the request path).
         var discovering = false
+        /// Counts the searches that set `fingerprints`' paths: a timed check made with the
+        /// paths of an earlier search must not undo a later one.
+        var search = 0
+    }
+
+    /// A timed check begun: the paths it looks at, and the search they came from.
+    struct TimedCheck {
+        let known: [String]
+        let search: Int
+        /// This check also starts a search of ROOT.
+        let discovers: Bool
     }
 
     private let state = LockedValue(State())
@@ -69,32 +80,57 @@ public final class ManifestStore: Sendable {
             $0.fingerprints = fingerprints
             $0.checked = .now
             $0.checksSinceDiscovery = 0
+            $0.search += 1
         }
         return status
     }
 
     private func refreshIfDue() {
-        let now = ContinuousClock.now
-        let due = state.withLock { state -> (known: [String], discover: Bool)? in
-            guard let checked = state.checked, now - checked < recheckInterval else {
-                state.checked = now
-                state.checksSinceDiscovery += 1
-                let discover = state.checksSinceDiscovery >= Self.discoveryEvery
-                if discover { state.checksSinceDiscovery = 0 }
-                return (Array(state.fingerprints.keys), discover)
-            }
-            return nil
-        }
-        guard let due else { return }
-        if due.discover { startDiscovery() }
-        update(to: fingerprints(of: due.known))
+        guard let check = beginTimedCheck() else { return }
+        if check.discovers { startDiscovery() }
+        finish(check)
     }
 
-    /// Reads the manifests again when `fingerprints` differ from those last read.
-    private func update(to fingerprints: [String: FileIdentity?]) {
+    /// The timed check due now, if one is.
+    func beginTimedCheck(now: ContinuousClock.Instant = .now) -> TimedCheck? {
+        state.withLock { state -> TimedCheck? in
+            if let checked = state.checked, now - checked < recheckInterval { return nil }
+            state.checked = now
+            state.checksSinceDiscovery += 1
+            let discovers = state.checksSinceDiscovery >= Self.discoveryEvery
+            if discovers { state.checksSinceDiscovery = 0 }
+            return TimedCheck(known: Array(state.fingerprints.keys), search: state.search, discovers: discovers)
+        }
+    }
+
+    /// Reads the manifests `check` knows again if one of them changed.
+    func finish(_ check: TimedCheck) {
+        update(to: fingerprints(of: check.known), madeBy: .check(search: check.search))
+    }
+
+    /// Searches ROOT now and reads what it finds (`startDiscovery` runs this off the request path).
+    func search() {
+        update(to: fingerprints(of: discover()), madeBy: .search)
+    }
+
+    private enum Update {
+        /// A search: sets the paths.
+        case search
+        /// A timed check of the paths `search` set.
+        case check(search: Int)
+    }
+
+    /// Reads the manifests again when `fingerprints` differ from those last read. A timed
+    /// check's result is dropped once a search has set other paths since it began: it would
+    /// forget a manifest just found until the next search (`discoveryEvery` checks later).
+    private func update(to fingerprints: [String: FileIdentity?], madeBy update: Update) {
         guard fingerprints != state.withLock({ $0.fingerprints }) else { return }
         let (index, status) = load(fingerprints)
         state.withLock {
+            switch update {
+            case .search: $0.search += 1
+            case .check(let search): guard search == $0.search else { return }
+            }
             $0.index = index
             $0.status = status
             $0.fingerprints = fingerprints
@@ -110,7 +146,7 @@ public final class ManifestStore: Sendable {
         }
         guard starts else { return }
         DispatchQueue.global(qos: .utility).async { [self] in
-            update(to: fingerprints(of: discover()))
+            search()
             state.withLock { $0.discovering = false }
         }
     }
@@ -130,6 +166,7 @@ public final class ManifestStore: Sendable {
     private func load(_ fingerprints: [String: FileIdentity?]) -> (ManifestIndex, ManifestStatus) {
         let own = root + "/" + Manifest.fileName
         var images: [Manifest.Image] = []
+        var used: [String] = []
         var problem: ManifestStatus?
         let paths = fingerprints.keys.sorted()
         for path in paths.filter({ $0 == own }) + paths.filter({ $0 != own }) {
@@ -145,12 +182,13 @@ public final class ManifestStore: Sendable {
             let relative = folder.hasPrefix("/") ? String(folder.dropFirst()) : folder
             do throws(ManifestError) {
                 images += try Manifest.decode(bytes).images.map { $0.relocated(under: relative) }
+                used.append(path)
             } catch {
                 problem = problem ?? .unreadable(path: path, reason: error.description)
             }
         }
         if images.isEmpty, let problem { return (.empty, problem) }
         if images.isEmpty && fingerprints.values.allSatisfy({ $0 == nil }) { return (.empty, .missing(path: own)) }
-        return (ManifestIndex(Manifest(images: images)), .loaded(images: images.count))
+        return (ManifestIndex(Manifest(images: images)), .loaded(images: images.count, manifests: used))
     }
 }

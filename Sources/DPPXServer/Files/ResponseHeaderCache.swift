@@ -6,8 +6,8 @@ import NIOCore
 /// validators and `Content-Location` are the same each time, and formatting them cost about 6 %
 /// of the server's CPU for a small file.
 ///
-/// Keys include the file's identity, so a replaced file gets new headers. Bounded: cleared
-/// when it grows past `maxEntries`, so endless distinct URLs cannot grow the server.
+/// Keys include the file's identity, so a replaced file gets new headers. Bounded
+/// (`BoundedCache`), so endless distinct URLs cannot grow the server.
 final class ResponseHeaderCache: Sendable {
     struct Key: Hashable {
         let path: Substring
@@ -20,6 +20,8 @@ final class ResponseHeaderCache: Sendable {
     struct Headers {
         let fields: HTTPFields
         let fieldLines: ByteBuffer
+        /// The field lines of a 304: all but `Content-Length`.
+        let notModifiedFieldLines: ByteBuffer
         let entityTag: String
         let lastModified: String?
         let contentLocation: String?
@@ -28,6 +30,7 @@ final class ResponseHeaderCache: Sendable {
         init(_ fields: HTTPFields) {
             self.fields = fields
             fieldLines = HTTP1ResponseHead.fieldLines(fields)
+            notModifiedFieldLines = HTTP1ResponseHead.fieldLines(fields, omittingContentLength: true)
             entityTag = fields[.eTag] ?? ""
             lastModified = fields[.lastModified]
             contentLocation = fields[.contentLocation]
@@ -35,21 +38,14 @@ final class ResponseHeaderCache: Sendable {
         }
     }
 
-    let maxEntries: Int
-    private let entries = LockedValue([Key: Headers]())
+    private let entries: BoundedCache<Key, Headers>
 
     init(maxEntries: Int = 4096) {
-        self.maxEntries = maxEntries
+        entries = BoundedCache(maxEntries: maxEntries)
     }
 
     /// The headers for `key`, made with `make` the first time.
     func headers(for key: Key, make: () -> HTTPFields) -> Headers {
-        if let known = entries.withLock({ $0[key] }) { return known }
-        let made = Headers(make())
-        entries.withLock { entries in
-            if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
-            entries[key] = made
-        }
-        return made
+        entries.value(for: key) { Headers(make()) }
     }
 }

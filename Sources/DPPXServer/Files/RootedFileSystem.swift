@@ -63,17 +63,47 @@ public struct RootedFileSystem: Sendable {
     }
 
     /// Reads `slice`'s file into memory on NIO's thread pool; true when it is there now, as the
-    /// same version. Nothing is read for a file above `cachedFileLimit`.
+    /// same version. Nothing is read for a file above `cachedFileLimit`. Requests that ask for
+    /// the same version while it is being read wait for that one read (`FileCache.sharedLoad`):
+    /// a page that hundreds of clients ask for at once is read, and held, once.
     func load(_ slice: FileSlice) async -> Bool {
         guard keepsInMemory(slice) else { return false }
         if cache.contents(of: slice.path, identity: slice.file) != nil { return true }
         let limit = cachedFileLimit
         let path = slice.path
-        guard let (read, identity) = try? await NIOThreadPool.singleton.runIfActive({ try Self.readWhole(path, limit: limit) }),
-              let identity
-        else { return false }
-        cache.store(read, for: path, identity: identity)
-        return identity == slice.file
+        let cache = self.cache
+        let loaded = await cache.sharedLoad(of: path, identity: slice.file) {
+            guard let (read, identity) = try? await NIOThreadPool.singleton.runIfActive({ try Self.readWhole(path, limit: limit) }),
+                  let identity
+            else { return nil }
+            cache.store(read, for: path, identity: identity)
+            return identity
+        }
+        return loaded == slice.file
+    }
+
+    /// The first `length` bytes of `slice`'s file (fewer when it is shorter), read on NIO's
+    /// thread pool; nil when the file is no longer the version `slice` describes.
+    func head(of slice: FileSlice, length: Int) async -> [UInt8]? {
+        let path = slice.path
+        let file = slice.file
+        return try? await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
+            let descriptor = openForReading(path)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            guard FileIdentity(descriptor: descriptor) == file else { return nil }
+            let wanted = min(file.size, length)
+            var bytes = [UInt8](repeating: 0, count: wanted)
+            var filled = 0
+            while filled < wanted {
+                let count = bytes.withUnsafeMutableBytes { raw in
+                    pread(descriptor, raw.baseAddress! + filled, wanted - filled, off_t(filled))
+                }
+                guard count > 0 else { break }
+                filled += count
+            }
+            return Array(bytes.prefix(filled))
+        }
     }
 
     /// The open file for sending `slice` from disk, when the file at its path is still the

@@ -20,8 +20,11 @@ import Darwin
 /// connection can take more output (NIO's pending bytes under its high-water mark), no file is
 /// open for it and Hummingbird owes no answer; until then its parts wait here and nothing more is
 /// read from the socket. So a client that pipelines requests without reading the answers holds
-/// at most one read's worth of requests (and never more than `maximumWaitingParts`), about 64 KB
-/// of answers and one open file.
+/// at most one read's worth of requests (`readSizes`: 2 KB, one to four of a browser's
+/// requests or about 40 short ones, never more than `maximumWaitingParts`), one answer's pending writes (slices of the
+/// shared in-memory file, not copies) and one open file. A parsed request head costs about
+/// half a kilobyte however short its line: NIO's default reads (four of up to 64 KB a wake-up)
+/// held some 340 of them, 180 KB, per stalled client.
 ///
 /// **Time.** One clock per connection, `timeout` (`--idle-timeout`) for each rule: a connection
 /// with nothing in progress that completes no request head in that time is closed (idle
@@ -45,9 +48,12 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Bodies are written in pieces of this size, each one's completion counting as progress.
     static let pieceSize = 256 * 1024
-    /// Request parts kept waiting at most (about 1000 pipelined requests, or one 64 KB read of
-    /// small ones); past that the connection is closed.
-    static let maximumWaitingParts = 2048
+    /// Request parts kept waiting at most (one read of the shortest requests, two parts each);
+    /// past that the connection is closed.
+    static let maximumWaitingParts = 256
+    /// Socket reads: from 64 bytes to 2 KB by what the last reads filled, one read per wake-up
+    /// (`ServerChannel`). Request heads are short; a longer one takes two reads.
+    static let readSizes = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 2048)
 
     private let responder: StaticResponder
     private let accessLogger: Logger?
@@ -82,7 +88,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private enum Work: Equatable {
         case none
-        /// A file is being read into memory before the answer can be made.
+        /// A file is being read before the answer can be made.
         case loading
         /// Hummingbird is answering a request for `/_dppx/`.
         case routed(isHead: Bool)
@@ -252,7 +258,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             reading = .routing
             context.fireChannelRead(wrapInboundOut(.head(head)))
-        case .needsContents(let slice):
+        case .needsRead(let read):
             guard mayLoad else {
                 // Replaced again while it was being read: the client asks again.
                 let busy = Answer(status: .serviceUnavailable, headers: [.retryAfter: "1"], bytes: ByteBuffer(), isHead: true)
@@ -260,10 +266,9 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             work = .loading
-            let files = responder.files
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let loaded = context.eventLoop.makePromise(of: Bool.self)
-            loaded.completeWithTask { await files.load(slice) }
+            let loaded = context.eventLoop.makePromise(of: Void.self)
+            loaded.completeWithTask { await read() }
             loaded.futureResult.assumeIsolated().whenComplete { _ in
                 let (handler, context) = loopBound.value
                 guard !handler.closing else { return }
@@ -309,10 +314,12 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         needsFlush = true
         lastProgress = context.eventLoop.now
         if closes { closing = true }
-        let parts = answer.body.parts
+        // Each part looked up in memory once: a file that is not there is then opened, not
+        // looked for again.
+        let parts = answer.body.parts.map { (part: $0, bytes: inMemory($0)) }
         // The common answer (a head and at most one small body in memory) needs no promise.
         if start == nil, !closes, parts.count <= 1 {
-            let bytes = parts.first.flatMap(inMemory)
+            let bytes = parts.first?.bytes
             if parts.isEmpty || (bytes?.readableBytes ?? .max) <= Self.pieceSize {
                 outlet.write(NIOAny(IOData.byteBuffer(encodedHead)), promise: nil)
                 if let bytes { outlet.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil) }
@@ -323,8 +330,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var pieces: [IOData] = [.byteBuffer(encodedHead)]
         var files: [NIOFileHandle] = []
         var sentBytes = 0
-        for part in parts {
-            if let bytes = inMemory(part) {
+        for (part, bytes) in parts {
+            if let bytes {
                 var rest = bytes
                 while let piece = rest.readSlice(length: min(rest.readableBytes, Self.pieceSize)), piece.readableBytes > 0 {
                     pieces.append(.byteBuffer(piece))

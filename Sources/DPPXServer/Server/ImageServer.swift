@@ -150,7 +150,7 @@ public struct ImageServer: Sendable {
         try checkRoot()
         let status = manifests.reload()
         if status.isLoaded {
-            logger.info("\(options.root)/\(Manifest.fileName): \(status)")
+            logger.info("\(status)")
         } else {
             logger.warning("\(status)")
         }

@@ -37,6 +37,10 @@ struct ServerChannel: ServerChildChannel, HTTPChannelHandler {
             limits.maxHeaderFieldSize = defaults.maxHeaderFieldSize
             limits.maxHeaderListSize = defaults.maxHeaderListSize
             limits.maxHeaderFieldCount = defaults.maxHeaderFieldCount
+            // Small reads, one per wake-up: what a read holds is parsed into request heads at
+            // once, and those wait here for a client that does not read its answers.
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: ConnectionHandler.readSizes)
+            try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(CloseAfterWritesHandler(maximumWait: timeout))
             // Not NIO's `configureHTTPServerPipeline`: that pairs the decoder with the encoder so

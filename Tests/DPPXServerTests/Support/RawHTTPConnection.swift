@@ -27,9 +27,14 @@ final class RawHTTPConnection: @unchecked Sendable {
 
     private let descriptor: Int32
 
-    init(port: Int, timeout: Duration = .seconds(10)) throws {
+    /// `receiveBuffer`: the socket's receive buffer in bytes (`SO_RCVBUF`, set before connecting,
+    /// so the window the server sees is that small), or the system's default.
+    init(port: Int, timeout: Duration = .seconds(10), receiveBuffer: Int? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var seconds = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()

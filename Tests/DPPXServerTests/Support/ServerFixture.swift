@@ -19,7 +19,9 @@ final class ServerFixture: Sendable {
     /// The hero's variants, ascending by density then format preference.
     static let heroDensities: [Density] = [Density(1), Density(1.5), Density(2)]
 
-    init(formats: [ImageFormat] = [.jpeg], writeManifest: Bool = true) throws {
+    /// `jpegHero`: the hero's JPEG variants are real JPEGs of their pixel size (photo-like, so
+    /// the 2x one is some 100 KB), which the server writes EXIF density into; otherwise texts.
+    init(formats: [ImageFormat] = [.jpeg], writeManifest: Bool = true, jpegHero: Bool = false) throws {
         scratch = ScratchFolder("dppx-serve")
         root = scratch("root")
         try write("index.html", "<!doctype html><html><body><h1>home</h1></body></html>\n")
@@ -40,12 +42,21 @@ final class ServerFixture: Sendable {
         for density in Self.heroDensities {
             for format in formats.sorted() {
                 let path = Self.heroPath(density, format)
-                let body = Self.heroBody(density, format)
-                try write(path, body)
+                let size = PixelSize(width: Int(400 * density.value), height: Int(250 * density.value))
+                let bytes: Int
+                if jpegHero, format == .jpeg {
+                    try FileManager.default.createDirectory(atPath: root + "/images", withIntermediateDirectories: true)
+                    // Stripped, as dppx writes variants: no EXIF of libvips's own to collide with.
+                    try TestImages.write(root + "/" + path + "[strip]", width: size.width, height: size.height)
+                    bytes = Int(try FileManager.default.attributesOfItem(atPath: root + "/" + path)[.size] as? UInt64 ?? 0)
+                } else {
+                    let body = Self.heroBody(density, format)
+                    try write(path, body)
+                    bytes = body.utf8.count
+                }
                 variants.append(Manifest.Variant(
-                    path: path, density: density, format: format,
-                    size: PixelSize(width: Int(400 * density.value), height: Int(250 * density.value)),
-                    bytes: body.utf8.count, hash: Self.heroHash(density, format)))
+                    path: path, density: density, format: format, size: size,
+                    bytes: bytes, hash: Self.heroHash(density, format)))
             }
         }
         if writeManifest {
@@ -65,10 +76,11 @@ final class ServerFixture: Sendable {
         "images/hero\(density.fileSuffix).\(format.fileExtension)"
     }
 
-    /// The body of a hero variant: its path, padded to a length unique to the variant.
+    /// The body of a hero variant: its path, padded to a length unique to the variant, shorter
+    /// for the formats usually smaller (AVIF, WebP, JPEG XL, JPEG), as real files are.
     static func heroBody(_ density: Density, _ format: ImageFormat) -> String {
         let name = heroPath(density, format)
-        let length = 40 + density.milli / 100 + (ImageFormat.allCases.firstIndex(of: format) ?? 0)
+        let length = 40 + density.milli / 100 + (ImageFormat.allCases.sorted().firstIndex(of: format) ?? 0)
         return name + String(repeating: ".", count: max(0, length - name.utf8.count))
     }
 
