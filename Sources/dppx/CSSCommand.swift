@@ -9,9 +9,11 @@ struct CSSCommand: ParsableCommand {
         commandName: "css",
         abstract: "Print density media-query CSS for the images in a built folder or a folder of masters.",
         discussion: """
-        Each image gets a class named after its path behind the prefix img- (hero.jpg -> .img-hero, icons/logo@3x.png -> .img-icons-logo; --prefix '' for bare names) with its 1x file as background-image, background-size set to its CSS size, and width and height of that size. @media blocks, one per density in ascending order, swap in the denser files; with extra formats (build --formats webp,avif) a later image-set() picks AVIF, WebP or JPEG XL (--formats jxl) where the browser supports it, the fewest bytes first. SVGs get one rule.
+        Each image gets a class named after its path behind the prefix img- (hero.jpg -> .img-hero, icons/logo@3x.png -> .img-icons-logo; --prefix '' for bare names) with its 1x file as background-image, background-size set to its CSS size, and width and height of that size. @media blocks, one per density in ascending order, swap in the denser files; with extra formats (build --formats webp,avif) a later image-set() picks AVIF, WebP or JPEG XL (--formats jxl) where the browser supports it, the fewest bytes first. SVGs get one rule. The project file chooses which images get rules: [css] match = ["backgrounds/**"], or css = false in a [[rule]] for images only ever shown with <img>; PATHS always get theirs. A fluid background's rule may give the box it covers (cover = "100vw 100vh"): its queries then also look at the viewport's height.
 
         DIR is a folder built by 'dppx build' (its dppx-manifest.json is read) or a folder of masters (only image headers are read, with the same --densities/--formats/--source-density a build would use), so a Makefile can write the CSS while the images build. PATHS limit the stylesheet to those images (master or variant paths), e.g. the images of one page.
+
+        --placeholder color|blur also paints each image's placeholder (recorded by 'dppx build') beneath its backgrounds until they arrive: background-color, and for blur a tiny preview as a second layer covering the box. It needs a built DIR.
 
         Exit status: 0 written, 1 an image, a PATH or a file failed or --check found the file stale, 2 wrong usage.
 
@@ -42,6 +44,7 @@ struct CSSCommand: ParsableCommand {
         let settings = request.settings
         let renderer = StylesheetRenderer(templates: try render.loadTemplates(.stylesheet, request))
         let input = try render.loadInput(request)
+        try stylesheet.placeholder.check(input)
         let failedInput = render.reportFailures(of: input)
         let selection = render.select(in: input, request)
         let css: String
