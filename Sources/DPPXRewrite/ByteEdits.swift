@@ -5,9 +5,24 @@ struct ByteEdits: Sendable {
 
     var isEmpty: Bool { edits.isEmpty }
 
-    /// Replaces `range` (empty to insert) with `text`.
+    /// Replaces `range` (empty to insert) with `text`. A replacement of bytes another edit
+    /// already replaces (two images of one `<picture>` updating its `<source>`) is dropped:
+    /// the first one made stands.
     mutating func replace(_ range: Range<Int>, with text: String) {
+        let clashes = edits.contains { edit in
+            edit.range == range && !range.isEmpty
+                || edit.range.overlaps(range)
+                || (range.isEmpty && edit.range.lowerBound < range.lowerBound && range.lowerBound < edit.range.upperBound)
+                || (edit.range.isEmpty && range.lowerBound < edit.range.lowerBound && edit.range.lowerBound < range.upperBound)
+        }
+        guard !clashes else { return }
         edits.append((range, Array(text.utf8)))
+    }
+
+    /// Where the byte at `offset` of the original is once the edits are made (insertions at
+    /// `offset` itself come before it).
+    func newOffset(of offset: Int) -> Int {
+        offset + edits.filter { $0.range.upperBound <= offset }.reduce(0) { $0 + $1.replacement.count - $1.range.count }
     }
 
     /// `original` with the edits made; edits must not overlap.

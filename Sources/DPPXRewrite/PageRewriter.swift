@@ -17,6 +17,21 @@ public struct PageRewriter: Sendable {
 
     /// The HTML page `bytes` (UTF-8), at `pagePath` relative to the root, rewritten.
     public func rewriteHTML(_ bytes: [UInt8], at pagePath: String) -> RewriteResult {
+        let first = rewriteHTML(bytes, at: pagePath, unwrapped: [])
+        guard options.picture, !first.wrapped.isEmpty else { return first.result }
+        // A <picture> cannot hold an <img> the parser moves out of it (out of inline SVG, say):
+        // such images keep their srcset and are not wrapped, so a second run changes nothing.
+        let inPictures = Set(HTMLTag.images(in: first.result.bytes).filter { $0.pictureSources != nil }.map(\.start))
+        let misplaced = first.wrapped.filter { !inPictures.contains($0.value) }.map(\.key)
+        guard !misplaced.isEmpty else { return first.result }
+        return rewriteHTML(bytes, at: pagePath, unwrapped: Set(misplaced)).result
+    }
+
+    /// The rewrite, leaving the `<img>` tags starting at `unwrapped` out of `<picture>`; also
+    /// where each wrapped tag starts in the original (key) and in the result (value).
+    private func rewriteHTML(_ bytes: [UInt8], at pagePath: String, unwrapped: Set<Int>)
+        -> (result: RewriteResult, wrapped: [Int: Int]) {
+        var wrappedStarts: [Int] = []
         var edits = ByteEdits()
         var findings: [RewriteFinding] = []
         var rewritten = 0
@@ -52,8 +67,14 @@ public struct PageRewriter: Sendable {
                 }
                 rewritten += 1
                 if options.picture, !reference.candidates.extra.isEmpty {
-                    let sizes = tag.attribute("sizes")?.value ?? added.first { $0.name == "sizes" }?.value
-                    pictureEdits(reference, tag: tag, sizes: sizes, pagePath: pagePath, edits: &edits, report: report)
+                    if unwrapped.contains(tag.start) {
+                        report("is where a <picture> cannot hold it (in inline SVG or other foreign content); left without one")
+                    } else {
+                        let sizes = tag.attribute("sizes")?.value ?? added.first { $0.name == "sizes" }?.value
+                        if pictureEdits(reference, tag: tag, sizes: sizes, pagePath: pagePath, edits: &edits, report: report) {
+                            wrappedStarts.append(tag.start)
+                        }
+                    }
                 }
             }
             if options.dimensions, tag.attribute("width") == nil, tag.attribute("height") == nil {
@@ -65,14 +86,18 @@ public struct PageRewriter: Sendable {
                               with: added.map { " \($0.name)=\"\(Self.escapeAttribute($0.value))\"" }.joined())
             }
         }
-        return RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten)
+        let result = RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten)
+        // The `<img` of a wrapped tag follows the `<picture>...` inserted at its start.
+        let wrapped = Dictionary(uniqueKeysWithValues: wrappedStarts.map { ($0, edits.newOffset(of: $0 + 1) - 1) })
+        return (result, wrapped)
     }
 
     /// `--picture`: an `<img>` outside a picture is wrapped in one with a `<source>` per extra
     /// format; in a picture, the sources that list only this image's files (as an earlier run
     /// wrote them) are brought up to date, and others are left alone.
+    /// True when it wrapped the tag.
     private func pictureEdits(_ reference: ImageReference, tag: HTMLTag, sizes: String?, pagePath: String,
-                              edits: inout ByteEdits, report: (String) -> Void) {
+                              edits: inout ByteEdits, report: (String) -> Void) -> Bool {
         let sizesAttribute = sizes.map { " sizes=\"\(Self.escapeAttribute($0))\"" } ?? ""
         func srcset(_ format: ImageFormat) -> String {
             reference.candidates.extra.first { $0.format == format }?.candidates.map { "\($0.url) \($0.descriptor)" }.joined(separator: ", ") ?? ""
@@ -83,7 +108,7 @@ public struct PageRewriter: Sendable {
             }.joined()
             edits.replace(tag.start..<tag.start, with: opening)
             edits.replace(tag.end..<tag.end, with: "</picture>")
-            return
+            return true
         }
         for source in sources {
             guard let existing = source.attribute("srcset"), let range = existing.writtenValue else { continue }
@@ -96,6 +121,7 @@ public struct PageRewriter: Sendable {
             let value = srcset(format)
             if existing.value != value { edits.replace(range, with: "\"" + Self.escapeAttribute(value) + "\"") }
         }
+        return false
     }
 
     /// How wide a fluid image is shown, when something says: a rule's `sizes`, the tag's

@@ -11,7 +11,7 @@ struct BuildCommand: AsyncParsableCommand {
         discussion: """
         A master's density is stated by its name (logo@3x.png is a 3x master), a rule in dppx.toml (its density or display width), or --source-density. Each variant is the CSS size times its density; densities above the master's are skipped. A master nothing describes keeps its own pixel size under its plain name (a page shows it as before) and gets smaller copies by width (photo-795w.jpg...) for srcset. A second run rebuilds only what changed.
 
-        Settings come from dppx.toml (in this folder or a parent; --config FILE), and flags override them for one run: with a project file, 'dppx build' needs no arguments.
+        Settings come from dppx.toml (in this folder or a parent; --config FILE), and flags override them for one run: with a project file, 'dppx build' needs no arguments. With [rewrite] pages in it, those pages get their images' srcset after each build (see 'dppx rewrite --help').
 
         Exit status: 0 all built, 1 some images failed (each named on stderr), 2 wrong usage.
 

@@ -27,6 +27,8 @@ struct ShardedBuildCommandTests {
             }
             try TestImages.write(project("src/\(folder)/\(name)"), width: 30 + i % 17, height: 20 + i % 11, bands: bands, seed: UInt64(i + 1))
         }
+        // The masters without @Nx are 2x: every master gets density variants (1x, 1.5x, 2x).
+        try "[build]\nsource-density = 2\n".write(toFile: project("dppx.toml"), atomically: true, encoding: .utf8)
         return project
     }
 

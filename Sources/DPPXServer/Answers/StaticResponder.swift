@@ -1,3 +1,4 @@
+import DPPXBuild
 import DPPXCore
 import DPPXRewrite
 import HTTPTypes
@@ -153,13 +154,15 @@ struct StaticResponder: Sendable {
         return .answer(Answer(status: .ok, headers: fields, bytes: ByteBuffer(bytes: bytes), isHead: false))
     }
 
-    /// The rewriter for the manifests in use now; nil without `[rewrite]`.
+    /// The rewriter for the manifests in use now; nil without `[rewrite]`. Its images are read
+    /// as `dppx rewrite` reads them (`SiteManifests`, so rules match the masters' own paths),
+    /// again each time the manifests change.
     private func pageRewriter() -> PageRewriter? {
         guard let rewrite else { return nil }
         let index = manifests.index()
         return rewriter.withLock { cached in
             if let cached, cached.index.isSameLoad(as: index) { return cached.rewriter }
-            let made = PageRewriter(images: SiteImages(manifests: [(folder: "", manifest: index.manifest)]), options: rewrite)
+            let made = PageRewriter(images: SiteManifests.load(under: manifests.root).images, options: rewrite)
             cached = (index, made)
             return made
         }
