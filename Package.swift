@@ -3,7 +3,8 @@ import PackageDescription
 
 /// dppx: density variants, density CSS/HTML and a DPR-aware server, on libvips.
 ///
-/// Arrows point one way: dppx -> DPPXServer -> DPPXBuild -> DPPXImaging -> CVips,
+/// Arrows point one way: dppx -> DPPXServer -> DPPXBuild -> DPPXImaging -> CVips, and
+/// DPPXBuild -> DPPXRewrite (pages) -> CGumbo;
 /// and every module may use DPPXCore, which uses nothing of ours and does no I/O.
 let package = Package(
     name: "dppx",
@@ -33,10 +34,27 @@ let package = Package(
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
+        // libjxl and its thread pool: JPEG XL, including lossless recompression of a JPEG.
+        .systemLibrary(
+            name: "CLibJXL",
+            pkgConfig: "libjxl",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+        ),
+        .systemLibrary(
+            name: "CLibJXLThreads",
+            pkgConfig: "libjxl_threads",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+        ),
+        // gumbo, the HTML5 parser the page rewriter reads pages with (source offsets included).
+        .systemLibrary(
+            name: "CGumbo",
+            pkgConfig: "gumbo",
+            providers: [.apt(["libgumbo-dev"]), .brew(["gumbo-parser"])]
+        ),
         // C: fixed-argument wrappers of libvips's variadic calls, and the pixel-buffer code.
         .target(
             name: "CVips",
-            dependencies: ["CLibVips", "CLibWebP"]
+            dependencies: ["CLibVips", "CLibWebP", "CLibJXL", "CLibJXLThreads"]
         ),
         // Pure model: densities, names, sizes, manifest, hint parsing, variant choice, rendering. No I/O.
         .target(
@@ -54,8 +72,14 @@ let package = Package(
         // Templates/ is compiled in by the EmbedTemplates plugin: a copied binary needs no files.
         .target(
             name: "DPPXBuild",
-            dependencies: ["DPPXImaging", "DPPXCore"],
+            dependencies: ["DPPXImaging", "DPPXRewrite", "DPPXCore"],
             plugins: ["EmbedTemplates"]
+        ),
+        // Page rewriting: srcset and image-set() added to HTML and CSS from the manifests, every
+        // other byte kept. Knows HTML and CSS, not images or HTTP.
+        .target(
+            name: "DPPXRewrite",
+            dependencies: ["CGumbo", "DPPXCore"]
         ),
         .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["EmbedTemplatesTool"]),
         .executableTarget(name: "EmbedTemplatesTool", path: "Plugins/EmbedTemplatesTool"),
@@ -64,7 +88,7 @@ let package = Package(
         .target(
             name: "DPPXServer",
             dependencies: [
-                "DPPXBuild", "DPPXCore",
+                "DPPXBuild", "DPPXRewrite", "DPPXCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -82,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "dppx",
             dependencies: [
-                "DPPXServer", "DPPXBuild", "DPPXCore",
+                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -94,11 +118,12 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "DPPXCoreTests", dependencies: ["DPPXCore"], exclude: ["Golden"]),
+        .testTarget(name: "DPPXRewriteTests", dependencies: ["DPPXRewrite", "DPPXCore"], exclude: ["Golden"]),
         .testTarget(name: "DPPXBuildTests", dependencies: ["DPPXBuild", "DPPXImaging", "DPPXCore", "DPPXTestSupport"]),
         .testTarget(
             name: "DPPXServerTests",
             dependencies: [
-                "DPPXServer", "DPPXBuild", "DPPXCore", "DPPXTestSupport",
+                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXCore", "DPPXTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

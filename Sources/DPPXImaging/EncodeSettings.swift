@@ -19,6 +19,15 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
     public var pngCompression = 6
     /// WebP written losslessly for masters that are lossless (PNG) with alpha.
     public var webpLosslessForPNG = false
+    /// JPEG XL quality, 1-100, for variants encoded from pixels (`--jxl-quality`); nil: lossless
+    /// for lossless (PNG) masters, `defaultLossyJXLQuality` for the others. A JPEG variant's JXL
+    /// is always its lossless recompression, whatever this says.
+    public var jxlQuality: Int?
+    /// JPEG XL encoder effort, 1 (fastest) to 9: libjxl's own default.
+    public var jxlEffort = 7
+
+    /// libvips's quality 90, libjxl's distance 1.0: cjxl's default, "visually lossless".
+    public static let defaultLossyJXLQuality = 90
 
     public init() {}
 }

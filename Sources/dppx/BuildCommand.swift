@@ -9,7 +9,7 @@ struct BuildCommand: AsyncParsableCommand {
         commandName: "build",
         abstract: "Write density variants (hero.jpg, hero@1.5x.jpg, hero@2x.jpg) of every image in a folder.",
         discussion: """
-        Masters are taken as 2x unless their name says otherwise (logo@3x.png is a 3x master), a rule in dppx.toml gives their density or display width, or --source-density says another density. Each variant is the CSS size times its density; densities above the master's are skipped. A second run rebuilds only what changed.
+        A master's density is stated by its name (logo@3x.png is a 3x master), a rule in dppx.toml (its density or display width), or --source-density. Each variant is the CSS size times its density; densities above the master's are skipped. A master nothing describes keeps its own pixel size under its plain name (a page shows it as before) and gets smaller copies by width (photo-795w.jpg...) for srcset. A second run rebuilds only what changed.
 
         Settings come from dppx.toml (in this folder or a parent; --config FILE), and flags override them for one run: with a project file, 'dppx build' needs no arguments.
 
@@ -22,6 +22,7 @@ struct BuildCommand: AsyncParsableCommand {
           dppx build Examples --out Public --css Public/samples.css --no-box
           dppx build                                  # as dppx.toml says
           dppx build src/img --out public/img --css public/img.css --watch
+          dppx build src/img --out public/img --shard 2/4   # then: dppx merge
         """
     )
 
@@ -39,6 +40,10 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectOption
 
+    @Option(help: ArgumentHelp("Build only shard K of N (1-based) of the masters, each master's shard fixed by its path, and write a partial manifest for 'dppx merge'; auto/N takes K from JOB_COMPLETION_INDEX (0-based, Kubernetes Indexed Jobs). Shards may build into one OUT at once.", valueName: "K/N"),
+            transform: { text throws in try ShardRequest(parsing: text) })
+    var shard: ShardRequest?
+
     @Flag(help: "After building, watch SRC and rebuild what changes, until Ctrl-C (for pages another dev server serves).")
     var watch = false
 
@@ -52,6 +57,12 @@ struct BuildCommand: AsyncParsableCommand {
         if let strayOutput {
             throw ValidationError("SRC is one folder; did you mean --out \(strayOutput)? e.g. dppx build \(source ?? "SRC") --out \(strayOutput)")
         }
+        if shard != nil, watch {
+            throw ValidationError("--watch rebuilds a whole folder as it changes; a shard is one job of a batch: drop --watch or --shard")
+        }
+        if shard != nil, build.css != nil {
+            throw ValidationError("a shard knows only its own images; write the stylesheet after 'dppx merge': dppx css OUT -o \(build.css ?? "FILE")")
+        }
     }
 
     func run() async throws {
@@ -64,13 +75,24 @@ struct BuildCommand: AsyncParsableCommand {
         guard let out = settings.output else {
             throw ValidationError("Missing expected argument '--out <OUT>': where the variants go, e.g. dppx build \(source) --out public/img (or out under [build] in dppx.toml)")
         }
-        let options = build.buildOptions(settings: settings, source: source, output: out)
-        let stylesheet = StylesheetTarget(settings: settings)
+        let slice: Shard?
+        do { slice = try shard?.resolve(environment: ProcessInfo.processInfo.environment) } catch {
+            throw ValidationError(error.description)
+        }
+        let options = build.buildOptions(settings: settings, source: source, output: out, shard: slice)
+        // A shard's manifest is partial: the project's stylesheet is written after the merge.
+        let stylesheet = options.shard == nil ? StylesheetTarget(settings: settings) : nil
+        // [rewrite] pages: the site's pages get the new images' candidates after each build (after
+        // the merge for a shard, whose manifest is partial).
+        let site = (root: settings.rewriteSiteRoot, options: settings.rewriteOptions)
+        let pages = options.shard != nil ? nil : settings.rewritePages.map { patterns -> @Sendable () -> SiteRewrite in
+            { SiteRewrite(root: site.root, pages: SiteRewrite.files(matching: patterns), options: site.options) }
+        }
         // With --watch, Ctrl-C during the first build also lets it finish.
         let interrupt = watch ? InterruptSignal() : nil
-        let succeeded = await run(options, stylesheet: stylesheet)
+        let succeeded = await run(options, stylesheet: stylesheet, pages: pages)
         if let interrupt {
-            await watchSource(options, until: interrupt) { await run(options, stylesheet: stylesheet) }
+            await watchSource(options, until: interrupt) { await run(options, stylesheet: stylesheet, pages: pages) }
         } else if !succeeded {
             throw ExitCode(ExitStatus.failure)
         }
@@ -78,7 +100,7 @@ struct BuildCommand: AsyncParsableCommand {
 
     /// Runs one build and reports it: progress, summary (or JSON), failures, the stylesheet.
     /// False when anything failed (said on stderr).
-    private func run(_ options: BuildOptions, stylesheet: StylesheetTarget?) async -> Bool {
+    private func run(_ options: BuildOptions, stylesheet: StylesheetTarget?, pages: (@Sendable () -> SiteRewrite)?) async -> Bool {
         let out = options.outputRoot
         let progress = BuildProgress(mode: json ? .silent : quiet ? .errorsOnly : .normal)
         let report: BuildReport
@@ -93,18 +115,24 @@ struct BuildCommand: AsyncParsableCommand {
         progress.finish()
         let stylesheetFailed = stylesheet.map { writeStylesheet(report.manifest, to: $0, imageRoot: out) } ?? false
         if json {
-            Terminal.printJSON(report.summary(manifestPath: out + "/" + Manifest.fileName))
+            Terminal.printJSON(report.summary(manifestPath: out + "/" + (options.shard.map(PartialManifest.fileName(for:)) ?? Manifest.fileName)))
         } else if !quiet {
             Terminal.out(report.summaryLine)
+            Terminal.out(report.diskLine(out: out))
+            if let shard = options.shard {
+                Terminal.out("\(shard.spelled): wrote \(out)/\(PartialManifest.fileName(for: shard)); once every shard is built: dppx merge \(out) --out \(out)")
+            }
             let defaulted = report.manifest.images.filter { $0.intent == .default && !$0.densityIndependent }
             if let example = defaulted.first {
-                Terminal.out("note: \(defaulted.count) master\(defaulted.count == 1 ? "" : "s") (such as \(example.source)) took the default density \(PlanSettings.defaultSourceDensity)x; say what they are with @Nx names, --source-density, or a [[rule]] density or width in dppx.toml (dppx serve keeps their files at their own size until then)")
+                Terminal.out("note: \(defaulted.count) master\(defaulted.count == 1 ? "" : "s") (such as \(example.source)) state\(defaulted.count == 1 ? "s" : "") no density: kept at \(defaulted.count == 1 ? "its" : "their") own size under the plain name, with smaller copies by width for srcset; for density variants, name \(defaulted.count == 1 ? "it" : "them") @2x (or @Nx), pass --source-density, or give a [[rule]] density or width in dppx.toml")
             }
+            if let note = report.notUpscaledNote { Terminal.out(note) }
         }
         if !report.succeeded, !json {
             Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built")
         }
-        return report.succeeded && !stylesheetFailed
+        let pagesFailed = pages.map { !RewriteCommand.run($0(), check: false, depfile: nil, quiet: quiet || json) } ?? false
+        return report.succeeded && !stylesheetFailed && !pagesFailed
     }
 
     /// Writes the `--css` stylesheet from the new manifest; true when it failed (said on stderr).

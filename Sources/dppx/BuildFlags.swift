@@ -33,10 +33,12 @@ struct BuildFlags: ParsableArguments {
         return settings
     }
 
-    /// The build of SRC into OUT these flags and `settings` (the flags over dppx.toml) describe.
-    func buildOptions(settings: ProjectSettings, source: String, output: String) -> BuildOptions {
+    /// The build of SRC into OUT these flags and `settings` (the flags over dppx.toml) describe;
+    /// of one `shard` of the masters, or all of them.
+    func buildOptions(settings: ProjectSettings, source: String, output: String, shard: Shard? = nil) -> BuildOptions {
         var options = BuildOptions(settings: settings, sourceRoot: source, outputRoot: output)
         options.cacheDirectory = cacheDir
+        options.shard = shard
         return options
     }
 }

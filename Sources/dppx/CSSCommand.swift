@@ -9,7 +9,7 @@ struct CSSCommand: ParsableCommand {
         commandName: "css",
         abstract: "Print density media-query CSS for the images in a built folder or a folder of masters.",
         discussion: """
-        Each image gets a class named after its path (hero.jpg -> .hero, icons/logo@3x.png -> .icons-logo) with its 1x file as background-image, background-size set to its CSS size, and width and height of that size. @media blocks, one per density in ascending order, swap in the denser files; with extra formats (build --formats webp,avif) a later image-set() picks AVIF or WebP where the browser supports it. SVGs get one rule.
+        Each image gets a class named after its path behind the prefix img- (hero.jpg -> .img-hero, icons/logo@3x.png -> .img-icons-logo; --prefix '' for bare names) with its 1x file as background-image, background-size set to its CSS size, and width and height of that size. @media blocks, one per density in ascending order, swap in the denser files; with extra formats (build --formats webp,avif) a later image-set() picks AVIF, WebP or JPEG XL (--formats jxl) where the browser supports it, the fewest bytes first. SVGs get one rule.
 
         DIR is a folder built by 'dppx build' (its dppx-manifest.json is read) or a folder of masters (only image headers are read, with the same --densities/--formats/--source-density a build would use), so a Makefile can write the CSS while the images build. PATHS limit the stylesheet to those images (master or variant paths), e.g. the images of one page.
 
@@ -20,7 +20,7 @@ struct CSSCommand: ParsableCommand {
           dppx css Public -o Public/css/images.css # URLs relative to Public/css
           dppx css Public hero.jpg -o Public/css/home.css    # hero.jpg only
           dppx css src/img --image-dir public/img -o public/css/images.css
-          dppx css Public --prefix img- --no-box --base-url https://cdn.example.com/
+          dppx css Public --prefix '' --no-box --base-url https://cdn.example.com/
           dppx css Public -o Public/css/images.css --check   # CI: exit 1 if stale
           dppx css                                 # as dppx.toml says
         """
@@ -38,17 +38,18 @@ struct CSSCommand: ParsableCommand {
     @OptionGroup var render: RenderOptions
 
     func run() throws {
-        let request = try render.request(dir: dir, flags: stylesheet.settings, defaultOutput: \.stylesheet)
+        let request = try render.request(dir: dir, paths: paths, flags: stylesheet.settings, defaultOutput: \.stylesheet)
         let settings = request.settings
         let renderer = StylesheetRenderer(templates: try render.loadTemplates(.stylesheet, request))
         let input = try render.loadInput(request)
         let failedInput = render.reportFailures(of: input)
-        let selection = render.select(paths, in: input, request)
+        let selection = render.select(in: input, request)
         let css: String
         do {
             css = try renderer.render(manifest: Manifest(images: selection.images),
                                       urls: render.urls(for: input, request, baseURL: settings.baseURL),
-                                      options: settings.stylesheetOptions)
+                                      // Images named one by one get their rules whatever the project selects.
+                                      options: request.paths.isEmpty ? settings.stylesheetOptions : settings.stylesheetOptions.includingEveryImage)
         } catch {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.failure)

@@ -32,6 +32,9 @@ struct EncoderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("AVIF encoder effort, 0 (fast) to 9 (small) (default: 2).", valueName: "N"))
     var avifEffort: Int?
 
+    @Option(help: ArgumentHelp("JPEG XL quality, 1-100, for --formats jxl variants encoded from pixels (default: lossless for PNG masters, 90 for others; a JPEG variant's JXL is always its lossless recompression).", valueName: "Q"))
+    var jxlQuality: Int?
+
     @Option(help: ArgumentHelp("PNG compression level, 0 (fast) to 9 (small) (default: 6).", valueName: "N"))
     var pngCompression: Int?
 
@@ -51,6 +54,7 @@ struct EncoderOptions: ParsableArguments {
         settings.webpQuality = webpQuality
         settings.avifQuality = avifQuality
         settings.avifEffort = avifEffort
+        settings.jxlQuality = jxlQuality
         settings.pngCompression = pngCompression
         return settings
     }

@@ -26,10 +26,24 @@ extension AsyncParsableCommand {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .validationFailure {
-                if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+                if !message.isEmpty { FileHandle.standardError.write(Data((errorLine(message) + "\n").utf8)) }
                 Foundation.exit(ExitStatus.usage)
+            }
+            if code != .success, message.hasPrefix(Self.parserErrorPrefix) {
+                FileHandle.standardError.write(Data((errorLine(message) + "\n").utf8))
+                Foundation.exit(code.rawValue)
             }
             exit(withError: error)
         }
+    }
+
+    /// How ArgumentParser starts an error message.
+    private static var parserErrorPrefix: String { "Error: " }
+
+    /// `message` starting `dppx: error:` like every other error dppx prints, rather than
+    /// ArgumentParser's `Error:`.
+    static func errorLine(_ message: String) -> String {
+        guard message.hasPrefix(parserErrorPrefix) else { return message }
+        return "dppx: error: " + message.dropFirst(parserErrorPrefix.count)
     }
 }

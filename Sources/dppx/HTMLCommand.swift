@@ -6,9 +6,9 @@ import DPPXCore
 struct HTMLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "html",
-        abstract: "Print <img srcset> markup (or <picture> with AVIF/WebP sources) for the images in a folder.",
+        abstract: "Print <img srcset> markup (or <picture> with AVIF/WebP/JPEG XL sources) for the images in a folder.",
         discussion: """
-        Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x" width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being the CSS size so the page does not jump while it loads. A fluid image (built with --widths or a rule's widths) gets srcset="hero-480w.jpg 480w, ..., hero.jpg 1920w" with sizes (its rule's, --sizes, else "auto, 100vw") and its widest file's width and height, for the aspect ratio. When extra formats were built, a <picture> lists <source type="image/avif"> and WebP first. Fill in alt yourself.
+        Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x" width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being the CSS size so the page does not jump while it loads. CSS that sets an image's width but not its height (Bootstrap's .w-100, max-width) then stretches it: give the page img { height: auto; }, or use --no-dimensions. A fluid image (built with --widths or a rule's widths) gets srcset="hero-480w.jpg 480w, ..., hero.jpg 1920w" with sizes (its rule's, --sizes, else "auto, 100vw") and its widest file's width and height, for the aspect ratio. When extra formats were built, a <picture> lists <source type="image/avif">, WebP and JPEG XL first, the fewest bytes by the manifest first. Fill in alt yourself.
 
         PATHS pick images by master path (hero.jpg, icons/logo@3x.png) or by any variant's path, in the order given; without PATHS every image is printed. DIR is a built folder or a folder of masters, as for 'dppx css'.
 
@@ -34,9 +34,15 @@ struct HTMLCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The sizes attribute of fluid images no rule gives one (default: 'auto, 100vw').", valueName: "SIZES"))
     var sizes: String?
 
+    @Flag(inversion: .prefixedNo, help: "Write width and height, the CSS size, so the page does not jump while images load (the default). --no-dimensions leaves them out: a page whose CSS sets an image's width but not 'height: auto' stretches it to that height.")
+    var dimensions: Bool?
+
     @OptionGroup var url: BaseURLOption
 
     @OptionGroup var render: RenderOptions
+
+    /// Said on a terminal when the markup has `width` and `height`.
+    static let dimensionsHint = "width and height reserve each image's box; CSS that sets an image's width but not its height (width: 100%, max-width) then stretches it: add img { height: auto; } to the page's CSS, or write the markup with --no-dimensions"
 
     func validate() throws {
         if let sizes, let problem = MarkupSizes.problem(sizes, spelled: { "--sizes \"\($0)\"" }) {
@@ -48,15 +54,20 @@ struct HTMLCommand: ParsableCommand {
         var flags = ProjectSettings()
         flags.markupBaseURL = url.baseURL
         flags.sizes = sizes
-        let request = try render.request(dir: dir, flags: flags)
+        flags.dimensions = dimensions
+        let request = try render.request(dir: dir, paths: paths, flags: flags)
         let renderer = MarkupRenderer(templates: try render.loadTemplates(.markup, request))
         let input = try render.loadInput(request)
         let failedInput = render.reportFailures(of: input)
-        let selection = render.select(paths, in: input, request)
+        let selection = render.select(in: input, request)
         let urls = render.urls(for: input, request, baseURL: request.settings.markupBaseURL)
         let sizes = request.settings.markupSizes
-        let text = json ? renderer.json(selection.images, urls: urls, sizes: sizes)
-            : renderer.html(selection.images, urls: urls, sizes: sizes)
+        let dimensions = request.settings.dimensions ?? true
+        let text = json ? renderer.json(selection.images, urls: urls, sizes: sizes, dimensions: dimensions)
+            : renderer.html(selection.images, urls: urls, sizes: sizes, dimensions: dimensions)
+        if dimensions && !json && !render.check && Terminal.stderrIsTerminal {
+            Terminal.note(Self.dimensionsHint)
+        }
         try render.deliver(text, input: input, request, command: "html")
         if failedInput || selection.failed { throw ExitCode(ExitStatus.failure) }
     }

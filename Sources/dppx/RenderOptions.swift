@@ -34,14 +34,24 @@ struct RenderOptions: ParsableArguments {
         let imageDir: String?
         let output: String?
         let settings: ProjectSettings
+        /// The images asked for (PATHS); empty for all of them.
+        let paths: [String]
     }
 
-    /// Resolves DIR, the output and the settings. Without DIR, the project file's built folder
-    /// is described (its masters, written into it, while it is not built yet) and
-    /// `defaultOutput` of the project file is the output.
-    func request(dir: String?, flags: ProjectSettings, defaultOutput: (ProjectSettings) -> String? = { _ in nil }) throws -> Request {
+    /// Resolves DIR, PATHS, the output and the settings. Without DIR, the project file's built
+    /// folder is described (its masters, written into it, while it is not built yet) and
+    /// `defaultOutput` of the project file is the output. With a project file that names the
+    /// folders, a first argument that is not a folder is an image path, not DIR
+    /// (`dppx html team/client-1.jpg`).
+    func request(dir: String?, paths: [String] = [], flags: ProjectSettings, defaultOutput: (ProjectSettings) -> String? = { _ in nil }) throws -> Request {
         var settings = try project.load().overlaid(by: flags).overlaid(by: ownSettings)
         settings.templates = templates.templates ?? settings.templates
+        var dir = dir
+        var paths = paths
+        if let given = dir, settings.output != nil || settings.source != nil, !Self.isFolder(given) {
+            paths.insert(given, at: 0)
+            dir = nil
+        }
         var folder = dir
         var variantsFolder = imageDir
         var target = output
@@ -52,7 +62,8 @@ struct RenderOptions: ParsableArguments {
                 folder = masters
                 variantsFolder = variantsFolder ?? settings.output
             }
-            target = target ?? defaultOutput(settings)
+            // The project's file holds every image: a few named ones go to stdout instead.
+            if paths.isEmpty { target = target ?? defaultOutput(settings) }
         }
         guard let folder else {
             throw ValidationError("Missing the folder to describe: give DIR (a folder built by 'dppx build', or of masters), e.g. dppx css public/img, or out under [build] in dppx.toml")
@@ -66,7 +77,12 @@ struct RenderOptions: ParsableArguments {
         if let depfile, depfile == target {
             throw ValidationError("--depfile and -o both name \(depfile); give the depfile its own name, e.g. \(depfile).d")
         }
-        return Request(dir: folder, imageDir: variantsFolder, output: target, settings: settings)
+        return Request(dir: folder, imageDir: variantsFolder, output: target, settings: settings, paths: paths)
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     private var ownSettings: ProjectSettings { variants.settings }
@@ -105,10 +121,11 @@ struct RenderOptions: ParsableArguments {
         URLBase.forOutput(at: request.output, imageRoot: request.imageDir ?? input.imageRoot, baseURL: baseURL)
     }
 
-    /// The images of `input` that `paths` name (master paths or any variant's path, relative to
+    /// The images of `input` that the request's paths name (master paths or any variant's path, relative to
     /// DIR or starting with it, in the order given); all of them when `paths` is empty.
     /// Unknown paths are said on stderr; `failed` is true when there were any.
-    func select(_ paths: [String], in input: RenderInput, _ request: Request) -> (images: [Manifest.Image], failed: Bool) {
+    func select(in input: RenderInput, _ request: Request) -> (images: [Manifest.Image], failed: Bool) {
+        let paths = request.paths
         guard !paths.isEmpty else { return (input.manifest.images, false) }
         var images: [Manifest.Image] = []
         var failed = false

@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve a folder, answering each image's plain URL with the variant the screen needs.",
         discussion: """
-        A request for an image's 1x URL that ROOT's dppx-manifest.json knows (/hero.jpg) gets the variant for the client's device pixel ratio: from ?dpr=, then the Sec-CH-DPR and DPR client hints (Chromium sends them once an HTML page from this server asked with Accept-CH), then a 'dpr' cookie (set by <script src="/_dppx/dpr.js"></script> for Firefox and Safari); none means 1x. With WebP/AVIF built, Accept picks the format. Responses carry Vary and a per-variant ETag, and state the variant's density so a plain <img src> lays out at its CSS size: in EXIF inside a JPEG (and a PNG for Firefox), else with Content-DPR. Only images whose density or size was stated (an @Nx name, a rule, --source-density) are negotiated. /_dppx/ lists every image.
+        A request for an image's 1x URL that ROOT's dppx-manifest.json knows (/hero.jpg) gets the variant for the client's device pixel ratio: from ?dpr=, then the Sec-CH-DPR and DPR client hints (Chromium sends them once an HTML page from this server asked with Accept-CH), then a 'dpr' cookie (set by <script src="/_dppx/dpr.js"></script> for Firefox and Safari); none means 1x. With WebP/AVIF/JPEG XL built, Accept picks the format: among those accepted at the highest q-value, the smallest file of the density. Responses carry Vary and a per-variant ETag, and state the variant's density so a plain <img src> lays out at its CSS size: in EXIF inside a JPEG (and a PNG for Firefox), else with Content-DPR. Only images whose density or size was stated (an @Nx name, a rule, --source-density) are negotiated; a master that stated nothing is served as its own plain file. With [rewrite] in dppx.toml, HTML pages and stylesheets are answered as 'dppx rewrite' writes them. /_dppx/ lists every image.
 
         With --watch SRC it first builds SRC into ROOT, with the same flags as 'dppx build', then rebuilds what changes and reloads open pages; build errors are shown in the terminal and on the page. --css rewrites the stylesheet after each build exactly as 'dppx css ROOT -o FILE' would, with the same stylesheet flags.
 
@@ -104,6 +104,8 @@ struct ServeCommand: AsyncParsableCommand {
                                     port: settings.port ?? ServerOptions.defaultPort,
                                     idleTimeout: settings.idleTimeout.map { .seconds($0) } ?? ServerOptions.defaultIdleTimeout,
                                     templatesFolder: settings.templates)
+        // [rewrite] in the project file: pages are served as 'dppx rewrite' writes them.
+        if settings.rewritePages != nil { options.rewrite = settings.rewriteOptions }
         if let cacheControl = settings.cacheControl {
             do { options.cachePolicy = try CachePolicy(parsing: cacheControl) } catch {
                 // A flag's value was checked in `validate`: this one came from the project file.

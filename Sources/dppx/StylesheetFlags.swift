@@ -4,7 +4,7 @@ import DPPXCore
 /// How the density stylesheet is written: `dppx css` takes these, and so do `build --css` and
 /// `serve --watch --css`, so development writes exactly what the production command writes.
 struct StylesheetFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("Put PREFIX before every class name: --prefix img- gives .img-hero.", valueName: "PREFIX"))
+    @Option(help: ArgumentHelp("Put PREFIX before every class name (default: img-, giving .img-hero, so no class of the page's own is restyled); --prefix '' gives bare names (.hero).", valueName: "PREFIX"))
     var prefix: String?
 
     @Option(help: ArgumentHelp("Leave PATH out of the start of image paths in class names: --strip assets/img names assets/img/hero.jpg .hero (with --prefix, the prefix replaces it).", valueName: "PATH"))

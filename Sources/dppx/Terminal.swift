@@ -21,6 +21,10 @@ enum Terminal {
         lock.withLock { FileHandle.standardError.write(Data("dppx: warning: \(message)\n".utf8)) }
     }
 
+    static func note(_ message: String) {
+        lock.withLock { FileHandle.standardError.write(Data("dppx: note: \(message)\n".utf8)) }
+    }
+
     /// Rewrites the live status line on stderr (terminals only).
     static func status(_ text: String) {
         lock.withLock { FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8)) }

@@ -11,10 +11,10 @@ struct VariantOptions: ParsableArguments {
             transform: { text throws in try Density.parseList(text) })
     var densities: [Density]?
 
-    @Option(help: ArgumentHelp("Density of masters whose name has no @Nx suffix, between 0 and 10 (default: 2).", valueName: "D"))
+    @Option(help: ArgumentHelp("Density of masters whose name has no @Nx suffix and no rule, between 0 and 10 (default: none; such masters keep their own size, with smaller copies by width).", valueName: "D"))
     var sourceDensity: Density?
 
-    @Option(help: ArgumentHelp("Extra encodings of every variant, comma-separated: webp, avif, jpeg, png.", valueName: "LIST"),
+    @Option(help: ArgumentHelp("Extra encodings of every variant, comma-separated: webp, avif, jxl, jpeg, png.", valueName: "LIST"),
             transform: { text throws in try ImageFormat.parseList(text) })
     var formats: [ImageFormat]?
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DPPXCore
 import DPPXServer
 import Foundation
 
@@ -13,15 +14,16 @@ struct DPPX: AsyncParsableCommand {
           dppx build Examples --out Public      # hero.jpg, hero@1.5x.jpg...
           dppx css Public -o Public/images.css  # density CSS for the built images
           dppx html Public                      # <img srcset> markup to paste
+          dppx rewrite site/*.html --root site  # or add srcset to the pages themselves
           dppx serve Public                     # the variant each screen needs
 
         With a dppx.toml project file (in this folder or a parent), every command reads its settings: 'dppx build', 'dppx css', 'dppx html' and 'dppx serve --watch' then need no arguments.
         """,
         version: """
-        0.1.0
+        \(DPPXVersion.current)
         Licensed under the Apache License, Version 2.0: https://www.apache.org/licenses/LICENSE-2.0
         """,
-        subcommands: [BuildCommand.self, CSSCommand.self, HTMLCommand.self, ServeCommand.self]
+        subcommands: [BuildCommand.self, MergeCommand.self, CSSCommand.self, HTMLCommand.self, RewriteCommand.self, ServeCommand.self]
     )
 }
 

@@ -179,7 +179,7 @@ struct HostileMasterTests {
         <rect width="10" height="10" fill="red"/></svg>
         """
         try TestImages.writeBytes(Array(svg.utf8), to: fixture.source("remote.svg"))
-        let report = try fixture.build(PlanSettings(extraFormats: [.webp]))
+        let report = try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp]))
         #expect(report.succeeded, "\(report.failures)")
         #expect(fixture.output.files() == ["dppx-manifest.json", "remote.svg"])
         #expect(try AtomicFile.read(fixture.output("remote.svg")) == Array(svg.utf8))

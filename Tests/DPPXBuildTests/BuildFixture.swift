@@ -11,13 +11,13 @@ final class BuildFixture {
     /// `--cache-dir`: the incremental cache, kept out of OUT; dppx creates it.
     var cacheFolder: String { cache("build-state") }
 
-    func options(_ plan: PlanSettings = PlanSettings(), maxPixels: Int = BuildOptions.defaultMaxPixels, jobs: Int = 2) -> BuildOptions {
+    func options(_ plan: PlanSettings = PlanSettings(sourceDensityGiven: true), maxPixels: Int = BuildOptions.defaultMaxPixels, jobs: Int = 2) -> BuildOptions {
         BuildOptions(sourceRoot: source.path, outputRoot: output.path, plan: plan, maxPixels: maxPixels, jobs: jobs,
                      cacheDirectory: cacheFolder)
     }
 
     @discardableResult
-    func build(_ plan: PlanSettings = PlanSettings(), maxPixels: Int = BuildOptions.defaultMaxPixels) throws -> BuildReport {
+    func build(_ plan: PlanSettings = PlanSettings(sourceDensityGiven: true), maxPixels: Int = BuildOptions.defaultMaxPixels) throws -> BuildReport {
         try Builder(options: options(plan, maxPixels: maxPixels)).run()
     }
 

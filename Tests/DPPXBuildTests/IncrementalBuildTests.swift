@@ -11,10 +11,10 @@ struct IncrementalBuildTests {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("a.jpg"), width: 200, height: 100)
         try TestImages.write(fixture.source("sub/b.png"), width: 100, height: 100, bands: 4)
-        try fixture.build(PlanSettings(extraFormats: [.webp]))
+        try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp]))
         let before = fixture.output.modificationTimes()
         Thread.sleep(forTimeInterval: 0.02)
-        let report = try fixture.build(PlanSettings(extraFormats: [.webp]))
+        let report = try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp]))
         #expect(report.built.isEmpty)
         #expect(report.unchanged == ["a.jpg", "sub/b.png"])
         #expect(report.filesWritten == 0)
@@ -57,8 +57,8 @@ struct IncrementalBuildTests {
     func settingsChange() throws {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("a.jpg"), width: 300, height: 150)
-        try fixture.build(PlanSettings(extraFormats: [.webp]))
-        let report = try fixture.build(PlanSettings(densities: [Density(1), Density(2)]))
+        try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp]))
+        let report = try fixture.build(PlanSettings(densities: [Density(1), Density(2)], sourceDensityGiven: true))
         #expect(report.built == ["a.jpg"])
         #expect(fixture.output.files() == ["a.jpg", "a@2x.jpg", "dppx-manifest.json"])
     }
@@ -181,7 +181,7 @@ struct IncrementalBuildTests {
         try TestImages.write(other.source("hero.jpg"), width: 100, height: 100)
         try TestImages.write(other.source("hero.webp"), width: 100, height: 100)
         #expect(try other.build().succeeded)
-        #expect(try other.build(PlanSettings(extraFormats: [.webp])).failures.count == 2)
+        #expect(try other.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp])).failures.count == 2)
     }
 
     @Test("the header-only prediction names and sizes exactly what a build writes")
@@ -190,7 +190,7 @@ struct IncrementalBuildTests {
         try TestImages.write(fixture.source("a.jpg"), width: 301, height: 201)
         try TestImages.write(fixture.source("icons/logo@3x.png"), width: 90, height: 60, bands: 4)
         try TestImages.write(fixture.source("turned.jpg"), width: 100, height: 200, orientation: 6)
-        let settings = PlanSettings(extraFormats: [.webp])
+        let settings = PlanSettings(sourceDensityGiven: true, extraFormats: [.webp])
         let predicted = try ManifestPredictor.predict(options: fixture.options(settings))
         let built = try fixture.build(settings).manifest
         func shape(_ manifest: Manifest) -> [String] {

@@ -14,7 +14,7 @@ struct BuildSchedulingTests {
             try TestImages.write(fixture.source("b.png"), width: 200, height: 300, bands: 4, seed: 2)
             try TestImages.write(fixture.source("deep/c.webp"), width: 240, height: 160, seed: 3)
         }
-        var plan = PlanSettings()
+        var plan = PlanSettings(sourceDensityGiven: true)
         plan.extraFormats = [.webp]
         #expect(try Builder(options: reference.options(plan, jobs: 1)).run().succeeded)
         var options = tuned.options(plan, jobs: jobs)

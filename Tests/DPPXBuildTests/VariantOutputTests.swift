@@ -43,7 +43,7 @@ struct VariantOutputTests {
         try TestImages.write(fixture.source("odd.png"), width: 301, height: 201)
         try fixture.build()
         #expect(try (fixture.decoded("odd.png").width, fixture.decoded("odd.png").height) == (151, 101))
-        #expect(try fixture.decoded("odd@1.5x.png").width == 226)
+        #expect(try fixture.decoded("odd@1.5x.png").width == 227)
         #expect(try fixture.decoded("odd@2x.png").width == 301)
     }
 
@@ -51,7 +51,7 @@ struct VariantOutputTests {
     func alpha() throws {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("badge.png"), width: 200, height: 200, bands: 4)
-        try fixture.build(PlanSettings(extraFormats: [.webp, .avif]))
+        try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp, .avif]))
         for path in ["badge.png", "badge@2x.png", "badge@1.5x.webp", "badge.avif"] {
             let file = try fixture.decoded(path)
             #expect(file.bands == 4, "\(path) keeps its alpha")
@@ -70,7 +70,7 @@ struct VariantOutputTests {
         try TestImages.writePixels(pixels, width: 200, height: 100, bands: 4, to: fixture.source("opaque.png"))
         pixels[3] = 0
         try TestImages.writePixels(pixels, width: 200, height: 100, bands: 4, to: fixture.source("holed.png"))
-        #expect(try fixture.build(PlanSettings(extraFormats: [.webp])).succeeded)
+        #expect(try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp])).succeeded)
 
         for path in ["opaque.png", "opaque@1.5x.png", "opaque.webp", "opaque@2x.webp"] {
             let file = try fixture.decoded(path)
@@ -161,23 +161,52 @@ struct VariantOutputTests {
         #expect(file.interpretation == "b-w")
     }
 
-    @Test("a 1x master is not upscaled; the skipped densities are reported; --upscale allows them")
+    @Test("a 1x master is not upscaled; the masters are summed up in one note, with no warning per master; --upscale allows them")
     func noUpscale() throws {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("small@1x.png"), width: 120, height: 80)
+        try TestImages.write(fixture.source("tiny@1x.png"), width: 60, height: 40)
         let report = try fixture.build()
-        #expect(fixture.output.files() == ["dppx-manifest.json", "small.png"])
-        #expect(report.warnings.contains { $0.file == "small@1x.png" && $0.reason.contains("1.5x, 2x") && $0.reason.contains("--upscale") })
+        #expect(fixture.output.files() == ["dppx-manifest.json", "small.png", "tiny.png"])
+        #expect(report.warnings.isEmpty, "a stated 1x is not a problem: \(report.warnings)")
+        #expect(report.notUpscaledNote == "note: 2 masters stated at their density (such as small@1x.png, 1x) get no denser files (1.5x, 2x): dppx does not upscale; --upscale writes them")
+        #expect(report.summary(manifestPath: "m").notUpscaled == ["small@1x.png", "tiny@1x.png"])
         #expect(try fixture.manifestOnDisk().images[0].skippedDensities == [Density(1.5), Density(2)])
-        try fixture.build(PlanSettings(allowUpscale: true))
+        try fixture.build(PlanSettings(sourceDensityGiven: true, allowUpscale: true))
         #expect(try fixture.decoded("small@2x.png").width == 240)
+    }
+
+    @Test("an extra-format file not smaller than the master-format one of its density is not written; the report says which, and OUT's size against the masters'")
+    func notSmaller() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("photo@2x.jpg"), width: 400, height: 300)
+        try TestImages.write(fixture.source("other@2x.jpg"), width: 400, height: 300)
+        // A JPEG at quality 5 against a WebP at 100: every WebP is larger.
+        let rule = ImageRule(match: [PathGlob("photo@2x.jpg")], jpegQuality: 5, webpQuality: 100)
+        let plan = PlanSettings(extraFormats: [.webp], rules: [rule])
+        let report = try fixture.build(plan)
+        #expect(!fixture.output.files().contains { $0.hasPrefix("photo") && $0.hasSuffix(".webp") }, "\(fixture.output.files())")
+        #expect(fixture.output.files().contains("other@2x.webp"))
+        let manifest = try fixture.manifestOnDisk()
+        #expect(manifest.images.first { $0.source == "photo@2x.jpg" }?.formats == [.jpeg])
+        #expect(report.notSmaller.map(\.path).sorted() == ["photo.webp", "photo@1.5x.webp", "photo@2x.webp"])
+        #expect(report.notSmaller.allSatisfy { $0.bytes >= $0.replacedBytes && $0.replaces == $0.path.replacingOccurrences(of: ".webp", with: ".jpg") })
+        func size(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? -1 }
+        let onDisk = fixture.output.files().filter { $0 != Manifest.fileName }.reduce(0) { $0 + size(fixture.output($1)) }
+        let masters = ["photo@2x.jpg", "other@2x.jpg"].reduce(0) { $0 + size(fixture.source($1)) }
+        #expect(report.outputBytes == onDisk && report.masterBytes == masters)
+        #expect(report.summary(manifestPath: "m").outputBytes == onDisk)
+        #expect(report.diskLine(out: "public").hasPrefix("public holds ") && report.diskLine(out: "public").contains("3 extra-format files left out"),
+                "\(report.diskLine(out: "public"))")
+        let again = try fixture.build(plan)
+        #expect(again.unchanged.count == 2 && again.filesWritten == 0, "nothing is redone for the files left out")
     }
 
     @Test("a 3x master named @3x gives a third-size CSS box and variants up to 3x")
     func threeX() throws {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("icons/logo@3x.png"), width: 360, height: 180, bands: 4)
-        try fixture.build(PlanSettings(densities: [Density(1), Density(2), Density(3)]))
+        try fixture.build(PlanSettings(densities: [Density(1), Density(2), Density(3)], sourceDensityGiven: true))
         #expect(fixture.output.files() == ["dppx-manifest.json", "icons/logo.png", "icons/logo@2x.png", "icons/logo@3x.png"])
         #expect(try fixture.decoded("icons/logo.png").width == 120)
         #expect(try fixture.manifestOnDisk().images[0].path == "icons/logo.png")
@@ -199,7 +228,7 @@ struct VariantOutputTests {
         let fixture = BuildFixture()
         let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="48" height="32"><rect width="48" height="32" fill="red"/></svg>"#
         try TestImages.writeBytes(Array(svg.utf8), to: fixture.source("icons/box.svg"))
-        try fixture.build(PlanSettings(extraFormats: [.webp]))
+        try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp]))
         #expect(fixture.output.files() == ["dppx-manifest.json", "icons/box.svg"])
         #expect(try AtomicFile.read(fixture.output("icons/box.svg")) == Array(svg.utf8))
         let image = try fixture.manifestOnDisk().images[0]
@@ -211,7 +240,7 @@ struct VariantOutputTests {
     func animated() throws {
         let fixture = BuildFixture()
         try TestImages.writeAnimation(fixture.source("spin.gif"), width: 80, height: 60, frames: 4)
-        let report = try fixture.build(PlanSettings(extraFormats: [.webp, .avif]))
+        let report = try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp, .avif]))
         #expect(report.succeeded, "\(report.failures)")
         for (path, width) in [("spin.gif", 40), ("spin@1.5x.gif", 60), ("spin@2x.webp", 80)] {
             let file = try fixture.decoded(path)
@@ -236,7 +265,7 @@ struct VariantOutputTests {
         let marker = Array(secret.utf8)
         let sourceBytes = try AtomicFile.read(fixture.source(master))
         #expect(sourceBytes.firstRange(of: marker) != nil, "the master carries the tag")
-        let report = try fixture.build(PlanSettings(extraFormats: [.webp, .avif]))
+        let report = try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp, .avif]))
         #expect(report.succeeded, "\(report.failures)")
         let variants = fixture.output.files().filter { $0 != Manifest.fileName }
         #expect(variants.count == (master == "spin.webp" ? 3 : 9), "\(variants)")
@@ -255,12 +284,12 @@ struct VariantOutputTests {
         let one = BuildFixture()
         try TestImages.write(one.source("z.jpg"), width: 200, height: 100)
         try TestImages.write(one.source("a/y.png"), width: 100, height: 100, bands: 4)
-        try one.build(PlanSettings(extraFormats: [.webp]))
+        try one.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp]))
         let other = BuildFixture()
         for file in one.source.files() {
             try TestImages.writeBytes(AtomicFile.read(one.source(file)), to: other.source(file))
         }
-        try other.build(PlanSettings(extraFormats: [.webp]))
+        try other.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.webp]))
         #expect(try AtomicFile.read(one.output("dppx-manifest.json")) == AtomicFile.read(other.output("dppx-manifest.json")))
     }
 }

@@ -22,7 +22,7 @@ struct FluidPlanTests {
         #expect(card.skippedDensities.isEmpty)
         #expect(card.cssSize == PixelSize(width: 1200, height: 800), "the box is the widest file's, for the aspect ratio")
         #expect(card.basePath == "cards/a.jpg")
-        #expect(try !plan("hero.jpg", PixelSize(width: 1200, height: 800), settings).fluid, "other masters keep densities")
+        #expect(try !plan("hero@2x.jpg", PixelSize(width: 1200, height: 800), settings).fluid, "other masters keep densities")
     }
 
     @Test("--widths makes every raster master fluid, a rule's widths win, and an SVG stays one file")
@@ -42,7 +42,7 @@ struct FluidPlanTests {
         let image = card.manifestImage(sourceHash: "h", files: [:])
         #expect(image.isFluid && image.widths == [500, 1000])
         #expect(image.variants.map(\.path) == ["a-500w.png", "a.png"])
-        let dense = try plan("a.png", PixelSize(width: 1000, height: 500), PlanSettings()).manifestImage(sourceHash: "h", files: [:])
+        let dense = try plan("a@2x.png", PixelSize(width: 1000, height: 500), PlanSettings()).manifestImage(sourceHash: "h", files: [:])
         #expect(!dense.isFluid)
         #expect(!String(decoding: Manifest(images: [dense]).encoded(), as: UTF8.self).contains("fluid"))
         #expect(String(decoding: Manifest(images: [image]).encoded(), as: UTF8.self).contains("\"fluid\" : true"))

@@ -37,7 +37,6 @@ struct ImageRuleTests {
         let size = PixelSize(width: 800, height: 400)
         let rules = [ImageRule(match: [PathGlob("photos/**")], density: Density(1))]
         #expect(try plan("hero.jpg", size, PlanSettings()).intent == .default)
-        #expect(try plan("hero.jpg", size, PlanSettings()).masterDensity == Density(2))
         #expect(try plan("hero@3x.jpg", size, PlanSettings()).intent == .name)
         #expect(try plan("hero.jpg", size, PlanSettings(defaultSourceDensity: Density(2), sourceDensityGiven: true)).intent == .option)
         let photo = try plan("photos/a.jpg", size, PlanSettings(rules: rules))
@@ -46,6 +45,26 @@ struct ImageRuleTests {
         #expect(try plan("photos/a@2x.jpg", size, PlanSettings(rules: rules)).masterDensity == Density(2), "the name wins over a density rule")
         let manifest = try plan("hero.jpg", size, PlanSettings()).manifestImage(sourceHash: "", files: [:])
         #expect(manifest.intent == .default && !manifest.sizeIsGiven)
+    }
+
+    @Test("a master nothing describes keeps its own size under its plain name, with the automatic ladder below it")
+    func unstatedMasterKeepsItsSize() throws {
+        let size = PixelSize(width: 800, height: 400)
+        let unstated = try plan("hero.jpg", size, PlanSettings(extraFormats: [.webp]))
+        #expect(unstated.intent == .default && unstated.fluid && unstated.masterDensity == Density(1))
+        #expect(unstated.cssSize == size)
+        #expect(unstated.outputs.filter { $0.format == .jpeg }.map(\.path) == ["hero-331w.jpg", "hero-444w.jpg", "hero-596w.jpg", "hero.jpg"])
+        #expect(unstated.outputs.first { $0.path == "hero.jpg" }?.size == size, "the plain file is the master's size")
+        #expect(unstated.outputs.contains { $0.path == "hero.webp" && $0.size == size })
+        let small = try plan("small.png", PixelSize(width: 400, height: 300), PlanSettings())
+        #expect(small.outputs.map(\.path) == ["small.png"], "a master up to 428 px wide gets no smaller copies")
+        // Anything that states the size makes density variants, as before.
+        #expect(try !plan("hero@2x.jpg", size, PlanSettings()).fluid)
+        #expect(try !plan("hero.jpg", size, PlanSettings(sourceDensityGiven: true)).fluid)
+        #expect(try !plan("hero.jpg", size, PlanSettings(rules: [ImageRule(match: [PathGlob("*.jpg")], density: Density(2))])).fluid)
+        #expect(try !plan("hero.jpg", size, PlanSettings(rules: [ImageRule(match: [PathGlob("*.jpg")], width: 400)])).fluid)
+        #expect(try plan("hero.jpg", size, PlanSettings(sourceDensityGiven: true)).outputs.map(\.path) == ["hero.jpg", "hero@1.5x.jpg", "hero@2x.jpg"])
+        #expect(try plan("icon.svg", PixelSize(width: 24, height: 24), PlanSettings()).outputs.map(\.path) == ["icon.svg"])
     }
 
     @Test("a display width sets the CSS box exactly; variants and the density follow from it")

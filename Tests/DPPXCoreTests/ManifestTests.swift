@@ -5,7 +5,7 @@ import Testing
 struct ManifestTests {
     func plan(_ path: String, size: PixelSize, formats: [ImageFormat] = []) -> ImagePlan {
         ImagePlan(name: MasterName(relativePath: path)!, source: path, masterSize: size, hasAlpha: false, animated: false,
-                  settings: PlanSettings(extraFormats: formats))
+                  settings: PlanSettings(sourceDensityGiven: true, extraFormats: formats))
     }
 
     @Test("the same images in any order encode to the same bytes")
@@ -44,7 +44,7 @@ struct ManifestTests {
     func vector() {
         let svg = ImagePlan(name: MasterName(relativePath: "icons/arrow.svg")!, source: "icons/arrow.svg",
                             masterSize: PixelSize(width: 48, height: 48), hasAlpha: true, animated: false,
-                            settings: PlanSettings(extraFormats: [.webp]))
+                            settings: PlanSettings(sourceDensityGiven: true, extraFormats: [.webp]))
         #expect(svg.densityIndependent)
         #expect(svg.outputs.map(\.path) == ["icons/arrow.svg"])
         #expect(svg.cssSize == PixelSize(width: 48, height: 48))
@@ -53,7 +53,7 @@ struct ManifestTests {
     @Test("animations skip formats that cannot hold them")
     func animation() {
         let gif = ImagePlan(name: MasterName(relativePath: "spin.gif")!, source: "spin.gif", masterSize: PixelSize(width: 40, height: 40),
-                            hasAlpha: false, animated: true, settings: PlanSettings(extraFormats: [.webp, .avif]))
+                            hasAlpha: false, animated: true, settings: PlanSettings(sourceDensityGiven: true, extraFormats: [.webp, .avif]))
         #expect(Set(gif.outputs.map(\.format)) == [.gif, .webp])
         #expect(gif.skippedFormats.map(\.format) == [.avif])
     }

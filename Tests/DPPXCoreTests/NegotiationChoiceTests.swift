@@ -141,7 +141,7 @@ struct NegotiationWidthTests {
     func choice() throws {
         let plan = ImagePlan(name: try #require(MasterName(relativePath: "a.jpg")), source: "a.jpg",
                              masterSize: PixelSize(width: 1000, height: 500), hasAlpha: false, animated: false,
-                             settings: PlanSettings(widths: .explicit([300, 600])))
+                             settings: PlanSettings(sourceDensityGiven: true, widths: .explicit([300, 600])))
         let image = plan.manifestImage(sourceHash: "", files: [:])
         func chosen(_ pixels: Int) -> Int? {
             VariantChoice(image: image, dpr: none, accept: AcceptHeader([]),
@@ -150,5 +150,33 @@ struct NegotiationWidthTests {
         #expect([1, 300, 301, 600, 601, 1000, 5000].map(chosen) == [300, 300, 600, 600, 1000, 1000, 1000])
         let unknown = try #require(VariantChoice(image: image, dpr: none, accept: AcceptHeader([])))
         #expect(unknown.variant.width == 1000 && unknown.signal == .none)
+    }
+
+    @Test("a fluid rung missing in an extra format (not smaller, left out) is sent in the master's format, never a narrower one")
+    func missingExtraWidth() throws {
+        let plan = ImagePlan(name: try #require(MasterName(relativePath: "a.jpg")), source: "a.jpg",
+                             masterSize: PixelSize(width: 1000, height: 500), hasAlpha: false, animated: false,
+                             settings: PlanSettings(extraFormats: [.webp], widths: .explicit([300, 600])))
+        var image = plan.manifestImage(sourceHash: "", files: [:])
+        image.variants.removeAll { $0.path == "a-600w.webp" }
+        func chosen(_ pixels: Int) -> String? {
+            VariantChoice(image: image, dpr: none, accept: AcceptHeader(["image/webp,*/*"]),
+                          width: ClientWidth(devicePixels: pixels, source: .secCHWidth, varyHeaders: ["Sec-CH-Width"], isPrivate: false))?.variant.path
+        }
+        #expect([200, 500, 900].map(chosen) == ["a-300w.webp", "a-600w.jpg", "a.webp"])
+    }
+}
+
+extension NegotiationChoiceTests {
+    @Test("an extra format missing a density (not smaller, left out) gives that density in the master's format, never a lower one")
+    func missingExtraDensity() throws {
+        var image = Self.hero(formats: [.jpeg, .webp])
+        image.variants.removeAll { $0.path == "images/hero@2x.webp" }
+        let webp = ["image/webp,*/*"]
+        #expect(Self.choose(image, dpr: "2", accept: webp)?.variant.path == "images/hero@2x.jpg")
+        #expect(Self.choose(image, dpr: "1.5", accept: webp)?.variant.path == "images/hero@1.5x.webp")
+        #expect(Self.choose(image, dpr: "3", accept: webp)?.variant.path == "images/hero@2x.jpg")
+        let markup = try RenderFixtures.markup().html([image], urls: .relative(""))
+        #expect(markup.contains("<source type=\"image/webp\" srcset=\"images/hero.webp 1x, images/hero@1.5x.webp 1.5x, images/hero@2x.jpg 2x\">"), "\(markup)")
     }
 }

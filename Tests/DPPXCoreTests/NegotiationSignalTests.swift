@@ -118,3 +118,48 @@ extension NegotiationSignalTests {
         #expect(refused?.variant.path == "images/hero@2x.png")
     }
 }
+
+extension NegotiationSignalTests {
+    /// A PNG logo shown 151x101 with AVIF: 1.5x is 227x152 (rounded), 2x 302x202.
+    static func oddLogo() -> Manifest.Image {
+        var variants: [Manifest.Variant] = []
+        let sizes = [(Density(1), PixelSize(width: 151, height: 101), ""), (Density(1.5), PixelSize(width: 227, height: 152), "@1.5x"),
+                     (Density(2), PixelSize(width: 302, height: 202), "@2x")]
+        for format in [ImageFormat.png, .avif] {
+            for (density, size, suffix) in sizes {
+                variants.append(Manifest.Variant(path: "logo\(suffix).\(format.fileExtension)", density: density, format: format,
+                                                 size: size, bytes: 10, hash: "\(suffix)\(format)"))
+            }
+        }
+        return Manifest.Image(source: "logo@2x.png", path: "logo.png", sourceHash: "", sourceDensity: Density(2),
+                              cssSize: PixelSize(width: 151, height: 101), densityIndependent: false,
+                              skippedDensities: [], variants: variants)
+    }
+
+    @Test("with hints and no JPEG, Content-DPR never claims a density the pixels do not divide by: the nearest exact variant instead")
+    func inexactHeaderGetsAnExactVariant() {
+        let image = Self.oddLogo()
+        let chromium = AcceptHeader([NegotiationAcceptTests.chromium])
+        // 227 / 1.5 = 151.33, not 151: the 2x (302 / 2 = 151) is sent instead, and says 2.
+        let choice = VariantChoice(image: image, dpr: Self.hint("1.5"), accept: chromium)
+        #expect(choice?.variant.path == "logo@2x.avif")
+        #expect(choice?.signal == .contentDPR(Density(2)))
+        #expect(VariantChoice(image: image, dpr: Self.hint("2"), accept: chromium)?.variant.path == "logo@2x.avif")
+        #expect(VariantChoice(image: image, dpr: Self.hint("1"), accept: chromium)?.signal == DensitySignal.none)
+        // Without an exact denser variant, the 1x: its own size, nothing to say.
+        var onlyOdd = image
+        onlyOdd.variants.removeAll { $0.density == Density(2) }
+        let fallback = VariantChoice(image: onlyOdd, dpr: Self.hint("1.5"), accept: chromium)
+        #expect(fallback?.variant.path == "logo.avif")
+        #expect(fallback?.signal == DensitySignal.none)
+        // Every signal the chooser gives divides exactly.
+        for dpr in ["1", "1.25", "1.5", "2", "3"] {
+            for candidate in [image, onlyOdd] {
+                guard let choice = VariantChoice(image: candidate, dpr: Self.hint(dpr), accept: chromium),
+                      case .contentDPR(let density) = choice.signal else { continue }
+                #expect(choice.variant.size.width * 1000 == candidate.cssSize.width * density.milli)
+                #expect(choice.variant.size.height * 1000 == candidate.cssSize.height * density.milli)
+            }
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import DPPXCore
+import Foundation
 import Testing
 
 @Suite("The project file (dppx.toml)")
@@ -70,7 +71,8 @@ struct ProjectFileTests {
         #expect(settings.failOn == .warning)
         #expect(settings.templates == "site/my templates")
         #expect(settings.stylesheet == "site/public/css/images.css")
-        #expect(settings.stylesheetOptions == StylesheetOptions(classPrefix: "img-", box: false, legacy: true, stripPath: "assets/img/"))
+        #expect(settings.stylesheetOptions == StylesheetOptions(classPrefix: "img-", box: false, legacy: true, stripPath: "assets/img/",
+                                                                rules: settings.rules))
         #expect(settings.baseURL == "/img/")
         #expect(settings.markupBaseURL == "https://cdn.example.com/img/")
         #expect(settings.serveRoot == "site/public" && settings.host == "0.0.0.0" && settings.port == 3000)
@@ -111,11 +113,41 @@ struct ProjectFileTests {
         #expect(rule.sizes == "(min-width: 768px) 50vw, 100vw")
     }
 
+    @Test("stylesheet selection, cover boxes and dimensions: [css] match, a rule's css and cover, [html] dimensions; none of them rebuilds")
+    func stylesheetAndMarkupKeys() throws {
+        let settings = try ProjectFile.settings(parsing: """
+            [css]
+            match = ["backgrounds/**", "hero.jpg"]
+            [html]
+            dimensions = false
+            [[rule]]
+            match = "team/*"
+            css = false
+            [[rule]]
+            match = "hero.jpg"
+            widths = "auto"
+            cover = "100vw 100vh"
+            """)
+        #expect(settings.cssMatch?.map(\.pattern) == ["backgrounds/**", "hero.jpg"])
+        #expect(settings.dimensions == false)
+        let options = settings.stylesheetOptions
+        #expect(options.includes("hero.jpg") && options.includes("backgrounds/sea.jpg"))
+        #expect(!options.includes("team/ann.jpg") && !options.includes("logo.png"))
+        #expect(options.cover(for: "hero.jpg") == CoverBox(width: .viewport(percent: 100), height: .viewport(percent: 100)))
+        #expect(options.cover(for: "backgrounds/sea.jpg") == nil)
+        // Stylesheet keys are not what a build writes: the rules' fingerprint ignores them.
+        let plain = try ProjectFile.settings(parsing: "[[rule]]\nmatch = \"team/*\"\n[[rule]]\nmatch = \"hero.jpg\"\nwidths = \"auto\"\n")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let ruled = String(decoding: try encoder.encode(settings.planSettings), as: UTF8.self)
+        #expect(ruled == String(decoding: try encoder.encode(plain.planSettings), as: UTF8.self))
+    }
+
     @Test("errors name the line, the key and what is allowed", arguments: [
         ("[build]\nquality = 101\n", 2, "build.quality must be between 1 and 100, e.g. quality = 80; got 101"),
         ("[build]\n\nqualty = 80\n", 3, "build.qualty is not a key of [build]; known keys: source, out"),
         ("[build]\ndensities = [1, \"two\"]\n", 2, "build.densities expected densities as numbers between 0 and 10"),
-        ("[build]\nformats = [\"bmp\"]\n", 2, "build.formats expected extra formats among avif, webp, jpeg, png"),
+        ("[build]\nformats = [\"bmp\"]\n", 2, "build.formats expected extra formats among avif, webp, jxl, jpeg, png"),
         ("[build]\nupscale = \"yes\"\n", 2, "build.upscale must be true or false; got a string"),
         ("[build]\nfail-on = \"warnings\"\n", 2, "build.fail-on must be none, truncated, error or warning, e.g. fail-on = \"error\"; got"),
         ("[build]\nsource = 3\n", 2, "build.source must be a string in quotes"),
@@ -131,6 +163,10 @@ struct ProjectFileTests {
         ("[build]\nbuild.quality = 80\n", 2, "dotted keys are not supported"),
         ("[serve]\nport = 70000\n", 2, "serve.port must be between 0 and 65535"),
         ("[css]\nprefix = \".img\"\n", 2, "css.prefix goes before the class name, without the dot"),
+        ("[css]\nmatch = 3\n", 2, "css.match must be a pattern in quotes"),
+        ("[html]\ndimensions = \"no\"\n", 2, "html.dimensions must be true or false"),
+        ("[[rule]]\nmatch = \"a/**\"\ncss = 0\n", 3, "rule.css must be true or false"),
+        ("[[rule]]\nmatch = \"a/**\"\ncover = \"tall\"\n", 3, "rule.cover must be a box as \"WIDTH HEIGHT\" in vw, vh or px"),
         ("[build]\njobs = 2 3\n", 2, "unexpected '3' after the value"),
         ("[build]\nwidths = \"some\"\n", 2, "build.widths expected 'auto' or widths in pixels"),
         ("[[rule]]\nmatch = \"a/**\"\nwidths = [480, \"960\"]\n", 3, "rule.widths must list widths in pixels"),

@@ -34,7 +34,7 @@ enum RenderFixtures {
                       densities: [Density] = Density.defaultSet, sourceDensity: Density = Density(2)) -> Manifest.Image {
         let plan = ImagePlan(name: MasterName(relativePath: path)!, source: path,
                              masterSize: PixelSize(width: width, height: height), hasAlpha: false, animated: false,
-                             settings: PlanSettings(densities: densities, defaultSourceDensity: sourceDensity, extraFormats: formats))
+                             settings: PlanSettings(densities: densities, defaultSourceDensity: sourceDensity, sourceDensityGiven: true, extraFormats: formats))
         return plan.manifestImage(sourceHash: "", files: [:])
     }
 

@@ -26,6 +26,31 @@ struct RenderMarkupTests {
         """)
     }
 
+    @Test("--no-dimensions leaves width and height out of the <img>; --json still has them")
+    func noDimensions() throws {
+        let markup = try RenderFixtures.markup()
+        let html = markup.html([RenderFixtures.withFormats.images[0], RenderFixtures.fluid.images[1]], urls: .relative(""), dimensions: false)
+        #expect(!html.contains("width=") && !html.contains("height="), "\(html)")
+        #expect(html.contains("srcset=\"hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x\" alt=\"\" loading=\"lazy\""), "\(html)")
+        #expect(html.contains("sizes=\"auto, 100vw\" alt=\"\""), "\(html)")
+        let json = markup.images([RenderFixtures.basic.images[0]], urls: .relative(""), dimensions: false)
+        #expect(json[0].width == 400 && json[0].height == 250 && !json[0].html.contains("width="))
+    }
+
+    @Test("srcset densities are the exact ratio where a variant's width over its density is not the CSS width")
+    func exactDensities() throws {
+        // 301x201 at 2x: a 151x101 box; 1.5x is 227 px wide (1.5033 x 151), 2x the master's 301 (1.9934 x 151).
+        let html = try RenderFixtures.markup().html([RenderFixtures.image("odd.jpg", 301, 201)], urls: .relative(""))
+        #expect(html.contains("srcset=\"odd.jpg 1x, odd@1.5x.jpg 1.5033x, odd@2x.jpg 1.9934x\" width=\"151\" height=\"101\""), "\(html)")
+        // Each descriptor gives the CSS width to 1/200 px.
+        for (width, css) in [(226, 151), (301, 151), (1999, 1000), (14_999, 10_000), (3, 2), (7, 3), (100_000, 33_333)] {
+            let text = ImageCandidatesProbe.descriptor(width: width, cssWidth: css)
+            let density = try #require(Double(text.dropLast()))
+            #expect(abs(Double(width) / density - Double(css)) < 0.005, "\(width)/\(css): \(text)")
+        }
+        #expect(ImageCandidatesProbe.descriptor(width: 400, cssWidth: 200) == "2x", "nominal where it is exact")
+    }
+
     @Test("with extra formats, a <picture> lists AVIF then WebP sources before the <img>")
     func picture() throws {
         let html = try RenderFixtures.markup().html([RenderFixtures.withFormats.images[0]], urls: .relative("img"))
@@ -120,14 +145,14 @@ struct RenderFluidTests {
     func background() throws {
         let css = try RenderFixtures.stylesheet().render(manifest: RenderFixtures.fluid, urls: .relative(""))
         #expect(css.contains("""
-        .cards-a {
+        .img-cards-a {
           background-image: url("cards/a-480w.jpg");
         }
 
         @media (min-width: 481px), (min-width: 321px) and (-webkit-min-device-pixel-ratio: 1.5), (min-width: 321px) and (min-resolution: 1.5dppx)
         """))
         #expect(css.contains("""
-          .hero { background-image: url("hero-442w.jpg"); background-image: image-set(url("hero-442w.webp") type("image/webp"), url("hero-442w.jpg")); }
+          .img-hero { background-image: url("hero-442w.jpg"); background-image: image-set(url("hero-442w.webp") type("image/webp"), url("hero-442w.jpg")); }
         """))
         #expect(!css.contains("background-size: 1920px"), "the page sizes a fluid background")
         let positions = ["hero-442w.jpg", "hero-593w.jpg", "hero-795w.jpg", "hero-1067w.jpg", "hero-1431w.jpg", "hero.jpg"].map { file in
@@ -157,5 +182,17 @@ struct RenderFluidTests {
         let needed = Double(viewport) * density.value
         let expected = widths.first { Double($0) >= needed } ?? widths.last!
         #expect(chosen == expected, "\(viewport) px at \(density)x")
+    }
+}
+
+/// A variant's `srcset` descriptor, through the markup as pages get it.
+enum ImageCandidatesProbe {
+    static func descriptor(width: Int, cssWidth: Int) -> String {
+        let variant = Manifest.Variant(path: "a@2x.jpg", density: Density(2), format: .jpeg,
+                                       size: PixelSize(width: width, height: 10), bytes: 1, hash: "")
+        let image = Manifest.Image(source: "a@2x.jpg", path: "a.jpg", sourceHash: "", sourceDensity: Density(2),
+                                   cssSize: PixelSize(width: cssWidth, height: 5), densityIndependent: false,
+                                   skippedDensities: [], variants: [variant])
+        return ImageCandidates(image: image, urls: .relative("")).primary[0].descriptor
     }
 }

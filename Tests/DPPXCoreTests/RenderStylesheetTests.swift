@@ -21,14 +21,14 @@ struct RenderStylesheetTests {
     func baseRule() throws {
         let text = try css(RenderFixtures.basic)
         #expect(text.contains("""
-        .hero {
+        .img-hero {
           background-image: url("hero.jpg");
           background-size: 400px 250px;
           width: 400px;
           height: 250px;
         }
         """))
-        #expect(text.contains(".icons-logo {\n  background-image: url(\"icons/logo.png\");\n  background-size: 32px 32px;"))
+        #expect(text.contains(".img-icons-logo {\n  background-image: url(\"icons/logo.png\");\n  background-size: 32px 32px;"))
     }
 
     @Test("--no-box leaves width and height out but keeps background-size")
@@ -46,19 +46,19 @@ struct RenderStylesheetTests {
         #expect(blocks.count == 2)
         let first = try #require(blocks.first), second = try #require(blocks.last)
         #expect(first.hasPrefix("(-webkit-min-device-pixel-ratio: 1.5), (min-resolution: 1.5dppx) {\n"))
-        #expect(first.contains("  .hero { background-image: url(\"hero@1.5x.jpg\"); }\n"))
-        #expect(first.contains("  .icons-logo { background-image: url(\"icons/logo@1.5x.png\"); }\n"))
+        #expect(first.contains("  .img-hero { background-image: url(\"hero@1.5x.jpg\"); }\n"))
+        #expect(first.contains("  .img-icons-logo { background-image: url(\"icons/logo@1.5x.png\"); }\n"))
         #expect(second.hasPrefix("(-webkit-min-device-pixel-ratio: 2), (min-resolution: 2dppx) {\n"))
-        #expect(second.contains(".hero { background-image: url(\"hero@2x.jpg\"); }"))
+        #expect(second.contains(".img-hero { background-image: url(\"hero@2x.jpg\"); }"))
         // The base rules come before every media block, so the media blocks override them.
-        #expect(try #require(text.range(of: ".hero {\n")).lowerBound < (try #require(text.range(of: "@media"))).lowerBound)
+        #expect(try #require(text.range(of: ".img-hero {\n")).lowerBound < (try #require(text.range(of: "@media"))).lowerBound)
     }
 
     @Test("an SVG gets one rule and no media query or image-set")
     func svg() throws {
         let text = try css(RenderFixtures.withFormats)
-        #expect(text.contains(".vector {\n  background-image: url(\"vector.svg\");\n  background-size: 24px 24px;"))
-        #expect(text.components(separatedBy: ".vector").count == 2)
+        #expect(text.contains(".img-vector {\n  background-image: url(\"vector.svg\");\n  background-size: 24px 24px;"))
+        #expect(text.components(separatedBy: ".img-vector").count == 2)
     }
 
     @Test("--legacy adds the old spellings of each density")
@@ -88,7 +88,7 @@ struct RenderStylesheetTests {
         url("hero.jpg") 1x, url("hero@1.5x.jpg") 1.5x, url("hero@2x.jpg") 2x);
         """))
         // Only images with extra formats get one.
-        #expect(!text.contains(".icons-logo {\n  background-image: -webkit-image-set"))
+        #expect(!text.contains(".img-icons-logo {\n  background-image: -webkit-image-set"))
         // Without extra formats there is none at all.
         #expect(!(try css(RenderFixtures.basic)).contains("image-set"))
     }
@@ -98,7 +98,7 @@ struct RenderStylesheetTests {
         let image = RenderFixtures.image("hero.jpg", 800, 500, densities: [Density(2), Density(3)], sourceDensity: Density(4))
         let text = try css(Manifest(images: [image]))
         #expect(text.contains("background-image: url(\"hero@2x.jpg\");\n  background-size: 200px 125px;"))
-        #expect(text.contains("@media (-webkit-min-device-pixel-ratio: 3), (min-resolution: 3dppx) {\n  .hero { background-image: url(\"hero@3x.jpg\"); }"))
+        #expect(text.contains("@media (-webkit-min-device-pixel-ratio: 3), (min-resolution: 3dppx) {\n  .img-hero { background-image: url(\"hero@3x.jpg\"); }"))
         #expect(!text.contains("2dppx"))
     }
 
@@ -106,8 +106,8 @@ struct RenderStylesheetTests {
     func skippedDensities() throws {
         let oneX = RenderFixtures.image("small.png", 100, 80, sourceDensity: Density(1))
         let text = try css(Manifest(images: [RenderFixtures.image("hero.jpg", 800, 500), oneX]))
-        #expect(text.contains(".small {\n  background-image: url(\"small.png\");"))
-        #expect(!text.contains(".small { background-image"))
+        #expect(text.contains(".img-small {\n  background-image: url(\"small.png\");"))
+        #expect(!text.contains(".img-small { background-image"))
     }
 
     @Test("the same manifest always renders the same bytes")
@@ -135,21 +135,58 @@ struct RenderStylesheetTests {
         #expect(text.contains("url(\"my%20%22best%22%20%281%29%27s@2x.jpg\")"))
     }
 
-    @Test("--prefix goes before every class name")
+    @Test("--prefix goes before every class name; img- by default, so a page's own .logo is never restyled; an empty one gives bare names")
     func prefix() throws {
-        let text = try css(RenderFixtures.basic, options: StylesheetOptions(classPrefix: "img-"))
-        #expect(text.contains(".img-hero {"))
-        #expect(text.contains("  .img-icons-logo { background-image"))
+        let text = try css(RenderFixtures.basic, options: StylesheetOptions(classPrefix: "pic-"))
+        #expect(text.contains(".pic-hero {"))
+        #expect(text.contains("  .pic-icons-logo { background-image"))
         #expect(!text.contains("\n.hero"))
+        let logo = try css(Manifest(images: [RenderFixtures.image("logo.png", 108, 142), RenderFixtures.image("favicon.png", 64, 64)]))
+        #expect(logo.contains("\n.img-logo {") && logo.contains("\n.img-favicon {"))
+        #expect(!logo.contains("\n.logo") && !logo.contains(" .logo") && !logo.contains(".favicon"), "\(logo)")
+        let bare = try css(RenderFixtures.basic, options: StylesheetOptions(classPrefix: ""))
+        #expect(bare.contains("\n.hero {") && bare.contains("  .icons-logo { background-image"))
+        #expect(ProjectSettings().stylesheetOptions.classPrefix == "img-")
+    }
+
+    @Test("only the images the project selects get rules: [css] match, a rule's css = false (and css = true back in)")
+    func selection() throws {
+        var noLogos = ImageRule(match: [PathGlob("icons/**")])
+        noLogos.css = false
+        let ruled = try css(RenderFixtures.withFormats, options: StylesheetOptions(rules: [noLogos]))
+        #expect(ruled.contains(".img-hero {") && ruled.contains(".img-vector {"))
+        #expect(!ruled.contains("icons"), "no rule, override or image-set for a css = false image: \(ruled)")
+        let matched = try css(RenderFixtures.basic, options: StylesheetOptions(match: [PathGlob("hero.jpg")]))
+        #expect(matched.contains(".img-hero {") && !matched.contains("logo") && !matched.contains("vector"), "\(matched)")
+        var backIn = ImageRule(match: [PathGlob("*.svg")])
+        backIn.css = true
+        let both = StylesheetOptions(match: [PathGlob("hero.jpg")], rules: [noLogos, backIn])
+        #expect(both.includes("hero.jpg") && both.includes("vector.svg") && !both.includes("icons/logo@3x.png"))
+        #expect(both.includingEveryImage.includes("icons/logo@3x.png"), "images named one by one get their rules")
+        // Left-out images cannot clash with the ones kept.
+        var noPNG = ImageRule(match: [PathGlob("*.png")])
+        noPNG.css = false
+        let clash = Manifest(images: [RenderFixtures.image("hero.jpg", 80, 50), RenderFixtures.image("hero.png", 80, 50)])
+        #expect(try css(clash, options: StylesheetOptions(rules: [noPNG])).contains(".img-hero {"))
+    }
+
+    @Test("image-set() densities are exact where a variant's width over its density is not the CSS width")
+    func exactImageSet() throws {
+        // 301x201 at 2x: a 151x101 box; its 1.5x is 227x152, which is 1.5033 x 151.
+        let text = try css(Manifest(images: [RenderFixtures.image("odd.jpg", 301, 201, formats: [.webp])]))
+        #expect(text.contains("url(\"odd@1.5x.jpg\") 1.5033x"), "\(text)")
+        #expect(text.contains("url(\"odd@2x.webp\") type(\"image/webp\") 1.9934x"), "\(text)")
+        #expect(text.contains("url(\"odd.jpg\") 1x"))
+        #expect(text.contains("@media (-webkit-min-device-pixel-ratio: 1.5), (min-resolution: 1.5dppx)"), "queries stay on the screens' densities")
     }
 
     @Test("two images that would share a selector are an error naming both")
     func collision() throws {
         let manifest = Manifest(images: [RenderFixtures.image("hero.jpg", 80, 50), RenderFixtures.image("hero.png", 80, 50)])
-        #expect(throws: RenderError.selectorCollision(selector: ".hero", first: "hero.jpg", second: "hero.png")) {
+        #expect(throws: RenderError.selectorCollision(selector: ".img-hero", first: "hero.jpg", second: "hero.png")) {
             try css(manifest)
         }
-        let error = RenderError.selectorCollision(selector: ".hero", first: "hero.jpg", second: "hero.png")
-        #expect(error.description == "hero.jpg and hero.png would both get the selector .hero; rename one of them")
+        let error = RenderError.selectorCollision(selector: ".img-hero", first: "hero.jpg", second: "hero.png")
+        #expect(error.description == "hero.jpg and hero.png would both get the selector .img-hero; rename one of them")
     }
 }

@@ -65,7 +65,7 @@ struct RenderTemplateTests {
             "rule": "{{%CONTENT_TYPE: TEXT}}\n{{selector}} { background: {{url}} 0 0 / {{width}}px {{height}}px no-repeat; }\n",
         ])
         let text = try StylesheetRenderer(templates: templates).render(manifest: RenderFixtures.basic, urls: .relative(""))
-        #expect(text.contains(".hero { background: url(\"hero.jpg\") 0 0 / 400px 250px no-repeat; }"))
+        #expect(text.contains(".img-hero { background: url(\"hero.jpg\") 0 0 / 400px 250px no-repeat; }"))
         let markup = try RenderFixtures.templates(.markup, replacing: ["img": "<img src=\"{{src}}\" alt=\"{{source}}\">\n"])
         #expect(MarkupRenderer(templates: markup).html([RenderFixtures.basic.images[0]], urls: .relative("")) == "<img src=\"hero.jpg\" alt=\"hero.jpg\">\n")
     }
@@ -91,7 +91,7 @@ struct RenderTemplateTests {
                                    fluidImages: [fluid])
         #expect(Set(TemplateKind.stylesheet.knownNames) == Self.labels(of: [sheet, rule, override, block, set, fluid, step]))
         let source = MarkupView.Source(type: "", srcset: "")
-        let view = MarkupView(source: "", src: "", srcset: nil, sizes: nil, width: 0, height: 0, alt: "", sources: [source], picture: true)
+        let view = MarkupView(source: "", src: "", srcset: nil, sizes: nil, width: 0, height: 0, dimensions: true, alt: "", sources: [source], picture: true)
         #expect(Set(TemplateKind.markup.knownNames) == Self.labels(of: [view, source]))
     }
 

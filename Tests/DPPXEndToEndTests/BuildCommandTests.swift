@@ -7,7 +7,7 @@ import Testing
 struct BuildCommandTests {
     func sources() throws -> ScratchFolder {
         let source = ScratchFolder("dppx-cli-src")
-        try TestImages.write(source("hero.jpg"), width: 400, height: 250)
+        try TestImages.write(source("hero@2x.jpg"), width: 400, height: 250)
         try TestImages.write(source("icons/logo@3x.png"), width: 90, height: 90, bands: 4)
         return source
     }
@@ -18,7 +18,7 @@ struct BuildCommandTests {
         let output = ScratchFolder("dppx-cli-out")
         let first = try await DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
         #expect(first.status == 0, "\(first)")
-        #expect(first.stdout.contains("built hero.jpg (3 files)"))
+        #expect(first.stdout.contains("built hero@2x.jpg (3 files)"))
         #expect(first.stdout.contains("2 images: 2 built, 0 unchanged"))
         #expect(first.stderr.isEmpty, "\(first)")
         #expect(output.files() == ["dppx-manifest.json", "hero.jpg", "hero@1.5x.jpg", "hero@2x.jpg",
@@ -31,7 +31,7 @@ struct BuildCommandTests {
     @Test("OUT holds only the variants and the manifest; the cache goes to .dppx-cache in the working folder, or to --cache-dir")
     func buildStateOutsideOutput() async throws {
         let project = ScratchFolder("dppx-cli-project")
-        try TestImages.write(project("src/hero.jpg"), width: 400, height: 250)
+        try TestImages.write(project("src/hero@2x.jpg"), width: 400, height: 250)
         let first = try await DPPXBinary.run(["build", "src", "--out", "public/img"], in: project.path)
         #expect(first.status == 0, "\(first)")
         #expect(project.files(includingHidden: true).filter { $0.hasPrefix("public/") }
@@ -64,6 +64,19 @@ struct BuildCommandTests {
         #expect(FileManager.default.fileExists(atPath: output("hero@2x.jpg")))
     }
 
+    @Test("a stated 1x for many masters is one note in the summary, not a warning per master")
+    func statedDensityNote() async throws {
+        let scenario = try RenderScenario(masters: ["icons/a.png": (40, 40), "icons/b.png": (40, 40), "icons/c.png": (40, 40)], svg: false)
+        try scenario.write("[build]\nsource = \"src\"\nout = \"public\"\n[[rule]]\nmatch = \"icons/**\"\ndensity = 1\n", to: "dppx.toml")
+        let result = try await scenario.dppx("build")
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+        let notes = result.stdout.split(separator: "\n").filter { $0.contains("does not upscale") }
+        #expect(notes == ["note: 3 masters stated at their density (such as icons/a.png, 1x) get no denser files (1.5x, 2x): dppx does not upscale; --upscale writes them"], "\(result.stdout)")
+        let json = try await scenario.dppx("build", "--json")
+        #expect(json.stdout.contains("\"notUpscaled\" : [\n    \"icons/a.png\",\n    \"icons/b.png\",\n    \"icons/c.png\""), "\(json.stdout)")
+    }
+
     @Test("usage errors exit 2 with a hint, before any work", arguments: [
         (["build", "SRC"], "--out"),
         (["build", "SRC", "--out", "OUT", "--densities", "1,two"], "'1,two'"),
@@ -72,12 +85,16 @@ struct BuildCommandTests {
         (["build", "SRC", "--out", "OUT", "--quality", "101"], "--quality"),
         (["build", "SRC", "--out", "OUT", "--source-density", "-2"], "--source-density"),
         (["frobnicate"], "frobnicate"),
+        (["css", "DIR", "--prefix", ".img-"], "--prefix img-"),
+        (["build", "SRC", "--out", "OUT", "--frobnicate"], "'--frobnicate'"),
     ])
     func usage(arguments: [String], hint: String) async throws {
         let folder = ScratchFolder("dppx-cli-usage")
         let result = try await DPPXBinary.run(arguments, in: folder.path)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains(hint), "\(result)")
+        #expect(result.stderr.hasPrefix("dppx: error: "), "a usage error starts like every other error: \(result.stderr)")
+        #expect(!result.stderr.contains("Error:"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(folder.files(includingHidden: true).isEmpty, "nothing was written")
     }
@@ -97,7 +114,7 @@ struct BuildCommandTests {
         let json = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--json", "--formats", "webp"], in: source.path)
         #expect(json.status == 0)
         let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        #expect(summary?["built"] as? [String] == ["hero.jpg", "icons/logo@3x.png"])
+        #expect(summary?["built"] as? [String] == ["hero@2x.jpg", "icons/logo@3x.png"])
         #expect(summary?["variants"] as? Int == 12)
         #expect((summary?["failures"] as? [Any])?.isEmpty == true)
         let quiet = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--quiet"], in: source.path)
@@ -127,7 +144,7 @@ struct BuildCommandTests {
     }
 
     @Test("--help paragraphs are wrapped by the terminal's width, never broken mid-sentence; examples fit on their lines",
-          arguments: [[], ["build"], ["css"], ["html"], ["serve"]])
+          arguments: [[], ["build"], ["merge"], ["css"], ["html"], ["serve"]])
     func helpParagraphs(command: [String]) async throws {
         let folder = ScratchFolder("dppx-cli-help")
         let help = try await DPPXBinary.run(command + ["--help"], in: folder.path, environment: ["COLUMNS": "80"])

@@ -10,28 +10,28 @@ struct BuildWatchTests {
     @Test("a change, an addition and a removal each produce the right outputs; a broken master is reported and watching goes on; Ctrl-C stops cleanly")
     func watches() async throws {
         let scratch = ScratchFolder("dppx-watch")
-        try TestImages.write(scratch("src/hero.jpg"), width: 800, height: 500)
+        try TestImages.write(scratch("src/hero@2x.jpg"), width: 800, height: 500)
         let watching = try LoggedProcess(["build", "src", "--out", "public", "--css", "public/site.css", "--watch"], in: scratch.path)
 
-        try await watching.waitFor("initial build") { manifestSize(scratch, "hero.jpg") == PixelSize(width: 400, height: 250) }
+        try await watching.waitFor("initial build") { manifestSize(scratch, "hero@2x.jpg") == PixelSize(width: 400, height: 250) }
         try await watching.waitFor("the stylesheet written") { FileManager.default.fileExists(atPath: scratch("public/site.css")) }
 
-        try TestImages.write(scratch("src/hero.jpg"), width: 600, height: 300)
-        try await watching.waitFor("the changed master rebuilt") { manifestSize(scratch, "hero.jpg") == PixelSize(width: 300, height: 150) }
+        try TestImages.write(scratch("src/hero@2x.jpg"), width: 600, height: 300)
+        try await watching.waitFor("the changed master rebuilt") { manifestSize(scratch, "hero@2x.jpg") == PixelSize(width: 300, height: 150) }
         let rebuilt = try DecodedFile(scratch("public/hero@2x.jpg"))
         #expect(rebuilt.width == 600 && rebuilt.height == 300)
 
         try TestImages.write(scratch("src/icons/logo@3x.png"), width: 96, height: 96, bands: 4)
         try await watching.waitFor("the added master built") { FileManager.default.fileExists(atPath: scratch("public/icons/logo@2x.png")) }
-        try await watching.waitFor("the stylesheet rewritten") { (try? String(contentsOfFile: scratch("public/site.css"), encoding: .utf8))?.contains(".icons-logo") == true }
+        try await watching.waitFor("the stylesheet rewritten") { (try? String(contentsOfFile: scratch("public/site.css"), encoding: .utf8))?.contains(".img-icons-logo") == true }
 
-        try FileManager.default.removeItem(atPath: scratch("src/hero.jpg"))
+        try FileManager.default.removeItem(atPath: scratch("src/hero@2x.jpg"))
         try await watching.waitFor("the removed master's outputs deleted") { !FileManager.default.fileExists(atPath: scratch("public/hero@2x.jpg")) }
         #expect(!FileManager.default.fileExists(atPath: scratch("public/hero.jpg")))
 
         try TestImages.writeBytes(Array("not a picture".utf8), to: scratch("src/broken.jpg"))
         try await watching.waitFor("the broken master reported") { watching.log().contains("broken.jpg") }
-        try TestImages.write(scratch("src/late.jpg"), width: 200, height: 100)
+        try TestImages.write(scratch("src/late@2x.jpg"), width: 200, height: 100)
         try await watching.waitFor("watching goes on after a failed build") { FileManager.default.fileExists(atPath: scratch("public/late@2x.jpg")) }
 
         // Ctrl-C while a build runs: the build finishes, nothing temporary stays.

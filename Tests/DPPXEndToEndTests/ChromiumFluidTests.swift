@@ -51,7 +51,7 @@ struct ChromiumFluidTests {
         img { display: block; width: 100%; height: auto } #hero { height: 100px; background-size: cover }
         </style>
         </head><body>
-        <div id="hero" class="hero"></div>
+        <div id="hero" class="img-hero"></div>
         <div id="full">\(markup("full"))</div>
         <div class="row"><div class="c50" id="half">\(markup("half"))</div><div class="c33" id="third">\(markup("third"))</div></div>
         <pre id="observation"></pre>

@@ -19,6 +19,38 @@ struct HTMLCommandTests {
         """)
     }
 
+    @Test("--no-dimensions (or [html] dimensions = false) leaves width and height out; --dimensions puts them back")
+    func noDimensions() async throws {
+        let scenario = try RenderScenario()
+        try await scenario.build()
+        let flag = try await scenario.dppx("html", "public", "hero.jpg", "--no-dimensions")
+        #expect(flag.status == 0, "\(flag)")
+        #expect(flag.stdout == "<img src=\"hero.jpg\" srcset=\"hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x\" alt=\"\" loading=\"lazy\" decoding=\"async\">\n")
+        try scenario.write("[html]\ndimensions = false\n", to: "dppx.toml")
+        let file = try await scenario.dppx("html", "public", "hero.jpg")
+        #expect(file.stdout == flag.stdout, "\(file)")
+        let back = try await scenario.dppx("html", "public", "hero.jpg", "--dimensions")
+        #expect(back.stdout.contains("width=\"400\" height=\"250\""), "\(back)")
+        let json = try await scenario.dppx("html", "public", "hero.jpg", "--json")
+        #expect(json.stdout.contains("\"width\" : 400") && !json.stdout.contains("width=\\\"400"), "the data keeps the size: \(json)")
+    }
+
+    @Test("on a terminal, markup with width and height comes with the CSS that keeps them from stretching images")
+    func dimensionsHint() async throws {
+        let scenario = try RenderScenario()
+        try await scenario.build()
+        // `script` gives dppx a terminal, as a user's shell does.
+        let command = "'\(DPPXBinary.path)' html public hero.jpg -o hero.html"
+        let terminal = try await ExternalProcess.run("/usr/bin/script", ["-qec", command, "/dev/null"], in: scenario.root)
+        #expect(terminal.status == 0, "\(terminal)")
+        #expect(terminal.stdout.contains("dppx: note: ") && terminal.stdout.contains("img { height: auto; }")
+                && terminal.stdout.contains("--no-dimensions"), "\(terminal)")
+        let quiet = try await ExternalProcess.run("/usr/bin/script", ["-qec", command + " --no-dimensions", "/dev/null"], in: scenario.root)
+        #expect(!quiet.stdout.contains("height: auto"), "no hint without the attributes: \(quiet)")
+        let piped = try await scenario.dppx("html", "public", "hero.jpg")
+        #expect(piped.stderr.isEmpty, "not on a terminal: nothing said (Makefiles, CI): \(piped)")
+    }
+
     @Test("with extra formats, a <picture> lists AVIF then WebP before the <img>")
     func picture() async throws {
         let scenario = try RenderScenario()
@@ -62,7 +94,7 @@ struct HTMLCommandTests {
         let result = try await scenario.dppx("html", "public", "--json")
         #expect(result.status == 0, "\(result)")
         let document = try JSONDecoder().decode(MarkupDocument.self, from: Data(result.stdout.utf8))
-        #expect(document.images.map(\.source) == ["hero.jpg", "icons/logo@3x.png", "vector.svg"])
+        #expect(document.images.map(\.source) == ["hero@2x.jpg", "icons/logo@3x.png", "vector.svg"])
         #expect(document.images[0].srcset == "hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x")
         #expect(document.images[0].sources == [MarkupImage.Source(type: "image/webp", srcset: "hero.webp 1x, hero@1.5x.webp 1.5x, hero@2x.webp 2x")])
         #expect(document.images[0].html.hasPrefix("<picture>\n  <source type=\"image/webp\""))

@@ -34,10 +34,10 @@ struct MakefileTests {
         #expect(scenario.read("public/css/images.css")?.contains("url(\"../img/hero@2x.jpg\")") == true)
         try await expectSettled(scenario, after: "the first make")
 
-        try TestImages.write(scenario.scratch("src/new.jpg"), width: 60, height: 40)
+        try TestImages.write(scenario.scratch("src/new@2x.jpg"), width: 60, height: 40)
         let third = try await make(scenario)
         #expect(third.status == 0, "\(third)")
-        #expect(scenario.read("public/css/images.css")?.contains(".new {") == true)
+        #expect(scenario.read("public/css/images.css")?.contains(".img-new {") == true)
         #expect(FileManager.default.fileExists(atPath: scenario.scratch("public/img/new@2x.jpg")), "the new master has its variants")
     }
 
@@ -47,14 +47,14 @@ struct MakefileTests {
         _ = try await make(scenario)
         try scenario.age("public/img/.dppx-build.stamp")
         try scenario.age("public/img/.dppx-css.stamp")
-        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: scenario.scratch("src/hero.jpg"))
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: scenario.scratch("src/hero@2x.jpg"))
         let touched = try await make(scenario)
         #expect(touched.status == 0, "\(touched)")
         #expect(touched.stdout.contains("dppx"), "the touched master is looked at: \(touched)")
         try await expectSettled(scenario, after: "a touch")
 
         // A checkout replaces the file with the same bytes (a new file, a new time).
-        let master = scenario.scratch("src/hero.jpg")
+        let master = scenario.scratch("src/hero@2x.jpg")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: master))
         try FileManager.default.removeItem(atPath: master)
         try bytes.write(to: URL(fileURLWithPath: master))
@@ -78,7 +78,7 @@ struct MakefileTests {
         #expect(after.status == 0, "\(after)")
         #expect(!FileManager.default.fileExists(atPath: scenario.scratch("public/img/icons/logo@2x.png")), "the deleted master's variants are gone")
         #expect(scenario.read("public/img/dppx-manifest.json")?.contains("logo") == false)
-        #expect(scenario.read("public/css/images.css")?.contains(".icons-logo") == false, "its CSS rule is gone")
+        #expect(scenario.read("public/css/images.css")?.contains(".img-icons-logo") == false, "its CSS rule is gone")
         try await expectSettled(scenario, after: "a delete")
     }
 }

@@ -87,22 +87,27 @@ struct NegotiatedLayoutTests {
     static let addedToPNG = 120
 
     /// What each element must have received at `dpr`: the variant file and the bytes added.
-    static func expected(dpr: Double, engineHasHints: Bool) -> [String: (variant: String, added: Int)] {
+    /// Where AVIF and WebP are both accepted, the smaller of the two by `manifest` is sent.
+    static func expected(dpr: Double, engineHasHints: Bool, manifest: Manifest) -> [String: (variant: String, added: Int)] {
         let suffix = Density(dpr).fileSuffix
         let oddSuffix = dpr >= 2 ? "@2x" : suffix  // no 3x: it would upscale
+        let bytes = Dictionary(manifest.images.flatMap(\.variants).map { ($0.path, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+        func smaller(_ stem: String) -> String {
+            (bytes[stem + ".webp"] ?? 0) < (bytes[stem + ".avif"] ?? 0) ? stem + ".webp" : stem + ".avif"
+        }
         var expected: [String: (variant: String, added: Int)]
         if dpr == 1 {
-            expected = ["jpeg": ("photo.avif", 0), "png": ("shot.avif", 0), "odd": ("odd.avif", 0)]
+            expected = ["jpeg": (smaller("photo"), 0), "png": (smaller("shot"), 0), "odd": (smaller("odd"), 0)]
         } else if engineHasHints {
-            // Chromium: AVIF with Content-DPR, exact for 600x300; the odd image needs its JPEG's EXIF.
-            expected = ["jpeg": ("photo\(suffix).avif", 0), "png": ("shot\(suffix).avif", 0), "odd": ("odd\(oddSuffix).jpg", addedToJPEG)]
+            // Chromium: AVIF or WebP with Content-DPR, exact for 600x300; the odd image needs its JPEG's EXIF.
+            expected = ["jpeg": (smaller("photo\(suffix)"), 0), "png": (smaller("shot\(suffix)"), 0), "odd": ("odd\(oddSuffix).jpg", addedToJPEG)]
         } else {
             // Firefox: only the JPEG and PNG can say their density.
             expected = ["jpeg": ("photo\(suffix).jpg", addedToJPEG), "png": ("shot\(suffix).png", addedToPNG), "odd": ("odd\(oddSuffix).jpg", addedToJPEG)]
         }
         // srcset's 1x candidate is the negotiated URL itself (the 1x file has no other name).
-        expected["jpeg-srcset"] = dpr == 1 ? ("photo.avif", 0) : ("photo\(suffix).jpg", 0)
-        expected["png-srcset"] = dpr == 1 ? ("shot.avif", 0) : ("shot\(suffix).png", 0)
+        expected["jpeg-srcset"] = dpr == 1 ? (smaller("photo"), 0) : ("photo\(suffix).jpg", 0)
+        expected["png-srcset"] = dpr == 1 ? (smaller("shot"), 0) : ("shot\(suffix).png", 0)
         expected["jpeg-picture"] = ("photo\(suffix).avif", 0)
         return expected
     }
@@ -110,7 +115,7 @@ struct NegotiatedLayoutTests {
     static func check(_ observation: Observation, dpr: Double, engine: String, engineHasHints: Bool, manifest: Manifest) {
         #expect(observation.dpr == dpr, "\(engine)")
         let variants = Dictionary(manifest.images.flatMap(\.variants).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        for (id, want) in expected(dpr: dpr, engineHasHints: engineHasHints) {
+        for (id, want) in expected(dpr: dpr, engineHasHints: engineHasHints, manifest: manifest) {
             guard let shown = observation.images[id], let variant = variants[want.variant] else {
                 Issue.record("\(engine) at DPR \(dpr): no observation of \(id), or no variant \(want.variant)")
                 continue

@@ -54,11 +54,11 @@ struct ProjectFileCommandTests {
         let build = try await scenario.dppx("build")
         #expect(build.status == 0, "\(build)")
         let manifest = try manifest(scenario)
-        #expect(manifest.images.map(\.source) == ["hero.jpg", "icons/logo@3x.png", "photos/beach.jpg", "vector.svg"], "drafts/** is excluded")
+        #expect(manifest.images.map(\.source) == ["hero@2x.jpg", "icons/logo@3x.png", "photos/beach.jpg", "vector.svg"], "drafts/** is excluded")
         let beach = try #require(manifest.images.first { $0.source == "photos/beach.jpg" })
         #expect(beach.cssSize == PixelSize(width: 300, height: 200) && beach.intent == .rule, "photos/** are 1x")
         #expect(Set(beach.variants.map(\.format)) == [.jpeg, .webp])
-        #expect(manifest.images.first { $0.source == "hero.jpg" }?.densities == [Density(1), Density(2)])
+        #expect(manifest.images.first { $0.source == "hero@2x.jpg" }?.densities == [Density(1), Density(2)])
         let built = try #require(scenario.read("public/site.css"))
         #expect(built.contains(".img-hero {") && !built.contains("width:"), "the [css] options apply: \(built)")
         #expect(built == fromMasters, "...and writes what the build then writes")
@@ -82,6 +82,25 @@ struct ProjectFileCommandTests {
         #expect(scenario.read("public/site.css") == built, "and writes the same stylesheet")
     }
 
+    @Test("with a project file, PATHS alone select images of [build] out; css prints them rather than overwrite [css] file")
+    func pathsAlone() async throws {
+        let scenario = try Self.scenario()
+        #expect(try await scenario.dppx("build", "--quiet").status == 0)
+        let stylesheet = try #require(scenario.read("public/site.css"))
+        let html = try await scenario.dppx("html", "photos/beach.jpg")
+        #expect(html.status == 0, "\(html)")
+        #expect(html.stdout.contains("/img/photos/beach.jpg") && !html.stdout.contains("hero"), "\(html.stdout)")
+        let two = try await scenario.dppx("html", "photos/beach.jpg", "public/hero.jpg")
+        #expect(two.status == 0 && two.stdout.contains("beach") && two.stdout.contains("hero"), "\(two)")
+        let css = try await scenario.dppx("css", "photos/beach.jpg")
+        #expect(css.status == 0, "\(css)")
+        #expect(css.stdout.contains(".img-photos-beach {") && !css.stdout.contains("hero"), "\(css.stdout)")
+        #expect(scenario.read("public/site.css") == stylesheet, "[css] file keeps every image")
+        let unknown = try await scenario.dppx("html", "team/client-1.jpg")
+        #expect(unknown.status == 1 && unknown.stderr.contains("team/client-1.jpg: no such image in public"), "\(unknown)")
+        #expect(try await scenario.dppx("html", "public").stdout.contains("hero"), "a folder is still DIR")
+    }
+
     @Test("serve --watch builds [build] out inside [serve] root and negotiates its images at their paths")
     func nestedOutput() async throws {
         let scenario = try RenderScenario(svg: false)
@@ -101,7 +120,7 @@ struct ProjectFileCommandTests {
         let scenario = try Self.scenario()
         let result = try await scenario.dppx("build", "--densities", "1", "--out", "other")
         #expect(result.status == 0, "\(result)")
-        #expect(try manifest(scenario, "other").images.first { $0.source == "hero.jpg" }?.densities == [Density(1)])
+        #expect(try manifest(scenario, "other").images.first { $0.source == "hero@2x.jpg" }?.densities == [Density(1)])
         #expect(scenario.read("public/\(Manifest.fileName)") == nil)
         let boxless = try await scenario.dppx("css", "other")
         #expect(boxless.status == 0 && !boxless.stdout.contains("width:"), "box = false in the file: \(boxless)")

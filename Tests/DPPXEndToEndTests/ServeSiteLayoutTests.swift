@@ -7,9 +7,8 @@ import Testing
 /// server changes the layout only of images whose size the user stated.
 @Suite("dppx serve on a site's layout, and images without stated intent (end to end)", .serialized)
 struct ServeSiteLayoutTests {
-    /// hero.jpg has no @Nx (its 2x is the default, not intent); icons/logo@3x.png names its
-    /// density. The hero's odd size makes a 2x answer lay out differently (400.5 CSS px wide)
-    /// from its 1x file (401 px, rounded).
+    /// hero.jpg has no @Nx and no rule (it states no density: kept at its own 801x501, with a
+    /// width ladder); icons/logo@3x.png names its density.
     static func site() async throws -> RenderScenario {
         let scenario = try RenderScenario(masters: ["hero.jpg": (801, 501), "icons/logo@3x.png": (96, 96)], svg: false)
         try await scenario.build(into: "site/assets/img")
@@ -26,6 +25,9 @@ struct ServeSiteLayoutTests {
     func nestedManifest() async throws {
         let scenario = try await Self.site()
         let server = try await ServeProcess(["site"], in: scenario.root)
+        #expect(server.log().contains("site/assets/img/\(Manifest.fileName): picking variants for 2 images"),
+                "the startup line names the manifest actually loaded: \(server.log())")
+        #expect(!server.log().contains("site/\(Manifest.fileName):"), "\(server.log())")
         let logo = try await get(server, "/assets/img/icons/logo.png", ["Sec-CH-DPR": "2"])
         #expect(logo.status == 200)
         #expect(logo.header("Content-Location")?.hasSuffix("assets/img/icons/logo@2x.png") == true, "\(logo.headers)")
@@ -84,7 +86,7 @@ struct ServeSiteLayoutTests {
                 boxes.append(try #require(Chromium.text(ofElementWithID: "observation", in: dom), "\(dom)"))
             }
             #expect(boxes[0] == boxes[1], "at DPR \(dpr), dppx serve: \(boxes[0]); a static server: \(boxes[1])")
-            #expect(boxes[1].hasPrefix("[[401,251],"), "hero.jpg's own 401x251 file: \(boxes[1])")
+            #expect(boxes[1].hasPrefix("[[801,501],"), "hero.jpg's own file, the master's 801x501: \(boxes[1])")
         }
         #expect(try await dppx.interrupt() == 0)
     }

@@ -23,8 +23,8 @@ struct ServeWatchFlagsTests {
         let scenario = try RenderScenario()
         try await watchOnce(scenario, into: "default", [])
         try await watchOnce(scenario, into: "low", ["--quality", "40"])
-        let normal = try #require(try manifest(scenario, "default").images.first { $0.source == "hero.jpg" })
-        let low = try #require(try manifest(scenario, "low").images.first { $0.source == "hero.jpg" })
+        let normal = try #require(try manifest(scenario, "default").images.first { $0.source == "hero@2x.jpg" })
+        let low = try #require(try manifest(scenario, "low").images.first { $0.source == "hero@2x.jpg" })
         #expect(normal.variants.count == low.variants.count)
         for (a, b) in zip(normal.variants, low.variants) {
             #expect(b.bytes < a.bytes, "\(b.path) at quality 40 (\(b.bytes) bytes) is smaller than at 82 (\(a.bytes) bytes)")

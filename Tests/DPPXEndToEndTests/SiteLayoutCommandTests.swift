@@ -15,14 +15,14 @@ struct SiteLayoutCommandTests {
         #expect(result.stderr.contains("did you mean --out site?"), "\(result)")
     }
 
-    @Test("dppx build says once how many masters took the default density and how to set it")
+    @Test("dppx build says once how many masters stated no density, what it did with them and how to state more")
     func defaultDensityNote() async throws {
-        let scenario = try RenderScenario()
+        let scenario = try RenderScenario(masters: ["hero.jpg": (800, 500), "icons/logo@3x.png": (96, 96)])
         let result = try await scenario.dppx("build", "src", "--out", "public")
         #expect(result.status == 0, "\(result)")
         let notes = result.stdout.split(separator: "\n").filter { $0.hasPrefix("note:") }
         #expect(notes.count == 1, "\(result)")
-        #expect(notes.first?.contains("1 master (such as hero.jpg) took the default density 2x") == true, "\(result)")
+        #expect(notes.first?.contains("1 master (such as hero.jpg) states no density: kept at its own size under the plain name, with smaller copies by width for srcset") == true, "\(result)")
         #expect(notes.first?.contains("--source-density") == true)
         let given = try await scenario.dppx("build", "src", "--out", "public", "--source-density", "2")
         #expect(!given.stdout.contains("note:"), "an explicit --source-density is intent: \(given)")
@@ -70,7 +70,7 @@ struct SiteLayoutCommandTests {
         try await scenario.build()
         let result = try await scenario.dppx("css", "public", "hero.jpg")
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains(".hero {") && !result.stdout.contains(".icons-logo") && !result.stdout.contains(".vector"))
+        #expect(result.stdout.contains(".img-hero {") && !result.stdout.contains(".img-icons-logo") && !result.stdout.contains(".img-vector"))
         let unknown = try await scenario.dppx("css", "public", "nope.jpg")
         #expect(unknown.status == 1 && unknown.stderr.contains("nope.jpg: no such image"), "\(unknown)")
     }
@@ -80,8 +80,10 @@ struct SiteLayoutCommandTests {
         let scenario = try RenderScenario(masters: ["assets/img/hero.jpg": (800, 500)], svg: false)
         try await scenario.build()
         let stripped = try await scenario.dppx("css", "public", "--strip", "assets/img")
-        #expect(stripped.stdout.contains(".hero {"), "\(stripped)")
-        let replaced = try await scenario.dppx("css", "public", "--strip", "assets/img/", "--prefix", "img-")
-        #expect(replaced.stdout.contains(".img-hero {") && replaced.stdout.contains("url(\"assets/img/hero.jpg\")"), "\(replaced)")
+        #expect(stripped.stdout.contains(".img-hero {"), "\(stripped)")
+        let replaced = try await scenario.dppx("css", "public", "--strip", "assets/img/", "--prefix", "pic-")
+        #expect(replaced.stdout.contains(".pic-hero {") && replaced.stdout.contains("url(\"assets/img/hero.jpg\")"), "\(replaced)")
+        let bare = try await scenario.dppx("css", "public", "--strip", "assets/img/", "--prefix", "")
+        #expect(bare.status == 0 && bare.stdout.contains("\n.hero {"), "--prefix '' gives the bare names back: \(bare)")
     }
 }

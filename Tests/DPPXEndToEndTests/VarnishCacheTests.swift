@@ -32,6 +32,46 @@ struct VarnishCacheTests {
         #expect(try await server.interrupt() == 0)
     }
 
+    @Test("the README's normalising VCL: DPRs 1.25, 1.4 and 1.5 share the 1.5x copy, 2.5 and 3 the 2x one; 3 of 6 requests reach dppx")
+    func normalisedThroughVarnish() async throws {
+        let vcl = try Self.readmeVCL()
+        let site = try RenderScenario(masters: ["photo@2x.jpg": (800, 500)], svg: false)
+        try await site.build(into: "public")
+        let server = try await ServeProcess(["public", "--cache-control", "public, max-age=600"], in: site.root)
+        let varnish = try await Varnish(backendPort: server.port, vcl: vcl.replacingOccurrences(of: "\"8080\"", with: "\"PORT\""))
+        let requests: [(dpr: String, file: String, hit: Bool)] = [
+            ("1.25", "/photo@1.5x.jpg", false), ("1.4", "/photo@1.5x.jpg", true), ("1.5", "/photo@1.5x.jpg", true),
+            ("3", "/photo@2x.jpg", false), ("2.5", "/photo@2x.jpg", true), ("abc", "/photo.jpg", false),
+        ]
+        do {
+            for request in requests {
+                let answer = try await varnish.get("/photo.jpg", ["Sec-CH-DPR": request.dpr])
+                #expect(answer.status == 200)
+                #expect(answer.header("Content-Location") == request.file, "DPR \(request.dpr)")
+                #expect(answer.isCacheHit == request.hit, "DPR \(request.dpr): X-Varnish \(answer.header("X-Varnish") ?? "none")")
+            }
+        } catch {
+            await varnish.stop()
+            throw error
+        }
+        await varnish.stop()
+        #expect(try await server.interrupt() == 0)
+        #expect(server.log().split(separator: "\n").filter { $0.contains("/photo.jpg") }.count == 3, "\(server.log())")
+    }
+
+    /// The VCL with `sub vcl_recv` from the README's "Serving past one machine", as printed there.
+    static func readmeVCL() throws -> String {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").path
+        let text = try String(contentsOfFile: readme, encoding: .utf8)
+        let blocks = text.components(separatedBy: "```vcl\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let block = try #require(blocks.first { $0.contains("sub vcl_recv") }, "README.md has a VCL block with sub vcl_recv")
+        let indent = block.prefix { $0 == " " }.count
+        return block.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let spaces = line.prefix(while: { $0 == " " }).count
+            return String(line.dropFirst(min(indent, spaces)))
+        }.joined(separator: "\n")
+    }
+
     /// A negotiated JPEG answer without the APP1 EXIF segment the server wrote in after SOI.
     static func withoutDensity(_ body: Data) -> Data {
         let bytes = [UInt8](body)
@@ -98,9 +138,9 @@ final class Varnish: @unchecked Sendable {
     private let process: Process
     private let folder = ScratchFolder("dppx-varnish")
 
-    init(backendPort: Int) async throws {
+    init(backendPort: Int, vcl: String = Varnish.vcl) async throws {
         let executable = try #require(Self.executable)
-        try Self.vcl.replacingOccurrences(of: "PORT", with: String(backendPort))
+        try vcl.replacingOccurrences(of: "PORT", with: String(backendPort))
             .write(toFile: folder("dppx.vcl"), atomically: true, encoding: .utf8)
         port = try Self.freePort()
         let log = folder("varnishd.log")

@@ -45,7 +45,7 @@ struct ServeDevelopmentTests {
         let running = try await site.server(watch: true).start()
         defer { Task { try? await running.shutdown() } }
         #expect(site.exists("public/hero@2x.jpg"), "the first build ran before the server listened")
-        #expect(try String(contentsOfFile: site.stylesheet, encoding: .utf8).contains(".hero {"))
+        #expect(try String(contentsOfFile: site.stylesheet, encoding: .utf8).contains(".img-hero {"))
 
         let page = try await RawHTTPConnection(port: running.port).request("/")
         #expect(page.text.contains(LiveReloadScript.tag), "dev mode injects the reload script: \(page.text)")
@@ -63,7 +63,7 @@ struct ServeDevelopmentTests {
         let afterAdd = try await events.read(until: "event: reload")
         #expect(afterAdd.contains("\"succeeded\":true"), "\(afterAdd)")
         #expect(site.exists("public/new.jpg") && site.exists("public/new@2x.jpg"))
-        #expect(try String(contentsOfFile: site.stylesheet, encoding: .utf8).contains(".new {"))
+        #expect(try String(contentsOfFile: site.stylesheet, encoding: .utf8).contains(".img-new {"))
         let image = try await RawHTTPConnection(port: running.port).request("/new.jpg", headers: ["Sec-CH-DPR": "2"])
         #expect(image.status == 200)
         #expect(image.header("Content-Location") == "/new@2x.jpg", "the server picks from the rebuilt manifest")
@@ -71,7 +71,7 @@ struct ServeDevelopmentTests {
         try FileManager.default.removeItem(atPath: site.scratch("src/new.jpg"))
         _ = try await events.read(until: "event: reload")
         #expect(!site.exists("public/new.jpg") && !site.exists("public/new@2x.jpg"), "a removed master's outputs go")
-        #expect(try !String(contentsOfFile: site.stylesheet, encoding: .utf8).contains(".new {"))
+        #expect(try !String(contentsOfFile: site.stylesheet, encoding: .utf8).contains(".img-new {"))
     }
 
     @Test("a broken master is reported on open pages and the server keeps serving the last good files")

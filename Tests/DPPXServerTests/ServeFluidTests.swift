@@ -110,7 +110,7 @@ struct ServeFluidTests {
     func formats() async throws {
         let fixture = try Self.fixture(formats: [.jpeg, .webp])
         try await fixture.server().makeApplication().test(.live) { client in
-            let response = try await client.get("/images/card.jpg", [(Self.secCHWidth, "900"), (.accept, "image/webp,*/*")])
+            let response = try await client.get("/images/card.jpg", [(Self.secCHWidth, "900"), (.accept, "image/webp,*/*;q=0.8")])
             #expect(response.text == Self.body(960, .webp))
             #expect(response.headers[.contentType] == "image/webp")
             #expect(response.headers[.vary] == "Sec-CH-Width, Accept")

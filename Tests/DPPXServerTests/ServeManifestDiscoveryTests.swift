@@ -34,7 +34,10 @@ struct ServeManifestDiscoveryTests {
             if !found { try await Task.sleep(for: .milliseconds(10)) }
         }
         #expect(found, "a manifest written while serving is found within a few checks")
-        #expect(store.status() == .loaded(images: 2))
+        let root = scratch("root")
+        #expect(store.status() == .loaded(images: 2, manifests: ["\(root)/assets/img/\(Manifest.fileName)", "\(root)/icons/\(Manifest.fileName)"]))
+        #expect(store.status().description == "\(root)/assets/img/\(Manifest.fileName), \(root)/icons/\(Manifest.fileName): picking variants for 2 images",
+                "the status names the manifests read, not ROOT's own (which does not exist)")
     }
 
     @Test("a timed check begun before a search does not drop the manifest the search found")

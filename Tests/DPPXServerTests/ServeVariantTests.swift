@@ -279,3 +279,35 @@ struct ServeVariantTests {
         }
     }
 }
+
+extension ServeVariantTests {
+    @Test("Content-DPR never claims a density the pixels do not divide by: a PNG logo with AVIF and no JPEG gets its exact 2x instead of a rounded 1.5x")
+    func exactContentDPR() async throws {
+        let fixture = try ServerFixture()
+        // A 151x101 box: 1.5x is 227x152 (rounded), 2x 302x202 (exact).
+        var variants: [Manifest.Variant] = []
+        for format in [ImageFormat.png, .avif] {
+            for (density, size) in [(Self.d1, PixelSize(width: 151, height: 101)), (Self.d15, PixelSize(width: 227, height: 152)),
+                                    (Self.d2, PixelSize(width: 302, height: 202))] {
+                let path = "logo\(density.fileSuffix).\(format.fileExtension)"
+                // The AVIF files are the smaller: the client takes both formats at its top weight.
+                let body = format == .png ? "\(path) body of the larger file" : "\(path) body"
+                try fixture.write(path, body)
+                variants.append(Manifest.Variant(path: path, density: density, format: format, size: size,
+                                                 bytes: body.utf8.count, hash: "\(format.rawValue)\(density.milli)"))
+            }
+        }
+        let logo = Manifest.Image(source: "logo@2x.png", path: "logo.png", sourceHash: "source", sourceDensity: Self.d2,
+                                  cssSize: PixelSize(width: 151, height: 101), densityIndependent: false, intent: .name,
+                                  skippedDensities: [], variants: variants)
+        try fixture.writeBytes(Manifest.fileName, Manifest(images: [logo]).encoded())
+        let chromium = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+        try await fixture.server().makeApplication().test(.live) { client in
+            let answer = try await client.get("/logo.png", [(.secCHDPR, "1.5"), (.accept, chromium)])
+            #expect(answer.headers[.contentLocation] == "/logo@2x.avif", "\(answer.headers)")
+            #expect(answer.headers[.contentDPR] == "2")
+            let exact = try await client.get("/logo.png", [(.secCHDPR, "2"), (.accept, chromium)])
+            #expect(exact.headers[.contentLocation] == "/logo@2x.avif")
+        }
+    }
+}

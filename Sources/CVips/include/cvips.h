@@ -15,6 +15,7 @@
 #include <glib.h>
 #include <webp/decode.h>
 #include <webp/encode.h>
+#include <jxl/encode.h>
 
 /* --- runtime.c: start, memory, warnings, errors --- */
 
@@ -126,6 +127,19 @@ int cvips_webpsave(VipsImage *in, int quality, int lossless, int effort, void **
 int cvips_avifsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len);
 int cvips_gifsave(VipsImage *in, int effort, void **buf, size_t *len);
 int cvips_tiffsave(VipsImage *in, void **buf, size_t *len);
+
+/* --- jxl.c: JPEG XL --- */
+
+/* libjxl's lossless recompression of a JPEG file's bytes, with the reconstruction data that
+ * gives the same JPEG back bit for bit (a decoder's "JPEG output"); the pixels are the JPEG's.
+ * `effort` 1-9, `threads` at least 1. Returns 0, or a JxlEncoderError code (JXL_ENC_ERR_JBRD
+ * when the JPEG cannot be reconstructed, JXL_ENC_ERR_OOM when out of memory). The result is
+ * g_malloc'd (free with g_free). */
+int cvips_jxl_from_jpeg(const void *jpeg, size_t jpeg_len, int effort, int threads, void **buf, size_t *len);
+
+/* JPEG XL from pixels (libvips's saver, 8.11 and later): lossless, or lossy at `quality` 1-100;
+ * alpha kept; metadata stripped. Returns 0 or -1 with the reason in libvips's error buffer. */
+int cvips_jxlsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len);
 
 /* Writes to a file, format and options from the name ("a.png[bitdepth=16]"). Tests use it to
  * make fixtures; the build writes through the buffer encoders and atomic renames instead. */

@@ -40,14 +40,16 @@ struct BuildCache: Codable, Sendable {
 
     /// The cache file of output folder `output`: in `cacheFolder` (nil: the default), named
     /// after the output folder's resolved path, so every OUT has its own and a cache found
-    /// from another working folder still belongs to the right OUT.
-    static func path(output: String, cacheFolder: String?,
+    /// from another working folder still belongs to the right OUT. Each shard has its own file
+    /// (`...-shard-2-of-4.json`), so N shards sharing one cache folder never write one file.
+    static func path(output: String, cacheFolder: String?, shard: Shard? = nil,
                      workingFolder: String = FileManager.default.currentDirectoryPath) -> String {
         let resolvedOutput = SourceScanner.canonical(output)
         let folder = cacheFolder ?? defaultFolder(output: resolvedOutput, workingFolder: SourceScanner.canonical(workingFolder))
         let name = (resolvedOutput as NSString).lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
         let key = ContentHash.sha256(Array(resolvedOutput.utf8)).prefix(16)
-        return folder + "/" + (name.isEmpty ? "" : name + "-") + key + ".json"
+        let slice = shard.map { "-shard-\($0.index)-of-\($0.count)" } ?? ""
+        return folder + "/" + (name.isEmpty ? "" : name + "-") + key + slice + ".json"
     }
 
     /// `.dppx-cache` in the project's folder (the one holding the `dppx.toml` found from the
@@ -73,13 +75,18 @@ struct BuildCache: Codable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(self)) ?? Data()
+        try Self.createFolder(of: path)
+        try AtomicFile.writeIfChanged(Array(data), to: path)
+    }
+
+    /// Creates the folder of the cache file `path` when it is missing.
+    static func createFolder(of path: String) throws(FileError) {
         let folder = (path as NSString).deletingLastPathComponent
         if !FileManager.default.fileExists(atPath: folder) {
             try AtomicFile.createDirectory(folder)
             // As pytest and ruff do: the folder keeps itself out of version control.
             try AtomicFile.write(Array("# Build state of dppx (incremental cache); safe to delete.\n*\n".utf8), to: folder + "/.gitignore")
         }
-        try AtomicFile.writeIfChanged(Array(data), to: path)
     }
 
     /// Deletes the state earlier dppx versions kept inside OUT.

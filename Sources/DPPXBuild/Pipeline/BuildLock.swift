@@ -1,3 +1,4 @@
+import DPPXCore
 import Foundation
 
 #if canImport(Glibc)
@@ -13,14 +14,30 @@ import Darwin
 final class BuildLock {
     private let descriptor: Int32
 
-    /// Takes the lock or throws `.locked` naming the process that holds it.
-    init(output: String) throws(BuildError) {
+    /// Takes the lock or throws `.locked` naming the process that holds it. A `shared` lock is a
+    /// shard's: the other shards of a build may hold it too (they write other masters' files),
+    /// but not a whole build or a merge, whose lock is exclusive.
+    init(output: String, shared: Bool = false) throws(BuildError) {
         let fd = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw .file(FileError(path: output, operation: .lock, errno: errno)) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        guard flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
             let holder = Self.holder(of: fd).map { "pid \($0)" } ?? "another process"
             close(fd)
             throw .locked(output: output, holder: holder)
+        }
+        descriptor = fd
+    }
+
+    /// The lock of one shard of OUT, so the same shard never runs twice at once (a retried job
+    /// starting before the first is gone): a `flock` on `file`, beside the shard's cache file
+    /// (never in OUT), created when missing. Throws `.locked` naming the process that holds it.
+    init(shard: Shard, of output: String, file: String) throws(BuildError) {
+        let fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .file(FileError(path: file, operation: .lock, errno: errno)) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = Self.holder(of: fd).map { "pid \($0)" } ?? "another process"
+            close(fd)
+            throw .locked(output: "\(output) (\(shard.spelled))", holder: holder)
         }
         descriptor = fd
     }

@@ -13,11 +13,15 @@ import Darwin
 /// Builds a folder of masters into density variants and a manifest, incrementally:
 /// unchanged masters are not read, changed ones are rebuilt, deleted ones have their
 /// outputs removed, and a master that fails keeps whatever it had built before.
+///
+/// With a shard (`options.shard`) it does all this for the masters of its slice only, writes a
+/// partial manifest instead of `dppx-manifest.json`, and lets the other shards write OUT at
+/// the same time: nothing outside its slice is read from the previous manifest or removed.
 public final class Builder: Sendable {
     public let options: BuildOptions
 
     /// Bumped when the pipeline's output for the same settings changes, so old outputs rebuild.
-    static let pipelineVersion = 4
+    static let pipelineVersion = 5
 
     public init(options: BuildOptions) {
         self.options = options
@@ -30,35 +34,37 @@ public final class Builder: Sendable {
         let output = options.outputRoot
         do { try Vips.start() } catch { throw .file(FileError(path: "libvips", operation: .read, errno: 0, detail: error.reason)) }
         try Self.checkLayout(source: options.sourceRoot, output: output)
-        let (sources, rejected, skipped) = try options.scanSources()
+        let shard = options.shard
+        let inSlice = { (path: String) in shard?.contains(path) ?? true }
+        let (sources, rejected, allSkipped) = try options.scanSources()
+        let skipped = allSkipped.filter(inSlice)
         do { try AtomicFile.createDirectory(output) } catch { throw .file(error) }
-        let lock = try BuildLock(output: output)
+        let lock = try BuildLock(output: output, shared: shard != nil)
         defer { withExtendedLifetime(lock) {} }
         let folder = OutputFolder(root: output)
-        folder.removeStaleTemporaries()
+        // Shards write OUT at once: a temporary file may be another shard's, still being written.
+        if shard == nil { folder.removeStaleTemporaries() }
         BuildCache.removeLegacyFiles(in: output)
-        let cachePath = BuildCache.path(output: output, cacheFolder: options.cacheDirectory)
-
-        let manifestPath = folder.path(Manifest.fileName)
-        var warnings: [BuildFailure] = []
-        var previous = Manifest(images: [])
-        if let bytes = try? AtomicFile.read(manifestPath) {
-            do {
-                previous = try Manifest.decode(bytes)
-                try Self.checkPaths(of: previous)
-            } catch {
-                previous = Manifest(images: [])
-                warnings.append(BuildFailure(file: manifestPath, reason: "\(error); rebuilding everything"))
-            }
+        let cachePath = BuildCache.path(output: output, cacheFolder: options.cacheDirectory, shard: shard)
+        var shardLock: BuildLock?
+        if let shard {
+            do { try BuildCache.createFolder(of: cachePath) } catch { throw .file(error) }
+            shardLock = try BuildLock(shard: shard, of: output, file: cachePath + ".lock")
         }
+        defer { withExtendedLifetime(shardLock) {} }
+
+        let (previous, previousWarnings, partialFiles) = Self.previousManifest(in: folder, shard: shard)
+        var warnings = previousWarnings
         let previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         let fingerprint = settingsFingerprint()
         let oldCache = BuildCache.load(from: cachePath)
         let sameSettings = oldCache?.settings == fingerprint
 
+        // Collisions are found among all masters, so every shard fails the same ones as a whole build.
         let (outsideOutput, linkedIntoOutput) = Self.separateLinksIntoOutput(sources, output: output)
-        let (buildable, collisions) = Self.separateCollisions(outsideOutput, extraFormats: options.extraFormats, plan: options.plan)
-        let unbuilt = rejected + linkedIntoOutput + collisions
+        let (allBuildable, collisions) = Self.separateCollisions(outsideOutput, extraFormats: options.extraFormats, plan: options.plan)
+        let buildable = allBuildable.filter { inSlice($0.relativePath) }
+        let unbuilt = (rejected + linkedIntoOutput + collisions).filter { inSlice($0.file) }
         var failures = unbuilt
 
         // Decide per master: reuse (hash and settings unchanged, outputs intact) or build.
@@ -130,6 +136,7 @@ public final class Builder: Sendable {
                 images.append(result.image)
                 report.built.append(source.relativePath)
                 report.filesWritten += result.filesWritten
+                report.notSmaller += result.notSmaller
                 warnings += result.warnings
                 cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash)
             case .failed(let failure):
@@ -148,16 +155,63 @@ public final class Builder: Sendable {
         let (removed, kept) = Self.removeOrphans(previous: previous, current: manifest, in: folder)
         report.removed = removed
         warnings += kept
-        do { try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName) } catch { throw .file(error) }
+        if let shard {
+            let partial = PartialManifest(shard: shard, settings: fingerprint,
+                                          sources: ContentHash.sha256(PartialManifest.listing(sources.map(\.relativePath))),
+                                          sourceCount: sources.count, masters: sources.map(\.relativePath).filter(inSlice),
+                                          images: images)
+            do { try folder.writeIfChanged(partial.encoded(), to: PartialManifest.fileName(for: shard)) } catch { throw .file(error) }
+        } else {
+            do { try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName) } catch { throw .file(error) }
+            // The whole manifest now says what the shards' partial manifests said.
+            for name in partialFiles { unlink(folder.path(name)) }
+        }
         do { try cache.save(to: cachePath) } catch {
             warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
         }
         report.manifest = manifest
+        let listed = Set(manifest.images.map(\.source))
+        report.masterBytes = buildable.filter { listed.contains($0.relativePath) }.reduce(0) { $0 + $1.byteCount }
         report.failures = failures.sorted { $0.file < $1.file }
         report.warnings = warnings
         report.skipped = skipped
         report.seconds = Date().timeIntervalSince(start)
         return report
+    }
+
+    /// What OUT held before this build, for this build's masters: `dppx-manifest.json`, with
+    /// the slice of each partial manifest found beside it (written by shards since the last
+    /// merge or whole build) replacing that slice's entries. A shard reads only its own partial
+    /// manifest and keeps only its slice. Returns the partial manifests read, and a warning for
+    /// each file that could not be used (its masters are rebuilt).
+    static func previousManifest(in folder: OutputFolder, shard: Shard?) -> (Manifest, [BuildFailure], [String]) {
+        var warnings: [BuildFailure] = []
+        var images: [String: Manifest.Image] = [:]
+        let manifestPath = folder.path(Manifest.fileName)
+        if let bytes = try? AtomicFile.read(manifestPath) {
+            do {
+                let whole = try Manifest.decode(bytes)
+                try Self.checkPaths(of: whole)
+                for image in whole.images where shard?.contains(image.source) ?? true { images[image.source] = image }
+            } catch {
+                warnings.append(BuildFailure(file: manifestPath, reason: "\(error); rebuilding everything"))
+            }
+        }
+        let partialFiles = shard.map { [PartialManifest.fileName(for: $0)] } ?? PartialManifest.names(inFolder: folder.root)
+        var read: [String] = []
+        for name in partialFiles {
+            guard let bytes = try? AtomicFile.read(folder.path(name)) else { continue }
+            do {
+                let partial = try PartialManifest.decode(bytes)
+                try Self.checkPaths(of: Manifest(images: partial.images))
+                images = images.filter { !partial.shard.contains($0.key) }
+                for image in partial.images where shard?.contains(image.source) ?? true { images[image.source] = image }
+                read.append(name)
+            } catch {
+                warnings.append(BuildFailure(file: folder.path(name), reason: "\(error); rebuilding its masters"))
+            }
+        }
+        return (Manifest(images: Array(images.values)), warnings, read)
     }
 
     /// Identifies every setting that changes output bytes.
@@ -197,7 +251,7 @@ public final class Builder: Sendable {
     /// `hero.jpg` and `hero.webp` with `--formats webp`, or `card-480w.jpg` beside a fluid
     /// `card.jpg`) fail, each naming the other.
     static func separateCollisions(_ sources: [SourceFile], extraFormats: [ImageFormat], plan: PlanSettings) -> ([SourceFile], [BuildFailure]) {
-        let fluidStems = Set(sources.filter { !$0.name.format.isVector && (plan.rule(for: $0.relativePath).widths ?? plan.widths) != nil }
+        let fluidStems = Set(sources.filter { plan.widthRequest(for: $0.name, at: $0.relativePath) != nil }
             .map { $0.name.directory + "/" + $0.name.stem })
         var groups: [String: [SourceFile]] = [:]
         for source in sources {

@@ -16,6 +16,9 @@ struct MasterBuilder: Sendable {
         var image: Manifest.Image
         var warnings: [BuildFailure]
         var filesWritten: Int
+        /// Extra-format files not written because they were not smaller than the file of the
+        /// master's format they would replace.
+        var notSmaller: [NotSmallerFile] = []
     }
 
     /// What `start` leaves to do.
@@ -36,8 +39,12 @@ struct MasterBuilder: Sendable {
         let sourceHash: String
         let master: MasterImage
         let plan: ImagePlan
-        /// Largest first, so the last tasks of a build are its small ones.
+        /// Largest first, so the last tasks of a build are its small ones. A JPEG XL that
+        /// recompresses a JPEG output is not among them: it is its JPEG's companion.
         let outputs: [ImagePlan.Output]
+        /// By index in `outputs`: the JPEG XL written from that JPEG output's bytes, in the
+        /// same task (it needs them, and nothing else of the master).
+        let companions: [Int: ImagePlan.Output]
         let warnings: [BuildFailure]
         /// What the job holds until its last output is written: the decoded master while any
         /// input still reads from it, and the inputs taken from it.
@@ -55,6 +62,9 @@ struct MasterBuilder: Sendable {
         private var inputs: [EncoderInput?]
         private var remaining: Int
         private var files: [String: (bytes: Int, hash: String)] = [:]
+        /// Extra-format outputs encoded but not yet written: each is written only if smaller
+        /// than the master-format file of its density, known once every output is encoded.
+        private var held: [String: [UInt8]] = [:]
         private var written = 0
         private var failure: BuildFailure?
         /// The build's encoder settings with this master's rule applied.
@@ -68,7 +78,16 @@ struct MasterBuilder: Sendable {
             self.sourceHash = sourceHash
             self.master = master
             self.plan = plan
-            self.outputs = plan.outputs.sorted { $0.size.width * $0.size.height > $1.size.width * $1.size.height }
+            let recompressed = plan.outputs.filter { Self.recompressesJPEG($0, plan: plan) }
+            self.outputs = plan.outputs.filter { !Self.recompressesJPEG($0, plan: plan) }
+                .sorted { $0.size.width * $0.size.height > $1.size.width * $1.size.height }
+            var companions: [Int: ImagePlan.Output] = [:]
+            for jxl in recompressed {
+                if let index = outputs.firstIndex(where: { $0.format == .jpeg && $0.density == jxl.density && $0.size == jxl.size }) {
+                    companions[index] = jxl
+                }
+            }
+            self.companions = companions
             self.warnings = warnings
             self.remaining = outputs.count
             self.decodedHasAlpha = decoded.hasAlpha
@@ -92,6 +111,12 @@ struct MasterBuilder: Sendable {
             self.peakBytes = peak
         }
 
+        /// Whether `output` is the lossless recompression of the JPEG output of its density: a
+        /// JPEG XL variant of a master whose own variants are JPEG (the same pixels, fewer bytes).
+        static func recompressesJPEG(_ output: ImagePlan.Output, plan: ImagePlan) -> Bool {
+            output.format == .jxl && plan.primaryFormat == .jpeg
+        }
+
         /// The encoder input of `outputs[index]`, handed out once.
         func takeInput(_ index: Int) -> EncoderInput? {
             lock.withLock {
@@ -113,10 +138,14 @@ struct MasterBuilder: Sendable {
             let bands = decodedHasAlpha ? 4 : 3
             let resizedCopy = output.size == master.size ? 0 : pixels * bands
             let resize = output.size == master.size ? 0 : Self.resizeBuffers(width: master.size.width, alpha: decodedHasAlpha)
+            // libjxl's recompression of a JPEG: its coefficients (2 bytes a sample) and its tables.
+            let companion = companions[index] == nil ? 0 : pixels * 8
             switch output.format {
             case .webp: return resize + resizedCopy + pixels * 4 + pixels / 2
             case .avif, .heic: return resize + resizedCopy + pixels * 28
-            case .png, .jpeg: return resize + pixels
+            // libvips's JPEG XL saver copies the image whole; libjxl then works in float.
+            case .jxl: return resize + resizedCopy + pixels * 40
+            case .png, .jpeg: return resize + pixels + companion
             case .gif, .tiff, .svg: return resize + pixels * bands
             }
         }
@@ -130,13 +159,28 @@ struct MasterBuilder: Sendable {
         /// Whether an output already failed: the others need not be encoded.
         var hasFailed: Bool { lock.withLock { failure != nil } }
 
-        /// Records one output; true when it was the last.
-        func record(_ outcome: Swift.Result<(path: String, bytes: Int, hash: String, written: Bool), BuildFailure>) -> Bool {
+        /// Keeps `bytes` of an extra-format output until `finish` knows whether it is smaller.
+        func hold(_ bytes: [UInt8], for path: String) {
+            lock.withLock { held[path] = bytes }
+        }
+
+        /// The held extra-format outputs, handed out once.
+        fileprivate func takeHeld() -> [String: [UInt8]] {
+            lock.withLock {
+                defer { held = [:] }
+                return held
+            }
+        }
+
+        /// Records one output and its companion; true when it was the last.
+        func record(_ outcome: Swift.Result<[(path: String, bytes: Int, hash: String, written: Bool)], BuildFailure>) -> Bool {
             lock.withLock {
                 switch outcome {
-                case .success(let file):
-                    files[file.path] = (file.bytes, file.hash)
-                    if file.written { written += 1 }
+                case .success(let done):
+                    for file in done {
+                        files[file.path] = (file.bytes, file.hash)
+                        if file.written { self.written += 1 }
+                    }
                 case .failure(let error):
                     if failure == nil { failure = error }
                 }
@@ -186,7 +230,7 @@ struct MasterBuilder: Sendable {
             return job.record(.failure(BuildFailure(file: job.source.relativePath, reason: "skipped")))
         }
         do throws(BuildFailure) {
-            let file = try reportingAsBuildFailure(job.source) { () throws -> (path: String, bytes: Int, hash: String, written: Bool) in
+            let files = try reportingAsBuildFailure(job.source) { () throws -> [(path: String, bytes: Int, hash: String, written: Bool)] in
                 // Taken either way, so the master is released once every output is done with it.
                 let input = job.takeInput(index)
                 let bytes: [UInt8]
@@ -197,23 +241,56 @@ struct MasterBuilder: Sendable {
                 } else {
                     throw BuildFailure(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }
-                let written = try outputFolder.writeIfChanged(bytes, to: output.path)
-                return (output.path, bytes.count, ContentHash.sha256(bytes), written)
+                // Extra formats (the JPEG's JPEG XL companion too) wait for `finish`, which
+                // writes only those smaller than the master-format file they would replace.
+                var files: [(path: String, bytes: Int, hash: String, written: Bool)] = []
+                if output.format != job.plan.primaryFormat {
+                    job.hold(bytes, for: output.path)
+                    files.append((output.path, bytes.count, ContentHash.sha256(bytes), false))
+                } else {
+                    let written = try outputFolder.writeIfChanged(bytes, to: output.path)
+                    files.append((output.path, bytes.count, ContentHash.sha256(bytes), written))
+                }
+                if let companion = job.companions[index] {
+                    let jxl = try Encoder.recompressJPEG(bytes, settings: job.encodeSettings, file: job.source.relativePath)
+                    job.hold(jxl, for: companion.path)
+                    files.append((companion.path, jxl.count, ContentHash.sha256(jxl), false))
+                }
+                return files
             }
-            return job.record(.success(file))
+            return job.record(.success(files))
         } catch {
             return job.record(.failure(error))
         }
     }
 
-    /// The manifest entry once every output of `job` is written.
+    /// The manifest entry once every output of `job` is encoded: the extra-format files
+    /// smaller than the master-format file of their density are written, the others left out
+    /// (a WebP larger than its JPEG helps nobody: browsers would fetch more, and OUT grow).
     func finish(_ job: Job) throws(BuildFailure) -> Result {
+        let held = job.takeHeld()
         switch job.outcome() {
         case .failure(let failure):
             throw failure
         case .success(let done):
-            return Result(image: job.plan.manifestImage(sourceHash: job.sourceHash, files: done.files),
-                          warnings: job.warnings, filesWritten: done.written)
+            var files = done.files
+            var written = done.written
+            var notSmaller: [NotSmallerFile] = []
+            let primary = job.plan.outputs.filter { $0.format == job.plan.primaryFormat }
+            for output in job.plan.outputs where output.format != job.plan.primaryFormat {
+                guard let bytes = held[output.path] else { continue }
+                if let replaced = primary.first(where: { $0.density == output.density }),
+                   let replacedBytes = files[replaced.path]?.bytes, bytes.count >= replacedBytes {
+                    files[output.path] = nil
+                    notSmaller.append(NotSmallerFile(path: output.path, bytes: bytes.count, replaces: replaced.path, replacedBytes: replacedBytes))
+                    continue
+                }
+                let wrote = try reportingAsBuildFailure(job.source) { try outputFolder.writeIfChanged(bytes, to: output.path) }
+                if wrote { written += 1 }
+            }
+            var image = job.plan.manifestImage(sourceHash: job.sourceHash, files: files)
+            image.variants.removeAll { files[$0.path] == nil }
+            return Result(image: image, warnings: job.warnings, filesWritten: written, notSmaller: notSmaller)
         }
     }
 
@@ -243,10 +320,9 @@ struct MasterBuilder: Sendable {
 
     static func warnings(for plan: ImagePlan) -> [BuildFailure] {
         var warnings: [BuildFailure] = []
-        if !plan.skippedDensities.isEmpty {
-            let list = plan.skippedDensities.map { "\($0)x" }.joined(separator: ", ")
-            warnings.append(BuildFailure(file: plan.source, reason: "skipped \(list): the master is \(plan.masterDensity)x and dppx does not upscale (name it @Nx if it is denser, or pass --upscale)"))
-        }
+        // Skipped densities are not a problem: only a master whose density was stated has any (one
+        // that states nothing keeps its own size), and the build's summary says in one line what
+        // such masters were not upscaled to (BuildReport.notUpscaledNote).
         if !plan.skippedWidths.isEmpty {
             let list = plan.skippedWidths.map { "\($0)w" }.joined(separator: ", ")
             warnings.append(BuildFailure(file: plan.source, reason: "skipped \(list): the master is \(plan.cssSize.width) px wide and dppx does not upscale; its own width is the widest file"))

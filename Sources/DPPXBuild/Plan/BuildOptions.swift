@@ -29,6 +29,8 @@ public struct BuildOptions: Sendable {
     /// than run together past `jobs` times this. Enough for a 4096x4096 master and its WebP
     /// encode next to smaller work; one task always runs, however large.
     public var memoryPerJob = 112 << 20
+    /// The slice of the masters this build takes (`--shard K/N`); nil: all of them.
+    public var shard: Shard?
 
     /// See `DecodeLimits.defaultMaxPixels`.
     public static let defaultMaxPixels = DecodeLimits.defaultMaxPixels
@@ -75,6 +77,7 @@ extension EncodeSettings {
         if let value = settings.webpQuality { webpQuality = value }
         if let value = settings.avifQuality { avifQuality = value }
         if let value = settings.avifEffort { avifEffort = value }
+        if let value = settings.jxlQuality { jxlQuality = value }
         if let value = settings.pngCompression { pngCompression = value }
     }
 

@@ -6,7 +6,12 @@
 public enum Depfile {
     /// The depfile text for `target` made from `prerequisites`.
     public static func text(target: String, prerequisites: [String]) -> String {
-        var text = escape(target) + ":"
+        text(targets: [target], prerequisites: prerequisites)
+    }
+
+    /// The depfile text for `targets`, each made from all of `prerequisites`.
+    public static func text(targets: [String], prerequisites: [String]) -> String {
+        var text = targets.map(escape).joined(separator: " ") + ":"
         for prerequisite in prerequisites { text += " \\\n  " + escape(prerequisite) }
         text += "\n"
         for prerequisite in prerequisites { text += "\n" + escape(prerequisite) + ":\n" }

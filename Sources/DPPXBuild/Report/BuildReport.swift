@@ -19,6 +19,13 @@ public struct BuildReport: Sendable {
     public var skipped: [String] = []
     /// Output files written this run.
     public var filesWritten = 0
+    /// Extra-format files not written this run: not smaller than the master-format file of
+    /// their density or width.
+    public var notSmaller: [NotSmallerFile] = []
+    /// The bytes of the masters the manifest lists.
+    public var masterBytes = 0
+    /// The bytes of every file the manifest lists: what OUT holds.
+    public var outputBytes: Int { manifest.images.reduce(0) { $0 + $1.variants.reduce(0) { $0 + $1.bytes } } }
     /// Wall time.
     public var seconds: Double = 0
 
@@ -37,6 +44,40 @@ public struct BuildReport: Sendable {
         return "\(total) image\(total == 1 ? "" : "s"): \(parts.joined(separator: ", ")) in \(String(format: "%.2f", seconds)) s"
     }
 
+    /// `public/img holds 5.9 MB for 1.7 MB of masters (3.5x); 12 extra-format files left out, not
+    /// smaller than the file they would replace (such as hero@2x.webp: 120 KB, hero@2x.jpg 98 KB)`,
+    /// `out` being OUT as the user named it.
+    public func diskLine(out: String) -> String {
+        var line = "\(out) holds \(Self.size(outputBytes)) for \(Self.size(masterBytes)) of masters"
+        if masterBytes > 0 { line += String(format: " (%.1fx)", Double(outputBytes) / Double(masterBytes)) }
+        if let example = notSmaller.first {
+            line += "; \(notSmaller.count) extra-format file\(notSmaller.count == 1 ? "" : "s") left out, not smaller than the file \(notSmaller.count == 1 ? "it" : "they") would replace (such as \(example.path): \(Self.size(example.bytes)), \(example.replaces) \(Self.size(example.replacedBytes)))"
+        }
+        return line
+    }
+
+    /// `980 B`, `120 KB`, `5.9 MB`.
+    static func size(_ bytes: Int) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        if bytes < 1_000_000 { return String(format: "%.0f KB", Double(bytes) / 1000) }
+        return String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+
+    /// Masters whose density was stated (a rule, an `@Nx` name, `--source-density`) and that
+    /// have no files above it, as dppx does not upscale: said in one line, not per master.
+    public var notUpscaled: [Manifest.Image] {
+        manifest.images.filter { $0.intent != .default && !$0.skippedDensities.isEmpty }
+    }
+
+    /// `note: 24 masters stated at their density (such as icons/a.png, 1x) get no denser files
+    /// (1.5x, 2x): dppx does not upscale; --upscale writes them`; nil when there are none.
+    public var notUpscaledNote: String? {
+        let masters = notUpscaled
+        guard let example = masters.first else { return nil }
+        let skipped = Set(masters.flatMap(\.skippedDensities)).sorted().map { "\($0)x" }.joined(separator: ", ")
+        return "note: \(masters.count) master\(masters.count == 1 ? "" : "s") stated at \(masters.count == 1 ? "its" : "their") density (such as \(example.source), \(example.sourceDensity)x) \(masters.count == 1 ? "gets" : "get") no denser files (\(skipped)): dppx does not upscale; --upscale writes them"
+    }
+
     /// The machine-readable summary `--json` prints.
     public struct Summary: Codable, Sendable {
         public var built: [String]
@@ -45,7 +86,14 @@ public struct BuildReport: Sendable {
         public var failures: [BuildFailure]
         public var warnings: [BuildFailure]
         public var skipped: [String]
+        /// Masters of stated density not upscaled (see `notUpscaled`).
+        public var notUpscaled: [String]
         public var filesWritten: Int
+        /// Extra-format files not written this run (see `NotSmallerFile`).
+        public var notSmaller: [NotSmallerFile]
+        /// What the masters and OUT's files take on disk: OUT's growth over the masters.
+        public var masterBytes: Int
+        public var outputBytes: Int
         public var images: Int
         public var variants: Int
         public var seconds: Double
@@ -54,7 +102,8 @@ public struct BuildReport: Sendable {
 
     public func summary(manifestPath: String) -> Summary {
         Summary(built: built, unchanged: unchanged, removed: removed, failures: failures, warnings: warnings,
-                skipped: skipped, filesWritten: filesWritten, images: manifest.images.count,
+                skipped: skipped, notUpscaled: notUpscaled.map(\.source), filesWritten: filesWritten,
+                notSmaller: notSmaller, masterBytes: masterBytes, outputBytes: outputBytes, images: manifest.images.count,
                 variants: manifest.images.reduce(0) { $0 + $1.variants.count },
                 seconds: (seconds * 1000).rounded() / 1000, manifest: manifestPath)
     }

@@ -27,7 +27,8 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var path: String
         /// SHA-256 of the master's bytes, hex.
         public var sourceHash: String
-        /// The master's own density (from `@Nx`, a rule, `--source-density` or the default).
+        /// The master's own density (from `@Nx`, a rule or `--source-density`; 1 for a fluid
+        /// image, including a master that stated nothing).
         public var sourceDensity: Density
         /// Where that density came from. Only an image whose size was given (`isGiven`) may be
         /// answered with another density than the requested file's own by the server. Nil in
@@ -87,6 +88,16 @@ public struct Manifest: Codable, Hashable, Sendable {
             var found: [ImageFormat] = []
             for variant in variants where !found.contains(variant.format) { found.append(variant.format) }
             return found.sorted()
+        }
+
+        /// Formats present, fewest bytes first by the sizes recorded (summed over densities or
+        /// widths): the order a page lists them in, since a browser takes the first it decodes.
+        /// `ImageFormat` order when sizes are equal or not known (a manifest predicted from masters).
+        public var formatsBySize: [ImageFormat] {
+            let formats = self.formats
+            let totals = formats.map { format in variants(in: format).reduce(0) { $0 + $1.bytes } }
+            guard !totals.contains(0) else { return formats }
+            return zip(formats, totals).sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
         }
 
         /// The master's output format: the format of `path`.

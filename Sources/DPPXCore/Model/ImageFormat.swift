@@ -1,9 +1,10 @@
 /// An image encoding dppx reads or writes.
 ///
 /// Raster masters are read in any of these; variants are written in the master's own format,
-/// plus any extra formats asked for (`--formats webp,avif`).
+/// plus any extra formats asked for (`--formats webp,avif,jxl`). JPEG XL is written only, never
+/// read as a master.
 public enum ImageFormat: String, CaseIterable, Codable, Sendable, Comparable {
-    case jpeg, png, webp, avif, gif, tiff, heic, svg
+    case jpeg, png, webp, avif, gif, tiff, heic, svg, jxl
 
     /// The file extension dppx writes for this format.
     public var fileExtension: String {
@@ -25,6 +26,7 @@ public enum ImageFormat: String, CaseIterable, Codable, Sendable, Comparable {
         case .tiff: "image/tiff"
         case .heic: "image/heic"
         case .svg: "image/svg+xml"
+        case .jxl: "image/jxl"
         }
     }
 
@@ -32,7 +34,10 @@ public enum ImageFormat: String, CaseIterable, Codable, Sendable, Comparable {
     public var isVector: Bool { self == .svg }
 
     /// Formats a browser can show, and so may be offered as extra encodings.
-    public static let extraEncodings: [ImageFormat] = [.avif, .webp, .jpeg, .png]
+    public static let extraEncodings: [ImageFormat] = [.avif, .webp, .jxl, .jpeg, .png]
+
+    /// Whether a master may be in this format (JPEG XL is an output only).
+    public var isMasterFormat: Bool { self != .jxl }
 
     /// Formats browsers display, which variants may be written in.
     public var isWebFormat: Bool { [.jpeg, .png, .webp, .avif, .gif, .svg].contains(self) }
@@ -54,6 +59,7 @@ public enum ImageFormat: String, CaseIterable, Codable, Sendable, Comparable {
         case "tif", "tiff": self = .tiff
         case "heic", "heif": self = .heic
         case "svg": self = .svg
+        case "jxl": self = .jxl
         default: return nil
         }
     }
@@ -72,7 +78,8 @@ public enum ImageFormat: String, CaseIterable, Codable, Sendable, Comparable {
         return result
     }
 
-    /// Order of preference when several encodings of one variant exist: smallest first.
+    /// Order of preference when several encodings of one variant exist and their sizes are not
+    /// known (a manifest predicted from masters): usually smallest first.
     public static func < (lhs: ImageFormat, rhs: ImageFormat) -> Bool {
         lhs.preference < rhs.preference
     }
@@ -81,12 +88,13 @@ public enum ImageFormat: String, CaseIterable, Codable, Sendable, Comparable {
         switch self {
         case .avif: 0
         case .webp: 1
-        case .jpeg: 2
-        case .png: 3
-        case .gif: 4
-        case .tiff: 5
-        case .heic: 6
-        case .svg: 7
+        case .jxl: 2
+        case .jpeg: 3
+        case .png: 4
+        case .gif: 5
+        case .tiff: 6
+        case .heic: 7
+        case .svg: 8
         }
     }
 }
@@ -96,6 +104,6 @@ public struct FormatListError: Error, CustomStringConvertible, Equatable {
     public let entry: String
     public init(entry: String) { self.entry = entry }
     public var description: String {
-        "expected extra formats among avif, webp, jpeg, png separated by commas (e.g. webp,avif), but got '\(entry)'"
+        "expected extra formats among avif, webp, jxl, jpeg, png separated by commas (e.g. webp,avif), but got '\(entry)'"
     }
 }

@@ -2,10 +2,11 @@
 public struct PlanSettings: Hashable, Codable, Sendable {
     /// Densities to write, e.g. 1, 1.5, 2.
     public var densities: [Density]
-    /// The density of a master whose name has no `@Nx` suffix and no rule.
+    /// The density of a master whose name has no `@Nx` suffix and no rule, used only when
+    /// `sourceDensityGiven`.
     public var defaultSourceDensity: Density
-    /// True when `defaultSourceDensity` was said (`--source-density`, the project file), so
-    /// masters that take it have a given size, not a defaulted one.
+    /// True when `defaultSourceDensity` was said (`--source-density`, the project file). When
+    /// it was not, a master nothing else describes keeps its own size (see `widthRequest(for:at:)`).
     public var sourceDensityGiven: Bool
     /// Encodings written in addition to the master's own (`webp`, `avif`).
     public var extraFormats: [ImageFormat]
@@ -17,8 +18,8 @@ public struct PlanSettings: Hashable, Codable, Sendable {
     /// The project file's per-glob rules, in file order (the last match wins, field by field).
     public var rules: [ImageRule]
 
-    /// The density of a master without `@Nx` when nothing says otherwise: masters are usually
-    /// exported for high-density screens.
+    /// The value `--source-density` usually takes (masters exported for 2x screens); a master
+    /// is given it only when the user says so.
     public static let defaultSourceDensity = Density(2)
 
     public init(densities: [Density] = Density.defaultSet, defaultSourceDensity: Density = PlanSettings.defaultSourceDensity,
@@ -47,8 +48,23 @@ public struct PlanSettings: Hashable, Codable, Sendable {
             if let value = rule.webpQuality { merged.webpQuality = value }
             if let value = rule.avifQuality { merged.avifQuality = value }
             if let value = rule.exclude { merged.exclude = value }
+            if let value = rule.css { merged.css = value }
+            if let value = rule.cover { merged.cover = value }
         }
         return merged
+    }
+
+    /// The widths the master `name` at `path` is written at, nil for density variants: a rule's
+    /// `widths`, else `--widths`, else the automatic ladder when nothing states its size (no
+    /// `@Nx` name, no rule `density` or `width`, no source density). Such a master keeps its
+    /// own pixel size under its plain name, as the page it came with expects, and its smaller
+    /// copies are offered to pages that size it; nothing makes it denser without being told.
+    public func widthRequest(for name: MasterName, at path: String) -> WidthRequest? {
+        guard !name.format.isVector else { return nil }
+        let rule = rule(for: path)
+        if let widths = rule.widths ?? widths { return widths }
+        let stated = name.declaredDensity != nil || rule.density != nil || rule.width != nil || sourceDensityGiven
+        return stated ? nil : .auto
     }
 
     /// Whether a rule leaves the master at `path` out of the build.
@@ -95,20 +111,21 @@ public struct ImagePlan: Hashable, Sendable {
     /// Plans `name`, a master of `masterSize` pixels (upright, one frame).
     ///
     /// The master's density comes from, in order: a rule's display `width` (the density is
-    /// the master's width over it), the name's `@Nx`, a rule's `density`, the source density.
+    /// the master's width over it), the name's `@Nx`, a rule's `density`, the source density;
+    /// a master none of them describes is fluid at its own size (`PlanSettings.widthRequest`).
     public init(name: MasterName, source: String, masterSize: PixelSize, hasAlpha: Bool, animated: Bool,
                 settings: PlanSettings) {
         self.source = source
         self.name = name
         let rule = settings.rule(for: source)
         self.rule = rule
-        let widthRequest = name.format.isVector ? nil : rule.widths ?? settings.widths
+        let widthRequest = settings.widthRequest(for: name, at: source)
         let displayWidth = name.format.isVector || widthRequest != nil ? nil : rule.width
         let masterDensity: Density
         if widthRequest != nil {
             // Its pixels are its widths: the page decides the CSS size.
             masterDensity = Density(1)
-            intent = rule.widths == nil ? .option : .rule
+            intent = rule.widths != nil ? .rule : settings.widths != nil ? .option : .default
         } else if let displayWidth {
             masterDensity = Density(milli: max(1, (masterSize.width * 1000 + displayWidth / 2) / displayWidth))
             intent = .rule
@@ -132,7 +149,9 @@ public struct ImagePlan: Hashable, Sendable {
             skippedWidths = []
             cssSize = masterSize
             skippedDensities = []
-            skippedFormats = []
+            // Said for JPEG XL, which has no vector form: the SVG is the smallest file anyway.
+            let extra = rule.formats ?? settings.extraFormats
+            skippedFormats = extra.contains(.jxl) ? [(.jxl, "an SVG is served as it is at every density")] : []
             outputs = [Output(path: name.basePath(format: .svg), density: Density(1), format: .svg, size: masterSize)]
             return
         }
@@ -182,7 +201,9 @@ public struct ImagePlan: Hashable, Sendable {
         var formats = [primary]
         var skipped: [(format: ImageFormat, reason: String)] = []
         for extra in extra where extra != primary {
-            if animated && !(extra == .webp || extra == .gif) {
+            if animated && extra == .jxl {
+                skipped.append((extra, "dppx writes no animated jxl; the animation is kept in \(primary.rawValue)\(formats.contains(.webp) ? " and webp" : "")"))
+            } else if animated && !(extra == .webp || extra == .gif) {
                 skipped.append((extra, "\(extra.rawValue) cannot hold the animation; the animation is kept in \(primary.rawValue)\(formats.contains(.webp) ? " and webp" : "")"))
             } else {
                 formats.append(extra)

@@ -1,9 +1,12 @@
 /// The sizes of every variant of one master, and the CSS box they all fill.
 ///
-/// Rounding rule: each dimension of the variant at density `d` of a master of size `m` and
-/// density `dm` is `m * d / dm` rounded half up (never below 1); the variant at the master's own
-/// density is the master's size exactly. The CSS size is the 1x size by the same rule, so a
-/// 301x201 @2x master gives a 151x101 CSS box, a 226x151 1.5x and the 301x201 master as 2x.
+/// Rounding rule: the CSS size is `m / dm` of a master of size `m` and density `dm`, each side
+/// rounded half up (never below 1); the variant at density `d` is the CSS size times `d`, each
+/// side rounded up (and no larger than the master below its density), so its pixels over `d`
+/// are never less than the CSS box: its exact density (`srcset`'s) is never below `d`, and a
+/// browser at DPR `d` still takes it. The variant at the master's own density is the master's
+/// size exactly. So a 301x201 @2x master gives a 151x101 CSS box, a 227x152 1.5x and the
+/// 301x201 master as 2x.
 public struct SizePlan: Hashable, Sendable {
     /// The 1x size: the box in CSS pixels.
     public let cssSize: PixelSize
@@ -42,7 +45,18 @@ public struct SizePlan: Hashable, Sendable {
         func size(at density: Density) -> PixelSize {
             PixelSize(width: scaled(master.width, to: density), height: scaled(master.height, to: density))
         }
-        cssSize = size(at: Density(1))
+        let cssSize = size(at: Density(1))
+        self.cssSize = cssSize
+        let ownDensity = { (density: Density) in density.milli * ratio.denominator == 1000 * ratio.numerator }
+        func variantSize(at density: Density) -> PixelSize {
+            if ownDensity(density) { return master }
+            let below = density.milli * ratio.denominator < 1000 * ratio.numerator
+            func side(_ css: Int, _ pixels: Int) -> Int {
+                let up = max(1, (css * density.milli + 999) / 1000)
+                return below ? min(up, pixels) : up
+            }
+            return PixelSize(width: side(cssSize.width, master.width), height: side(cssSize.height, master.height))
+        }
         var variants: [Variant] = []
         var skipped: [Density] = []
         for density in Set(densities).sorted() {
@@ -50,7 +64,7 @@ public struct SizePlan: Hashable, Sendable {
             if density.milli * ratio.denominator > 1000 * ratio.numerator && !allowUpscale {
                 skipped.append(density)
             } else {
-                variants.append(Variant(density: density, size: size(at: density)))
+                variants.append(Variant(density: density, size: density == Density(1) ? cssSize : variantSize(at: density)))
             }
         }
         self.variants = variants

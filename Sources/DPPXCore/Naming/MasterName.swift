@@ -21,7 +21,7 @@ public struct MasterName: Hashable, Sendable {
         let file = slash.map { relativePath[relativePath.index(after: $0)...] } ?? Substring(relativePath)
         guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return nil }
         let ext = file[file.index(after: dot)...]
-        guard let format = ImageFormat(fileExtension: ext) else { return nil }
+        guard let format = ImageFormat(fileExtension: ext), format.isMasterFormat else { return nil }
         var stem = file[..<dot]
         var density: Density?
         if let at = stem.lastIndex(of: "@"), at != stem.startIndex,

@@ -1,9 +1,12 @@
 /// Which file of an image a client gets, and what the response must say about that choice.
 ///
 /// The rules (the server's, and the inspector page's "this browser gets"):
-/// - Format: AVIF, then WebP, then the master's own format, among those built. An extra format
-///   is chosen only when `Accept` names it explicitly with a weight above 0; higher weights win,
-///   ties go to the smaller format. No `Accept`, or `*/*` alone, means the master's format.
+/// - Format: among the formats built that the client accepts at its highest weight, the one
+///   whose file of the chosen density (or width) has the fewest bytes by the manifest, so a
+///   photo whose AVIF is smaller than its JPEG XL gets AVIF and the reverse gets JPEG XL (equal
+///   or unknown sizes: AVIF, WebP, JPEG XL, then the master's own format). An extra format is
+///   accepted only when `Accept` names it explicitly with a weight above 0; the master's own
+///   format also through a wildcard. No `Accept`, or `*/*` alone, means the master's format.
 /// - Density: the smallest one at or above the client's DPR, else the largest (DPR 1.2 gets
 ///   1.5x, DPR 3 gets 2x when 2x is the largest).
 /// - Density signal (`DensitySignal`): EXIF density written into a JPEG (every engine) or, for
@@ -12,7 +15,9 @@
 ///   is above 1 gets a JPEG or PNG instead of AVIF or WebP, which carry no density a browser
 ///   reads (the smaller of those built and accepted); so does a client with hints when
 ///   `Content-DPR` would be inexact (a 301 px wide 2x variant of a 151 px image).
-///   `Content-DPR` is the last resort when no such format was built.
+///   `Content-DPR` is the last resort when no such format was built, and then only for a
+///   variant whose pixels divide by its density exactly (else the nearest one that does: the
+///   1x always does), so the box is never a fraction of a pixel off.
 /// - Width, for a fluid image: the smallest width at least `ClientWidth.devicePixels`, else
 ///   the largest; its density is never negotiated (the page sizes a fluid image), so
 ///   its `signal` is `.none`.
@@ -35,11 +40,17 @@ public struct VariantChoice: Sendable, Equatable {
     public init?(image: Manifest.Image, dpr: ClientDPR, accept: AcceptHeader, width: ClientWidth? = nil) {
         let formats = image.formats
         guard !formats.isEmpty else { return nil }
+        let accepted = Self.acceptedFormats(among: formats, primary: image.primaryFormat, accept: accept)
         if image.isFluid {
-            let candidates = image.variants(in: Self.format(among: formats, primary: image.primaryFormat, accept: accept))
+            // The width comes from the master's format, which has every rung: a rung's extra
+            // format is missing when it was not smaller, and that rung is then sent as it is.
+            // Among the accepted formats that have the rung, the fewest bytes win.
+            let candidates = image.variants(in: image.primaryFormat)
             let width = width ?? .unknown
             guard let widest = candidates.max(by: { $0.width < $1.width }) else { return nil }
-            let variant = candidates.filter { $0.width >= width.devicePixels }.min { $0.width < $1.width } ?? widest
+            let rung = candidates.filter { $0.width >= width.devicePixels }.min { $0.width < $1.width } ?? widest
+            let variant = accepted.compactMap { format in image.variants(in: format).first { $0.width == rung.width } }
+                .min(by: Self.fewerBytes) ?? rung
             let widthNegotiated = candidates.contains { $0.width != variant.width }
             self.variant = variant
             self.dpr = dpr
@@ -49,8 +60,11 @@ public struct VariantChoice: Sendable, Equatable {
             return
         }
         let hinted = dpr.source == .secCHDPR || dpr.source == .dpr
-        var format = Self.format(among: formats, primary: image.primaryFormat, accept: accept)
-        guard var variant = Self.variant(of: image, in: format, dpr: dpr.value) else { return nil }
+        // An accepted extra format without a file at this density (not smaller, so not built)
+        // leaves the master's format.
+        guard var variant = accepted.compactMap({ Self.variant(of: image, in: $0, dpr: dpr.value) }).min(by: Self.fewerBytes)
+                ?? Self.variant(of: image, in: image.primaryFormat, dpr: dpr.value) else { return nil }
+        var format = variant.format
         // Content-DPR reaches only clients with hints, and gives the CSS size only when the
         // pixels divide by the density exactly: otherwise a JPEG or PNG that carries EXIF.
         let headerSuffices = hinted && Self.divides(variant, into: image.cssSize)
@@ -58,6 +72,13 @@ public struct VariantChoice: Sendable, Equatable {
            let carrier = Self.smallestCarrier(of: image, among: formats, hinted: hinted, accept: accept, dpr: dpr.value) {
             format = carrier.format
             variant = carrier
+        }
+        // Content-DPR is the last resort: never with a density the pixels do not divide by
+        // exactly (a box a fraction of a pixel off), but with the nearest variant they do.
+        if variant.size != image.cssSize, !DensitySignal.exifIsRead(in: format, hinted: hinted),
+           !Self.divides(variant, into: image.cssSize),
+           let exact = Self.exactVariant(of: image, in: format, dpr: dpr.value) {
+            variant = exact
         }
         let densityNegotiated = image.variants(in: format).contains { $0.density != variant.density }
         let signal: DensitySignal
@@ -84,6 +105,14 @@ public struct VariantChoice: Sendable, Equatable {
         variant.width * 1000 == cssSize.width * variant.density.milli && variant.height * 1000 == cssSize.height * variant.density.milli
     }
 
+    /// `image`'s variant in `format` whose size is the CSS size times its density exactly (the
+    /// 1x always is) that suits `dpr` best.
+    private static func exactVariant(of image: Manifest.Image, in format: ImageFormat, dpr: Density) -> Manifest.Variant? {
+        let exact = image.variants(in: format).filter { $0.size == image.cssSize || divides($0, into: image.cssSize) }
+        guard let density = density(for: dpr, among: exact.map(\.density)) else { return nil }
+        return exact.first { $0.density == density }
+    }
+
     /// The fewest bytes among `image`'s variants for `dpr` in a format whose EXIF density the
     /// client reads and that it accepts: a PNG master built with `--formats jpeg` so gives the
     /// JPEG rather than its PNG. JPEG and PNG are decoded by every browser, so a wildcard
@@ -98,11 +127,13 @@ public struct VariantChoice: Sendable, Equatable {
         .min { $0.bytes < $1.bytes }
     }
 
-    /// `image`'s variant in `format` whose density suits `dpr`.
+    /// `image`'s variant in `format` whose density suits `dpr`, the density chosen among the
+    /// master format's (which has them all); nil when `format` has no file at that density (it
+    /// was not smaller than the master-format one, so the build left it out).
     private static func variant(of image: Manifest.Image, in format: ImageFormat, dpr: Density) -> Manifest.Variant? {
-        let candidates = image.variants(in: format)
-        guard let density = density(for: dpr, among: candidates.map(\.density)) else { return nil }
-        return candidates.first { $0.density == density }
+        let primary = image.variants(in: image.primaryFormat)
+        guard let density = density(for: dpr, among: (primary.isEmpty ? image.variants(in: format) : primary).map(\.density)) else { return nil }
+        return image.variants(in: format).first { $0.density == density }
     }
 
     /// The smallest of `densities` at or above `dpr`, else the largest; nil when empty.
@@ -110,19 +141,27 @@ public struct VariantChoice: Sendable, Equatable {
         densities.filter { $0 >= dpr }.min() ?? densities.max()
     }
 
-    /// The encoding to send: among `formats`, the extra ones only when `accept` names them,
-    /// `primary` always; highest weight first, then smallest format.
-    public static func format(among formats: [ImageFormat], primary: ImageFormat, accept: AcceptHeader) -> ImageFormat {
-        guard accept.isPresent else { return primary }
-        var best = primary
+    /// The encodings the client takes at its highest weight: among `formats`, the extra ones
+    /// only when `accept` names them, `primary` always (alone when no extra one is accepted
+    /// above its weight, and when there is no `Accept`); in `ImageFormat` order.
+    public static func acceptedFormats(among formats: [ImageFormat], primary: ImageFormat, accept: AcceptHeader) -> [ImageFormat] {
+        guard accept.isPresent else { return [primary] }
+        var best = [primary]
         var bestQuality = accept.quality(of: primary.mediaType) ?? 0
         for format in formats.sorted() where format != primary {
             guard let quality = accept.explicitQuality(of: format.mediaType), quality > 0 else { continue }
-            if quality > bestQuality || (quality == bestQuality && format < best) {
-                best = format
+            if quality > bestQuality {
+                best = [format]
                 bestQuality = quality
+            } else if quality == bestQuality {
+                best.append(format)
             }
         }
-        return best
+        return best.sorted()
+    }
+
+    /// The file with fewer bytes; equal (or unknown) sizes by `ImageFormat` order.
+    static func fewerBytes(_ lhs: Manifest.Variant, _ rhs: Manifest.Variant) -> Bool {
+        (lhs.bytes, lhs.format) < (rhs.bytes, rhs.format)
     }
 }

@@ -24,6 +24,12 @@ public struct ImageRule: Hashable, Sendable, Codable {
     public var avifQuality: Int?
     /// Leave these masters out of the build, the stylesheet and the markup.
     public var exclude: Bool?
+    /// Whether these masters get stylesheet rules (`css = false` for images only ever shown
+    /// with `<img>`). Stylesheet only: left out of the build's settings fingerprint.
+    public var css: Bool? = nil
+    /// The box these fluid backgrounds cover (`cover = "100vw 100vh"`). Stylesheet only: left
+    /// out of the build's settings fingerprint.
+    public var cover: CoverBox? = nil
 
     public init(match: [PathGlob], density: Density? = nil, width: Int? = nil, widths: WidthRequest? = nil, sizes: String? = nil, formats: [ImageFormat]? = nil,
                 jpegQuality: Int? = nil, webpQuality: Int? = nil, avifQuality: Int? = nil, exclude: Bool? = nil) {

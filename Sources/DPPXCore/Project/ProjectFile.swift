@@ -27,17 +27,18 @@ public enum ProjectFile {
             switch (table.name, table.isArrayElement) {
             case ("", false):
                 if let entry = table.entries.first {
-                    throw ProjectFileError(line: entry.line, key: entry.key, problem: "is outside any table; put it under [build], [css], [html] or [serve]")
+                    throw ProjectFileError(line: entry.line, key: entry.key, problem: "is outside any table; put it under [build], [css], [html], [serve] or [rewrite]")
                 }
             case ("build", false): try reader.readBuild(into: &settings)
             case ("css", false): try reader.readCSS(into: &settings)
             case ("html", false): try reader.readHTML(into: &settings)
             case ("serve", false): try reader.readServe(into: &settings)
+            case ("rewrite", false): try reader.readRewrite(into: &settings)
             case ("rule", true): settings.rules.append(try reader.readRule())
             case ("rule", false):
                 throw ProjectFileError(line: table.line, key: "rule", problem: "is written [[rule]], with double brackets: there can be many")
             default:
-                throw ProjectFileError(line: table.line, key: table.name, problem: "is not a table dppx knows; use [build], [css], [html], [serve] or [[rule]]")
+                throw ProjectFileError(line: table.line, key: table.name, problem: "is not a table dppx knows; use [build], [css], [html], [serve], [rewrite] or [[rule]]")
             }
         }
         return settings
@@ -150,6 +151,21 @@ private struct TableReader {
         do { return try ImageFormat.parseList(names.joined(separator: ",")) } catch { throw fail(entry, error.description) }
     }
 
+    /// One pattern in quotes or a list of them.
+    func patterns(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> [PathGlob] {
+        switch entry.value {
+        case .string(let pattern): return [PathGlob(pattern)]
+        case .array(let items):
+            var patterns: [PathGlob] = []
+            for item in items {
+                guard case .string(let pattern) = item else { throw fail(entry, "must be patterns in quotes, e.g. match = [\"photos/**\", \"*.png\"]; got \(item.kind)") }
+                patterns.append(PathGlob(pattern))
+            }
+            return patterns
+        default: throw fail(entry, "must be a pattern in quotes, e.g. match = \"photos/**\"; got \(entry.value.kind)")
+        }
+    }
+
     func describe(_ value: TOMLDocument.Value) -> String {
         switch value {
         case .string(let text): "\"\(text)\""
@@ -184,6 +200,8 @@ private struct TableReader {
                     throw fail(entry, "must be \(FailOn.choices), e.g. fail-on = \"error\"; got \(describe(entry.value))")
                 }
                 settings.failOn = level
+            case "shard":
+                throw fail(entry, "is not a project setting: a shard belongs to one job of many, so pass it to each job's command, e.g. dppx build --shard 2/4 (or --shard auto/4 in a Kubernetes Indexed Job), and remove it from the file")
             default: if try !number(entry, into: &settings) { throw unknown(entry, known: known) }
             }
         }
@@ -201,7 +219,8 @@ private struct TableReader {
             case "box": settings.box = try bool(entry)
             case "legacy": settings.legacy = try bool(entry)
             case "base-url": settings.baseURL = try string(entry)
-            default: throw unknown(entry, known: ["file", "prefix", "strip", "box", "legacy", "base-url"])
+            case "match": settings.cssMatch = try patterns(entry)
+            default: throw unknown(entry, known: ["file", "prefix", "strip", "box", "legacy", "base-url", "match"])
             }
         }
     }
@@ -214,7 +233,8 @@ private struct TableReader {
                 let sizes = try string(entry)
                 if let problem = MarkupSizes.problem(sizes, spelled: { "sizes = \"\($0)\"" }) { throw fail(entry, problem) }
                 settings.sizes = sizes
-            default: throw unknown(entry, known: ["base-url", "sizes"])
+            case "dimensions": settings.dimensions = try bool(entry)
+            default: throw unknown(entry, known: ["base-url", "sizes", "dimensions"])
             }
         }
     }
@@ -230,20 +250,39 @@ private struct TableReader {
         }
     }
 
+    mutating func readRewrite(into settings: inout ProjectSettings) throws(ProjectFileError) {
+        for entry in table.entries {
+            switch entry.key {
+            case "pages":
+                let patterns: [String]
+                switch entry.value {
+                case .string(let text): patterns = [text]
+                case .array(let values):
+                    patterns = try values.map { value throws(ProjectFileError) -> String in
+                        guard case .string(let text) = value, !text.isEmpty else { throw fail(entry, "must list page patterns in quotes, e.g. pages = [\"site/**/*.html\", \"site/css/*.css\"]; got \(describe(value))") }
+                        return text
+                    }
+                default: throw fail(entry, "must list page patterns in quotes, e.g. pages = [\"site/**/*.html\"]; got \(entry.value.kind)")
+                }
+                settings.rewritePages = patterns.map { $0.hasPrefix("/") || folder == "." || folder.isEmpty ? $0 : (folder.hasSuffix("/") ? folder : folder + "/") + $0 }
+            case "root": settings.rewriteRoot = try path(entry)
+            case "base-url": settings.rewriteBaseURL = try string(entry)
+            case "sizes":
+                let sizes = try string(entry)
+                if let problem = MarkupSizes.problem(sizes, spelled: { "sizes = \"\($0)\"" }) { throw fail(entry, problem) }
+                settings.rewriteSizes = sizes
+            case "dimensions": settings.rewriteDimensions = try bool(entry)
+            case "picture": settings.rewritePicture = try bool(entry)
+            default: throw unknown(entry, known: ["pages", "root", "base-url", "sizes", "dimensions", "picture"])
+            }
+        }
+    }
+
     func readRule() throws(ProjectFileError) -> ImageRule {
         var rule = ImageRule(match: [])
         for entry in table.entries {
             switch entry.key {
-            case "match":
-                switch entry.value {
-                case .string(let pattern): rule.match = [PathGlob(pattern)]
-                case .array(let items):
-                    for item in items {
-                        guard case .string(let pattern) = item else { throw fail(entry, "must be patterns in quotes, e.g. match = [\"photos/**\", \"*.png\"]; got \(item.kind)") }
-                        rule.match.append(PathGlob(pattern))
-                    }
-                default: throw fail(entry, "must be a pattern in quotes, e.g. match = \"photos/**\"; got \(entry.value.kind)")
-                }
+            case "match": rule.match = try patterns(entry)
             case "density": rule.density = try density(entry)
             case "width": rule.width = try integer(entry, 1...WidthRequest.maximumWidth, example: 300)
             case "widths": rule.widths = try widths(entry)
@@ -256,7 +295,11 @@ private struct TableReader {
             case "webp-quality": rule.webpQuality = try integer(entry, 1...100, example: 80)
             case "avif-quality": rule.avifQuality = try integer(entry, 1...100, example: 55)
             case "exclude": rule.exclude = try bool(entry)
-            default: throw unknown(entry, known: ["match", "density", "width", "widths", "sizes", "formats", "quality", "webp-quality", "avif-quality", "exclude"])
+            case "css": rule.css = try bool(entry)
+            case "cover":
+                guard let box = CoverBox(parsing: try string(entry)) else { throw fail(entry, "must be \(CoverBox.expected); got \(describe(entry.value))") }
+                rule.cover = box
+            default: throw unknown(entry, known: ["match", "density", "width", "widths", "sizes", "formats", "quality", "webp-quality", "avif-quality", "exclude", "css", "cover"])
             }
         }
         guard !rule.match.isEmpty else {

@@ -31,6 +31,8 @@ public struct ProjectSettings: Hashable, Sendable {
     public var webpQuality: Int?
     public var avifQuality: Int?
     public var avifEffort: Int?
+    /// JPEG XL quality for variants encoded from pixels; absent: lossless for PNG masters.
+    public var jxlQuality: Int?
     public var pngCompression: Int?
 
     /// The user's copies of dppx's templates.
@@ -47,12 +49,31 @@ public struct ProjectSettings: Hashable, Sendable {
     /// A leading part of image paths left out of class names (`[css] strip`, `--strip`):
     /// `assets/img/` makes `assets/img/hero.jpg` the class `.hero`.
     public var stripPath: String?
+    /// The images that get stylesheet rules (`[css] match`); nil for every image.
+    public var cssMatch: [PathGlob]?
 
     // The markup (`dppx html`).
     /// The markup's URLs under this base instead of relative ones (`[html] base-url`).
     public var markupBaseURL: String?
     /// The `sizes` of fluid images no rule gives one (`[html] sizes`, `--sizes`).
     public var sizes: String?
+    /// Whether `<img>` gets `width` and `height` (`[html] dimensions`, `--no-dimensions`).
+    public var dimensions: Bool?
+
+    // Page rewriting (`dppx rewrite`, run by `dppx build` after the images, and by `dppx serve`).
+    /// The pages and stylesheets to rewrite: paths or patterns (`site/**/*.html`), resolved
+    /// against the project file's folder (`[rewrite] pages`).
+    public var rewritePages: [String]?
+    /// The site's root, under which manifests are found and `/` URLs start (`[rewrite] root`).
+    public var rewriteRoot: String?
+    /// URLs under this prefix stand for the root (`[rewrite] base-url`).
+    public var rewriteBaseURL: String?
+    /// `sizes` for fluid images nothing else sizes (`[rewrite] sizes`).
+    public var rewriteSizes: String?
+    /// Add `width` and `height` to images with neither (`[rewrite] dimensions`).
+    public var rewriteDimensions: Bool?
+    /// Wrap images with AVIF or WebP files in `<picture>` (`[rewrite] picture`).
+    public var rewritePicture: Bool?
 
     // The server.
     public var serveRoot: String?
@@ -76,9 +97,11 @@ public struct ProjectSettings: Hashable, Sendable {
         take(\.source); take(\.output)
         take(\.densities); take(\.sourceDensity); take(\.formats); take(\.upscale); take(\.widths)
         take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
-        take(\.avifEffort); take(\.pngCompression); take(\.templates)
+        take(\.avifEffort); take(\.jxlQuality); take(\.pngCompression); take(\.templates)
         take(\.failOn)
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
+        take(\.cssMatch); take(\.dimensions)
+        take(\.rewritePages); take(\.rewriteRoot); take(\.rewriteBaseURL); take(\.rewriteSizes); take(\.rewriteDimensions); take(\.rewritePicture)
         take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
         result.rules += other.rules
         return result
@@ -99,7 +122,7 @@ public struct ProjectSettings: Hashable, Sendable {
 
     /// The stylesheet options, with the defaults for what is not said.
     public var stylesheetOptions: StylesheetOptions {
-        StylesheetOptions(classPrefix: classPrefix ?? "", box: box ?? true, legacy: legacy ?? false,
-                          stripPath: stripPath ?? "")
+        StylesheetOptions(classPrefix: classPrefix ?? StylesheetOptions.defaultClassPrefix, box: box ?? true, legacy: legacy ?? false,
+                          stripPath: stripPath ?? "", match: cssMatch, rules: rules)
     }
 }

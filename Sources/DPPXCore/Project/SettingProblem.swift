@@ -31,6 +31,7 @@ extension ProjectSettings {
         (\.webpQuality, "webp-quality", "build.webp-quality", 1...100, 80),
         (\.avifQuality, "avif-quality", "build.avif-quality", 1...100, 55),
         (\.avifEffort, "avif-effort", "build.avif-effort", 0...9, 2),
+        (\.jxlQuality, "jxl-quality", "build.jxl-quality", 1...100, 90),
         (\.pngCompression, "png-compression", "build.png-compression", 0...9, 6),
         (\.port, "port", "serve.port", 0...65535, 8080),
         (\.idleTimeout, "idle-timeout", "serve.idle-timeout", 1...86_400, 30),

@@ -8,7 +8,8 @@ public enum SizeIntent: String, Hashable, Sendable, Codable {
     case rule
     /// `--source-density`, or `source-density` in the project file.
     case option
-    /// Nothing said: the default source density.
+    /// Nothing said: the master keeps its own size under its plain name, with a width ladder
+    /// below it (never made denser or smaller in place).
     case `default`
 
     /// True when the user stated the size.

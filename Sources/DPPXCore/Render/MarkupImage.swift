@@ -21,7 +21,7 @@ public struct MarkupImage: Codable, Hashable, Sendable {
     public let sizes: String?
     public let width: Int
     public let height: Int
-    /// Extra formats, most preferred first; empty when there are none.
+    /// Extra formats, fewest bytes first; empty when there are none.
     public let sources: [Source]
     /// The rendered `<img>` or `<picture>`, without the final newline.
     public let html: String

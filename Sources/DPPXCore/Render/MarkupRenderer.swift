@@ -3,7 +3,9 @@ import Foundation
 /// Renders `<img srcset>` markup, or a `<picture>` with `<source type>` lines for AVIF and
 /// WebP before the `<img>` when extra formats exist.
 ///
-/// `width`/`height` carry the CSS size so the page does not jump when the image arrives;
+/// `width`/`height` carry the CSS size so the page does not jump when the image arrives
+/// (unless `dimensions` is false: a page whose CSS sets an image's width without
+/// `height: auto` would stretch it to that height);
 /// `loading="lazy"` and `decoding="async"` keep offscreen images from delaying the page.
 public struct MarkupRenderer: Sendable {
     public let templates: RenderTemplates
@@ -15,7 +17,7 @@ public struct MarkupRenderer: Sendable {
     }
 
     /// The markup of each image, in the order given; fluid images take their `sizes` from `sizes`.
-    public func images(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes()) -> [MarkupImage] {
+    public func images(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes(), dimensions: Bool = true) -> [MarkupImage] {
         images.map { image in
             let candidates = ImageCandidates(image: image, urls: urls)
             let sources = candidates.extra.map {
@@ -24,7 +26,7 @@ public struct MarkupRenderer: Sendable {
             let view = MarkupView(
                 source: image.source, src: candidates.fallback.url,
                 srcset: image.densityIndependent ? nil : ImageCandidates.srcset(candidates.primary),
-                sizes: sizes.value(for: image), width: image.width, height: image.height, alt: "",
+                sizes: sizes.value(for: image), width: image.width, height: image.height, dimensions: dimensions, alt: "",
                 sources: sources, picture: !sources.isEmpty)
             var html = templates.render(view.picture ? "picture" : "img", view)
             while html.hasSuffix("\n") { html.removeLast() }
@@ -35,16 +37,16 @@ public struct MarkupRenderer: Sendable {
     }
 
     /// The HTML text: each image's markup on its own line(s).
-    public func html(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes()) -> String {
-        self.images(images, urls: urls, sizes: sizes).map { $0.html + "\n" }.joined()
+    public func html(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes(), dimensions: Bool = true) -> String {
+        self.images(images, urls: urls, sizes: sizes, dimensions: dimensions).map { $0.html + "\n" }.joined()
     }
 
     /// The `--json` text: sorted keys, ending in a newline.
-    public func json(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes()) -> String {
+    public func json(_ images: [Manifest.Image], urls: URLBase, sizes: MarkupSizes = MarkupSizes(), dimensions: Bool = true) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings and numbers cannot fail.
-        let data = (try? encoder.encode(MarkupDocument(images: self.images(images, urls: urls, sizes: sizes)))) ?? Data("{}".utf8)
+        let data = (try? encoder.encode(MarkupDocument(images: self.images(images, urls: urls, sizes: sizes, dimensions: dimensions)))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

@@ -14,8 +14,11 @@ struct MarkupView {
     /// The CSS size (a fluid image's widest file, for the aspect ratio): reserves the box before the image loads.
     let width: Int
     let height: Int
+    /// Whether `width` and `height` are written (`--no-dimensions` turns it off, for pages whose
+    /// CSS sets an image's width without `height: auto`).
+    let dimensions: Bool
     let alt: String
-    /// Extra formats, most preferred first: the `<source>` elements of a `<picture>`.
+    /// Extra formats, fewest bytes first: the `<source>` elements of a `<picture>`.
     let sources: [Source]
     /// True when there are `sources`: dppx renders `picture`, else `img`.
     let picture: Bool
@@ -26,5 +29,5 @@ struct MarkupView {
         let srcset: String
     }
 
-    static let variableNames = ["source", "src", "srcset", "sizes", "width", "height", "alt", "sources", "picture", "type"]
+    static let variableNames = ["source", "src", "srcset", "sizes", "width", "height", "dimensions", "alt", "sources", "picture", "type"]
 }

@@ -1,6 +1,6 @@
 /// How `dppx css` writes its rules.
 public struct StylesheetOptions: Hashable, Sendable {
-    /// Put before every class name: `img-` gives `.img-hero`.
+    /// Put before every class name: `img-` gives `.img-hero`; empty for bare names (`.hero`).
     public var classPrefix: String
     /// Write `width` and `height` of the CSS size (`--no-box` turns it off, for elements sized
     /// by their layout).
@@ -11,11 +11,49 @@ public struct StylesheetOptions: Hashable, Sendable {
     /// `assets/img/hero.jpg` `.hero` (with `classPrefix`, the prefix is replaced).
     public var stripPath: String
 
-    public init(classPrefix: String = "", box: Bool = true, legacy: Bool = false, stripPath: String = "") {
+    /// The images that get rules (`[css] match`); nil for every image.
+    public var match: [PathGlob]?
+    /// The project file's rules: `css = false` leaves an image out (`css = true` puts it back
+    /// in past `match`), `cover` gives a fluid background's box.
+    public var rules: [ImageRule]
+
+    /// What class names start with when nothing says otherwise: pages already use classes
+    /// such as `.logo`, and no hand-written class is likely to start `img-` and then name a file.
+    public static let defaultClassPrefix = "img-"
+
+    public init(classPrefix: String = StylesheetOptions.defaultClassPrefix, box: Bool = true, legacy: Bool = false, stripPath: String = "",
+                match: [PathGlob]? = nil, rules: [ImageRule] = []) {
         self.classPrefix = classPrefix
         self.box = box
         self.legacy = legacy
         self.stripPath = stripPath
+        self.match = match
+        self.rules = rules
+    }
+
+    /// Whether the image of master `source` gets rules: the last matching rule's `css`, else
+    /// whether `match` selects it (every image without `match`).
+    public func includes(_ source: String) -> Bool {
+        if let css = PlanSettings(rules: rules).rule(for: source).css { return css }
+        return match?.contains { $0.matches(source) } ?? true
+    }
+
+    /// The box the fluid background of master `source` covers (its last matching rule's `cover`),
+    /// or nil for one as wide as the viewport and no taller than the file's aspect.
+    public func cover(for source: String) -> CoverBox? {
+        PlanSettings(rules: rules).rule(for: source).cover
+    }
+
+    /// These options with every image included, for a stylesheet of images named one by one.
+    public var includingEveryImage: StylesheetOptions {
+        var options = self
+        options.match = nil
+        options.rules = rules.map { rule in
+            var rule = rule
+            rule.css = nil
+            return rule
+        }
+        return options
     }
 }
 

@@ -1,8 +1,8 @@
 /// Renders the density stylesheet of a manifest: per image a class rule with the 1x
 /// background, its CSS size as `background-size` (and box), then one `@media` block per
 /// density with the denser files, then `image-set()` rules for extra formats; fluid
-/// backgrounds last, each with its own media queries over viewport width and resolution
-/// (`FluidBackground`).
+/// backgrounds last, each with its own media queries over the viewport and resolution
+/// (`FluidBackground`). Only the images the options include get rules.
 ///
 /// The cascade is the point: every browser gets a working image from the plain rules and media
 /// queries; browsers that accept `-webkit-image-set()` or `image-set()` with `type()` replace
@@ -17,18 +17,21 @@ public struct StylesheetRenderer: Sendable {
         self.templates = templates
     }
 
-    /// The stylesheet text; throws when two images would get one selector.
+    /// The stylesheet text of the images `options` includes; throws when two of them would get
+    /// one selector.
     public func render(manifest: Manifest, urls: URLBase, options: StylesheetOptions = StylesheetOptions()) throws(RenderError) -> String {
-        let selectors = try SelectorNamer(prefix: options.classPrefix, strip: options.stripPath).selectors(for: manifest.images)
+        let images = manifest.images.filter { options.includes($0.source) }
+        let selectors = try SelectorNamer(prefix: options.classPrefix, strip: options.stripPath).selectors(for: images)
         var rules: [StylesheetView.Rule] = []
         var overridesByDensity: [Density: [StylesheetView.Override]] = [:]
         var imageSets: [StylesheetView.ImageSet] = []
         var fluidImages: [StylesheetView.FluidImage] = []
-        for image in manifest.images {
+        for image in images {
             let selector = selectors[image.source] ?? ""
             let candidates = ImageCandidates(image: image, urls: urls)
             if image.isFluid {
-                fluidImages.append(Self.fluidImage(selector: selector, candidates: candidates, legacy: options.legacy))
+                fluidImages.append(Self.fluidImage(selector: selector, candidates: candidates, legacy: options.legacy,
+                                                   cover: options.cover(for: image.source)))
                 continue
             }
             rules.append(StylesheetView.Rule(
@@ -49,13 +52,13 @@ public struct StylesheetRenderer: Sendable {
                                         overrides: overridesByDensity[density] ?? [])
         }
         let view = StylesheetView(rules: rules, densityBlocks: blocks, hasImageSets: !imageSets.isEmpty,
-                                  imageSets: imageSets, imageCount: manifest.images.count, fluidImages: fluidImages)
+                                  imageSets: imageSets, imageCount: images.count, fluidImages: fluidImages)
         return templates.render("stylesheet", view)
     }
 
     /// A fluid background's rules: the narrowest file, then each wider one under the query
     /// that needs it, each with an `image-set()` of its extra formats by `type()`.
-    private static func fluidImage(selector: String, candidates: ImageCandidates, legacy: Bool) -> StylesheetView.FluidImage {
+    private static func fluidImage(selector: String, candidates: ImageCandidates, legacy: Bool, cover: CoverBox?) -> StylesheetView.FluidImage {
         func imageSet(width: Int) -> String? {
             guard !candidates.extra.isEmpty else { return nil }
             let typed = candidates.extra.compactMap { extra in
@@ -67,7 +70,8 @@ public struct StylesheetRenderer: Sendable {
             return "image-set(\((typed + plain).joined(separator: ", ")))"
         }
         let rungs = candidates.primary
-        let steps = FluidBackground(widths: rungs.map(\.width), legacy: legacy).steps.compactMap { step in
+        let steps = FluidBackground(widths: rungs.map(\.width), legacy: legacy, cover: cover,
+                                    aspect: PixelSize(width: candidates.image.width, height: candidates.image.height)).steps.compactMap { step in
             rungs.first { $0.width == step.width }.map {
                 StylesheetView.FluidStep(selector: selector, query: step.query, url: URLEncoding.cssURL($0.url),
                                          imageSet: imageSet(width: step.width))
@@ -81,7 +85,7 @@ public struct StylesheetRenderer: Sendable {
     private static func imageSet(selector: String, candidates: ImageCandidates) -> StylesheetView.ImageSet {
         func entry(_ candidate: ImageCandidates.Candidate, typed: Bool) -> String {
             let type = typed ? " type(\(URLEncoding.cssString(candidate.format.mediaType)))" : ""
-            return "\(URLEncoding.cssURL(candidate.url))\(type) \(candidate.density)x"
+            return "\(URLEncoding.cssURL(candidate.url))\(type) \(candidate.descriptor)"
         }
         let webkit = candidates.primary.map { entry($0, typed: false) }.joined(separator: ", ")
         // Preferred formats first, each with type() so browsers skip what they cannot decode;

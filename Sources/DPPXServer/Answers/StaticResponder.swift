@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXRewrite
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -18,6 +19,8 @@ import NIOCore
 ///    cookie decided) and a strong `ETag` from the variant's content hash;
 /// 3. anything else is the file at that path (a folder: its `index.html`, or a redirect to
 ///    the path with its slash); HTML pages carry `Accept-CH`, and in dev mode the reload script;
+///    with `[rewrite]` configured, pages and stylesheets are answered as `dppx rewrite` writes
+///    them (`PageRewriter`, with the images of the manifests in use);
 /// 4. `FileResponse` does the HTTP file work: `Content-Type`, `Last-Modified`, `ETag`,
 ///    conditional requests (304), single ranges (206, 416), HEAD, `--cache-control`;
 /// 5. what cannot be served gets a readable error page (400, 404, 405).
@@ -32,6 +35,10 @@ struct StaticResponder: Sendable {
     let cachePolicy: CachePolicy
     /// Dev mode: HTML pages get the live-reload script.
     let addsReloadScript: Bool
+    /// `[rewrite]`: pages and stylesheets get their images' candidates as they are served.
+    let rewrite: RewriteOptions?
+    /// The rewriter of the last manifest load, made once per load.
+    private let rewriter = LockedValue<(index: ManifestIndex, rewriter: PageRewriter)?>(nil)
     private let headerCache = ResponseHeaderCache()
     private let densityPrefixes = DensityInsertionCache()
 
@@ -39,11 +46,13 @@ struct StaticResponder: Sendable {
     /// image and CSS requests, and the widths fluid images are chosen by.
     static let acceptCH = "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width"
 
-    init(files: RootedFileSystem, manifests: ManifestStore, cachePolicy: CachePolicy, addsReloadScript: Bool = false) {
+    init(files: RootedFileSystem, manifests: ManifestStore, cachePolicy: CachePolicy, addsReloadScript: Bool = false,
+         rewrite: RewriteOptions? = nil) {
         self.files = files
         self.manifests = manifests
         self.cachePolicy = cachePolicy
         self.addsReloadScript = addsReloadScript
+        self.rewrite = rewrite
     }
 
     enum Decision {
@@ -103,8 +112,10 @@ struct StaticResponder: Sendable {
             FileResponse.headers(file: file, path: path, length: file.size, cachePolicy: cachePolicy)
         }
         let slice = FileSlice(path: files.absolutePath(path), file: file)
-        if addsReloadScript, headers.isHTMLPage, file.size <= files.cachedFileLimit {
-            return reloadingPage(slice, headers: headers, request: request)
+        let isStylesheet = headers.fields[.contentType]?.hasPrefix("text/css") == true
+        if file.size <= files.cachedFileLimit,
+           (addsReloadScript && headers.isHTMLPage) || (rewrite != nil && (headers.isHTMLPage || isStylesheet)) {
+            return madePage(slice, at: path, stylesheet: isStylesheet, headers: headers, request: request)
         }
         var answer = FileResponse(file: file, cached: headers)
             .answer(to: request, body: AnswerBody([.file(slice)]))
@@ -112,15 +123,17 @@ struct StaticResponder: Sendable {
         return .answer(answer)
     }
 
-    /// Dev mode's HTML page: the live-reload script inserted, never cached or validated (the
-    /// next build may change it), always whole.
-    private func reloadingPage(_ slice: FileSlice, headers: ResponseHeaderCache.Headers, request: FileRequest) -> Decision {
+    /// A page made from its file: rewritten as `dppx rewrite` would (`[rewrite]`), and in dev
+    /// mode with the live-reload script. Never cached or validated (the next build may change
+    /// it), always whole.
+    private func madePage(_ slice: FileSlice, at path: Substring, stylesheet: Bool, headers: ResponseHeaderCache.Headers,
+                          request: FileRequest) -> Decision {
         var fields = headers.fields
         fields[.eTag] = nil
         fields[.lastModified] = nil
         fields[.acceptRanges] = nil
         fields[.cacheControl] = "no-store"
-        if request.method == .head {
+        if request.method == .head, rewrite == nil {
             fields[.contentLength] = String(slice.file.size + LiveReloadScript.tag.utf8.count)
             return .answer(Answer(status: .ok, fieldLines: HTTP1ResponseHead.fieldLines(fields)))
         }
@@ -128,8 +141,28 @@ struct StaticResponder: Sendable {
             let files = self.files
             return .needsRead { _ = await files.load(slice) }
         }
-        let injected = ByteBuffer(bytes: LiveReloadScript.inject(Array(page.readableBytesView)))
-        return .answer(Answer(status: .ok, headers: fields, bytes: injected, isHead: false))
+        var bytes = Array(page.readableBytesView)
+        if let rewriter = pageRewriter() {
+            bytes = stylesheet ? rewriter.rewriteCSS(bytes, at: String(path)).bytes : rewriter.rewriteHTML(bytes, at: String(path)).bytes
+        }
+        if addsReloadScript, !stylesheet { bytes = LiveReloadScript.inject(bytes) }
+        if request.method == .head {
+            fields[.contentLength] = String(bytes.count)
+            return .answer(Answer(status: .ok, fieldLines: HTTP1ResponseHead.fieldLines(fields)))
+        }
+        return .answer(Answer(status: .ok, headers: fields, bytes: ByteBuffer(bytes: bytes), isHead: false))
+    }
+
+    /// The rewriter for the manifests in use now; nil without `[rewrite]`.
+    private func pageRewriter() -> PageRewriter? {
+        guard let rewrite else { return nil }
+        let index = manifests.index()
+        return rewriter.withLock { cached in
+            if let cached, cached.index.isSameLoad(as: index) { return cached.rewriter }
+            let made = PageRewriter(images: SiteImages(manifests: [(folder: "", manifest: index.manifest)]), options: rewrite)
+            cached = (index, made)
+            return made
+        }
     }
 
     /// The negotiated answer for an image's 1x URL; nil when `relative` is not one (or its

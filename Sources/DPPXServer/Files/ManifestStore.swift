@@ -26,8 +26,6 @@ public final class ManifestStore: Sendable {
     public let recheckInterval: Duration
     /// Checks between two searches of ROOT for manifests.
     static let discoveryEvery = 10
-    /// How deep below ROOT manifests are looked for.
-    static let searchDepth = 8
 
     private struct State: Sendable {
         var index = ManifestIndex.empty
@@ -160,33 +158,15 @@ public final class ManifestStore: Sendable {
         return Dictionary(uniqueKeysWithValues: (manifests.contains(own) ? manifests : [own] + manifests).map { ($0, FileIdentity(path: $0)) })
     }
 
-    /// The manifests under ROOT (ROOT's own first, then by path), hidden and symlinked folders
-    /// skipped.
-    private func discover() -> [String] {
-        var found: [String] = []
-        func visit(_ folder: String, depth: Int) {
-            guard depth <= Self.searchDepth, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-            for name in names.sorted() where !name.hasPrefix(".") {
-                let path = folder + "/" + name
-                if name == Manifest.fileName {
-                    found.append(path)
-                    continue
-                }
-                var info = stat()
-                guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
-                visit(path, depth: depth + 1)
-            }
-        }
-        visit(root, depth: 0)
-        let own = root + "/" + Manifest.fileName
-        return found.filter { $0 == own } + found.filter { $0 != own }
-    }
+    /// The manifests under ROOT, found as `dppx rewrite` finds them.
+    private func discover() -> [String] { SiteManifests.find(under: root) }
 
     /// Reads every manifest; the images of those that cannot be read are not negotiated, and
     /// the status names the first such file.
     private func load(_ fingerprints: [String: FileIdentity?]) -> (ManifestIndex, ManifestStatus) {
         let own = root + "/" + Manifest.fileName
         var images: [Manifest.Image] = []
+        var used: [String] = []
         var problem: ManifestStatus?
         let paths = fingerprints.keys.sorted()
         for path in paths.filter({ $0 == own }) + paths.filter({ $0 != own }) {
@@ -202,12 +182,13 @@ public final class ManifestStore: Sendable {
             let relative = folder.hasPrefix("/") ? String(folder.dropFirst()) : folder
             do throws(ManifestError) {
                 images += try Manifest.decode(bytes).images.map { $0.relocated(under: relative) }
+                used.append(path)
             } catch {
                 problem = problem ?? .unreadable(path: path, reason: error.description)
             }
         }
         if images.isEmpty, let problem { return (.empty, problem) }
         if images.isEmpty && fingerprints.values.allSatisfy({ $0 == nil }) { return (.empty, .missing(path: own)) }
-        return (ManifestIndex(Manifest(images: images)), .loaded(images: images.count))
+        return (ManifestIndex(Manifest(images: images)), .loaded(images: images.count, manifests: used))
     }
 }

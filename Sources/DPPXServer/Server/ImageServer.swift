@@ -69,7 +69,8 @@ public struct ImageServer: Sendable {
         let port = options.port
         let timeout = options.idleTimeout.components
         let responder = StaticResponder(files: RootedFileSystem(root: options.root), manifests: manifests,
-                                        cachePolicy: options.cachePolicy, addsReloadScript: session != nil)
+                                        cachePolicy: options.cachePolicy, addsReloadScript: session != nil,
+                                        rewrite: options.rewrite)
         let maximumConnections = options.maximumConnections ?? DescriptorLimit.maximumConnections(for: DescriptorLimit.raiseToHard())
         return Application(
             router: makeRouter(),
@@ -149,7 +150,7 @@ public struct ImageServer: Sendable {
         try checkRoot()
         let status = manifests.reload()
         if status.isLoaded {
-            logger.info("\(options.root)/\(Manifest.fileName): \(status)")
+            logger.info("\(status)")
         } else {
             logger.warning("\(status)")
         }

@@ -1,3 +1,5 @@
+import DPPXRewrite
+
 /// Everything `dppx serve` needs to know.
 public struct ServerOptions: Sendable {
     /// The folder served: variants, pages and `dppx-manifest.json`.
@@ -22,6 +24,9 @@ public struct ServerOptions: Sendable {
     public var development: DevelopmentOptions?
     /// A folder with the user's copies of the server's templates (`--templates`).
     public var templatesFolder: String?
+    /// How HTML pages and stylesheets are rewritten as they are served (`[rewrite]` in the
+    /// project file): as `dppx rewrite` would write them. Nil serves them as they are.
+    public var rewrite: RewriteOptions?
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080

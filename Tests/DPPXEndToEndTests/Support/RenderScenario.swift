@@ -2,7 +2,7 @@ import DPPXTestSupport
 import Foundation
 
 /// A scratch folder with masters in `src/` made by libvips, for the `dppx css` and `dppx html`
-/// tests: hero.jpg (800x500, 2x: a 400x250 box), icons/logo@3x.png (96x96: 32x32) and an SVG.
+/// tests: hero@2x.jpg (800x500: a 400x250 box), icons/logo@3x.png (96x96: 32x32) and an SVG.
 struct RenderScenario {
     let scratch = ScratchFolder("dppx-render")
 
@@ -19,7 +19,7 @@ struct RenderScenario {
     }
 
     static let defaultMasters: [String: (width: Int, height: Int)] = [
-        "hero.jpg": (800, 500),
+        "hero@2x.jpg": (800, 500),
         "icons/logo@3x.png": (96, 96),
     ]
 

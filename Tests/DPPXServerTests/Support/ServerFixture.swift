@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXRewrite
 import DPPXServer
 import DPPXTestSupport
 import Foundation
@@ -75,10 +76,11 @@ final class ServerFixture: Sendable {
         "images/hero\(density.fileSuffix).\(format.fileExtension)"
     }
 
-    /// The body of a hero variant: its path, padded to a length unique to the variant.
+    /// The body of a hero variant: its path, padded to a length unique to the variant, shorter
+    /// for the formats usually smaller (AVIF, WebP, JPEG XL, JPEG), as real files are.
     static func heroBody(_ density: Density, _ format: ImageFormat) -> String {
         let name = heroPath(density, format)
-        let length = 40 + density.milli / 100 + (ImageFormat.allCases.firstIndex(of: format) ?? 0)
+        let length = 40 + density.milli / 100 + (ImageFormat.allCases.sorted().firstIndex(of: format) ?? 0)
         return name + String(repeating: ".", count: max(0, length - name.utf8.count))
     }
 
@@ -105,12 +107,13 @@ final class ServerFixture: Sendable {
 
     /// A server over this ROOT with test-friendly settings.
     func server(cachePolicy: CachePolicy = .revalidate, accessLog: Logger? = nil,
-                idleTimeout: Duration = .seconds(30), development: DevelopmentOptions? = nil) -> ImageServer {
+                idleTimeout: Duration = .seconds(30), development: DevelopmentOptions? = nil,
+                rewrite: RewriteOptions? = nil) -> ImageServer {
         var logger = Logger(label: "dppx.test")
         logger.logLevel = .critical
-        return ImageServer(
-            options: ServerOptions(root: root, host: "127.0.0.1", port: 0, cachePolicy: cachePolicy,
-                                   idleTimeout: idleTimeout, manifestRecheckInterval: .zero, development: development),
-            logger: logger, accessLogger: accessLog)
+        var options = ServerOptions(root: root, host: "127.0.0.1", port: 0, cachePolicy: cachePolicy,
+                                    idleTimeout: idleTimeout, manifestRecheckInterval: .zero, development: development)
+        options.rewrite = rewrite
+        return ImageServer(options: options, logger: logger, accessLogger: accessLog)
     }
 }

@@ -1,0 +1,140 @@
+import DPPXCore
+import DPPXRewrite
+import Foundation
+
+/// `dppx rewrite`'s work on files: each page or stylesheet read, rewritten with the images of
+/// the manifests under the site's root, and written atomically in place or under another
+/// folder, or only compared (`--check`).
+public struct SiteRewrite: Sendable {
+    /// The site's root: manifests are found under it, `/` URLs start there.
+    public let root: String
+    /// The pages and stylesheets, as paths.
+    public let pages: [String]
+    /// Where rewritten pages go, at their path under the root; nil rewrites them in place.
+    public let output: String?
+    public let options: RewriteOptions
+
+    /// What a run did.
+    public struct Outcome: Sendable {
+        /// Pages whose file was written (or, with `check`, would be).
+        public var changed: [String] = []
+        /// Pages already as they should be.
+        public var unchanged: [String] = []
+        /// What was left alone, with what to do.
+        public var findings: [RewriteFinding] = []
+        /// Pages, and manifests, that could not be read or written.
+        public var failures: [BuildFailure] = []
+        /// Every manifest read: what the pages depend on besides themselves.
+        public var manifests: [String] = []
+        /// Images given candidates.
+        public var imagesRewritten = 0
+    }
+
+    public init(root: String, pages: [String], output: String? = nil, options: RewriteOptions) {
+        self.root = root
+        self.pages = pages
+        self.output = output
+        self.options = options
+    }
+
+    /// Rewrites every page; with `check`, writes nothing and lists in `changed` the pages
+    /// whose file is not what a rewrite gives.
+    public func run(check: Bool = false) -> Outcome {
+        var outcome = Outcome()
+        let site = SiteManifests.load(under: root)
+        outcome.manifests = site.manifests
+        outcome.failures += site.problems
+        let rewriter = PageRewriter(images: site.images, options: options)
+        for page in pages {
+            guard let relative = relativePath(of: page) else {
+                outcome.failures.append(BuildFailure(file: page, reason: "is not inside the site's root \(root); pass --root with the folder the site is served from"))
+                continue
+            }
+            guard let kind = PageKind(path: page) else {
+                outcome.failures.append(BuildFailure(file: page, reason: "is neither an HTML page (.html, .htm) nor a stylesheet (.css); give only pages and stylesheets"))
+                continue
+            }
+            let bytes: [UInt8]
+            do { bytes = try AtomicFile.read(page) } catch {
+                outcome.failures.append(BuildFailure(file: page, reason: "cannot be read: \(error)"))
+                continue
+            }
+            let result = kind == .html ? rewriter.rewriteHTML(bytes, at: relative) : rewriter.rewriteCSS(bytes, at: relative)
+            outcome.findings += result.findings
+            outcome.imagesRewritten += result.imagesRewritten
+            let target = self.target(of: page, relative: relative)
+            let current = try? AtomicFile.read(target)
+            if current == result.bytes {
+                outcome.unchanged.append(page)
+                continue
+            }
+            outcome.changed.append(page)
+            guard !check else { continue }
+            do {
+                try AtomicFile.createDirectory((target as NSString).deletingLastPathComponent)
+                try AtomicFile.write(result.bytes, to: target)
+            } catch {
+                outcome.failures.append(BuildFailure(file: target, reason: "cannot be written: \(error)"))
+            }
+        }
+        return outcome
+    }
+
+    /// `page`'s path below the root, nil when it is not inside it.
+    public func relativePath(of page: String) -> String? {
+        let canonicalRoot = SourceScanner.canonical(root)
+        let canonical = SourceScanner.canonical(page)
+        guard SourceScanner.isWithin(canonical, folder: canonicalRoot), canonical != canonicalRoot else { return nil }
+        return String(String(canonical.dropFirst(canonicalRoot.count)).drop { $0 == "/" })
+    }
+
+    /// The file `page` is rewritten into: itself, or its place under `output`.
+    public func target(of page: String) -> String {
+        target(of: page, relative: relativePath(of: page) ?? (page as NSString).lastPathComponent)
+    }
+
+    private func target(of page: String, relative: String) -> String {
+        output.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + relative } ?? page
+    }
+
+    /// The files `patterns` name: a path as it is, or a pattern (`site/**/*.html`: `*` within a
+    /// name, `**` any folders) matched under its leading folder, hidden files skipped, sorted.
+    public static func files(matching patterns: [String]) -> [String] {
+        var files: [String] = []
+        for pattern in patterns {
+            let parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
+            guard let wild = parts.firstIndex(where: { $0.contains("*") || $0.contains("?") }) else {
+                files.append(pattern)
+                continue
+            }
+            let folder = parts[..<wild].joined(separator: "/")
+            let start = folder.isEmpty ? (pattern.hasPrefix("/") ? "/" : ".") : folder
+            let glob = PathGlob("/" + parts[wild...].joined(separator: "/"))
+            guard let walker = FileManager.default.enumerator(atPath: start) else { continue }
+            var matched: [String] = []
+            while let relative = walker.nextObject() as? String {
+                if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+                var isFolder: ObjCBool = false
+                let path = start == "." ? relative : (start.hasSuffix("/") ? start : start + "/") + relative
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                if glob.matches(relative) { matched.append(path) }
+            }
+            files += matched.sorted()
+        }
+        var seen = Set<String>()
+        return files.filter { seen.insert($0).inserted }
+    }
+}
+
+/// What a file is rewritten as, from its extension.
+enum PageKind {
+    case html, css
+
+    init?(path: String) {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "html", "htm", "xhtml": self = .html
+        case "css": self = .css
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import DPPXCore
+import Foundation
+
+extension PartialManifest {
+    /// The partial manifests (`dppx-manifest.shard-K-of-N.json`) directly in `folder`, sorted by
+    /// shard; empty when there are none or the folder cannot be listed.
+    static func names(inFolder folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.compactMap { name in shard(inFileName: name).map { (name, $0) } }
+            .sorted { ($0.1.count, $0.1.index) < ($1.1.count, $1.1.index) }
+            .map(\.0)
+    }
+}

@@ -1,0 +1,130 @@
+import DPPXCore
+import Foundation
+
+/// Adds the candidates of the site's images to HTML pages and stylesheets, changing nothing
+/// a browser lays out by: `srcset` with `x` descriptors keeps a density image's 1x box, `w`
+/// descriptors go only where the page says how wide the image is shown, and CSS gets an
+/// `image-set()` after the background it refines. Every other byte stays as it was, and a
+/// second run changes nothing.
+public struct PageRewriter: Sendable {
+    public let images: SiteImages
+    public let options: RewriteOptions
+
+    public init(images: SiteImages, options: RewriteOptions = RewriteOptions()) {
+        self.images = images
+        self.options = options
+    }
+
+    /// The HTML page `bytes` (UTF-8), at `pagePath` relative to the root, rewritten.
+    public func rewriteHTML(_ bytes: [UInt8], at pagePath: String) -> RewriteResult {
+        var edits = ByteEdits()
+        var findings: [RewriteFinding] = []
+        var rewritten = 0
+        for tag in HTMLTag.images(in: bytes) {
+            guard let src = tag.attribute("src"),
+                  let reference = ImageReference(src.value, pagePath: pagePath, images: images, baseURL: options.baseURL)
+            else { continue }
+            let report = { (message: String) in
+                findings.append(RewriteFinding(file: pagePath, line: RewriteFinding.line(of: tag.start, in: bytes), message: "<img src=\"\(reference.written)\">: \(message)"))
+            }
+            var added: [(name: String, value: String)] = []
+            let image = reference.entry.image
+            let srcset = reference.srcset
+            if reference.primary.count > 1 {
+                if image.isFluid, tag.attribute("sizes") == nil {
+                    guard let sizes = sizes(for: reference, tag: tag) else {
+                        report("\(reference.entry.image.path) is fluid (files \(image.widths.map { "\($0)w" }.joined(separator: ", "))) and the page does not say how wide it is shown: add sizes=\"...\" (e.g. sizes=\"(min-width: 800px) 600px, 100vw\") or a width attribute, give its [[rule]] a sizes, or pass --sizes; left without srcset")
+                        continue
+                    }
+                    added.append(("sizes", sizes))
+                }
+                if let existing = tag.attribute("srcset") {
+                    let urls = Self.candidateURLs(existing.value)
+                    guard reference.owns(urls, pagePath: pagePath, images: images, baseURL: options.baseURL) else {
+                        report("has a srcset of its own; left as it is (remove it to have dppx write one)")
+                        continue
+                    }
+                    if existing.value != srcset, let range = existing.writtenValue {
+                        edits.replace(range, with: "\"" + Self.escapeAttribute(srcset) + "\"")
+                    }
+                } else {
+                    added.insert(("srcset", srcset), at: 0)
+                }
+                rewritten += 1
+                if options.picture, !reference.candidates.extra.isEmpty {
+                    let sizes = tag.attribute("sizes")?.value ?? added.first { $0.name == "sizes" }?.value
+                    pictureEdits(reference, tag: tag, sizes: sizes, pagePath: pagePath, edits: &edits, report: report)
+                }
+            }
+            if options.dimensions, tag.attribute("width") == nil, tag.attribute("height") == nil {
+                added.append(("width", String(image.width)))
+                added.append(("height", String(image.height)))
+            }
+            if !added.isEmpty {
+                edits.replace(tag.insertionPoint..<tag.insertionPoint,
+                              with: added.map { " \($0.name)=\"\(Self.escapeAttribute($0.value))\"" }.joined())
+            }
+        }
+        return RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten)
+    }
+
+    /// `--picture`: an `<img>` outside a picture is wrapped in one with a `<source>` per extra
+    /// format; in a picture, the sources that list only this image's files (as an earlier run
+    /// wrote them) are brought up to date, and others are left alone.
+    private func pictureEdits(_ reference: ImageReference, tag: HTMLTag, sizes: String?, pagePath: String,
+                              edits: inout ByteEdits, report: (String) -> Void) {
+        let sizesAttribute = sizes.map { " sizes=\"\(Self.escapeAttribute($0))\"" } ?? ""
+        func srcset(_ format: ImageFormat) -> String {
+            reference.candidates.extra.first { $0.format == format }?.candidates.map { "\($0.url) \($0.descriptor)" }.joined(separator: ", ") ?? ""
+        }
+        guard let sources = tag.pictureSources else {
+            let opening = "<picture>" + reference.candidates.extra.map { extra in
+                "<source type=\"\(extra.format.mediaType)\" srcset=\"\(Self.escapeAttribute(srcset(extra.format)))\"\(sizesAttribute)>"
+            }.joined()
+            edits.replace(tag.start..<tag.start, with: opening)
+            edits.replace(tag.end..<tag.end, with: "</picture>")
+            return
+        }
+        for source in sources {
+            guard let existing = source.attribute("srcset"), let range = existing.writtenValue else { continue }
+            guard reference.owns(Self.candidateURLs(existing.value), pagePath: pagePath, images: images, baseURL: options.baseURL),
+                  let type = source.attribute("type")?.value, let format = reference.candidates.extra.first(where: { $0.format.mediaType == type })?.format
+            else {
+                report("is in a <picture> whose <source srcset=\"\(existing.value)\"> is not dppx's; its sources are left as they are")
+                continue
+            }
+            let value = srcset(format)
+            if existing.value != value { edits.replace(range, with: "\"" + Self.escapeAttribute(value) + "\"") }
+        }
+    }
+
+    /// How wide a fluid image is shown, when something says: a rule's `sizes`, the tag's
+    /// `width` in CSS px, else `--sizes`.
+    private func sizes(for reference: ImageReference, tag: HTMLTag) -> String? {
+        if let rule = PlanSettings(rules: options.rules).rule(for: reference.entry.source).sizes { return rule }
+        if let width = tag.attribute("width").flatMap({ Int($0.value.trimmingCharacters(in: .whitespaces)) }), width > 0 {
+            return "\(width)px"
+        }
+        return options.sizes
+    }
+
+    /// The URLs of a `srcset` value (`a.jpg 1x, a@2x.jpg 2x`).
+    static func candidateURLs(_ srcset: String) -> [String] {
+        srcset.split(separator: ",").compactMap { candidate in
+            candidate.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }).first.map(String.init)
+        }
+    }
+
+    /// `&` and `"` escaped for a double-quoted attribute.
+    static func escapeAttribute(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "\"": result += "&quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,25 @@
+/// Something a rewrite left alone and why, with what to do: said on stderr by `dppx rewrite`.
+public struct RewriteFinding: Hashable, Sendable, CustomStringConvertible {
+    /// The page or stylesheet, relative to the root.
+    public let file: String
+    /// 1-based line of the tag or declaration.
+    public let line: Int
+    public let message: String
+
+    public var description: String { "\(file):\(line): \(message)" }
+
+    /// The line `offset` is on in `bytes`.
+    static func line(of offset: Int, in bytes: [UInt8]) -> Int {
+        var line = 1
+        for byte in bytes[..<min(offset, bytes.count)] where byte == UInt8(ascii: "\n") { line += 1 }
+        return line
+    }
+}
+
+/// A page or stylesheet as rewritten, and what was left alone.
+public struct RewriteResult: Sendable {
+    public let bytes: [UInt8]
+    public let findings: [RewriteFinding]
+    /// Images that got (or kept up to date) their candidates.
+    public let imagesRewritten: Int
+}

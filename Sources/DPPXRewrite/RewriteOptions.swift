@@ -1,0 +1,28 @@
+import DPPXCore
+
+/// How pages are rewritten. By default only what cannot change the layout is added: `srcset`
+/// (and `sizes` where the layout is known) to `<img>`, `image-set()` after CSS backgrounds.
+public struct RewriteOptions: Hashable, Sendable {
+    /// URLs under this prefix stand for the site's root (`https://cdn.example.com/`).
+    public var baseURL: String?
+    /// `sizes` for fluid images that have none and get none from a rule (`--sizes`).
+    public var sizes: String?
+    /// The project file's rules: a rule's `sizes` says how wide a fluid image is shown.
+    public var rules: [ImageRule]
+    /// Add `width` and `height` to an `<img>` that has neither (`--dimensions`): reserves the
+    /// box before the image arrives, but stretches an image whose CSS sets only its width.
+    public var dimensions: Bool
+    /// Wrap an `<img>` whose image has AVIF or WebP files in a `<picture>` with a `<source>`
+    /// per format (`--picture`): the browser takes the smallest format it reads, but selectors
+    /// such as `a > img` or `.card > img` no longer match the image.
+    public var picture: Bool
+
+    public init(baseURL: String? = nil, sizes: String? = nil, rules: [ImageRule] = [], dimensions: Bool = false,
+                picture: Bool = false) {
+        self.baseURL = baseURL
+        self.sizes = sizes
+        self.rules = rules
+        self.dimensions = dimensions
+        self.picture = picture
+    }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import DPPXBuild
+import DPPXCore
+import DPPXRewrite
+import Foundation
+
+/// `dppx rewrite PAGES...`: the pages and stylesheets of a site get the candidates of the
+/// images they already use, so a static host serves them as `dppx html` would have written them.
+struct RewriteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rewrite",
+        abstract: "Add srcset to the <img> of HTML pages and image-set() to CSS backgrounds, for images dppx built.",
+        discussion: """
+        Every <img> whose src names the plain file of an image in a dppx-manifest.json under --root (relative to the page, from the root with /, or under --base-url) gets a srcset, and nothing else: x descriptors for density images (hero.jpg 1x, hero@2x.jpg 2x), so the box stays the 1x file's; w descriptors for fluid images only where the page says how wide they are shown (their own sizes attribute, a [[rule]] sizes, a width attribute, else --sizes), otherwise they are reported with what to add. An <img> with a srcset of its own is left alone and reported. Every other byte of the page stays as it was (pages are read with an HTML5 parser), and a second run changes nothing; after a rebuild, the srcset dppx wrote is brought up to date.
+
+        A .css file gets, after each background or background-image declaration whose single url() is a density image, a background-image: image-set(...) with its densities (AVIF and WebP first, with type()); the original line stays as the fallback, and the painted size is unchanged. Fluid images in CSS are reported.
+
+        Pages are rewritten in place (atomically), or written under --out at their path below the root. With a project file, [rewrite] pages (patterns such as "site/**/*.html") are used when no PAGES are given, and 'dppx build' rewrites them after the images.
+
+        Exit status: 0 done, 1 a page or manifest failed or --check found stale pages, 2 wrong usage.
+
+        Examples:
+          dppx rewrite site/index.html site/blog/*.html --root site
+          dppx rewrite site/css/main.css --root site
+          dppx rewrite site/*.html --root site --out dist
+          dppx rewrite site/*.html --root site --check      # CI: exit 1 naming stale pages
+          dppx rewrite                                      # as dppx.toml's [rewrite] says
+        """
+    )
+
+    @Argument(help: ArgumentHelp("HTML pages and CSS files to rewrite (default: [rewrite] pages in dppx.toml).", valueName: "PAGES"))
+    var pages: [String] = []
+
+    @Option(help: ArgumentHelp("The folder the site is served from: manifests are found under it and URLs starting with / begin there (default: [rewrite] root, else [serve] root, else this folder).", valueName: "DIR"))
+    var root: String?
+
+    @Option(help: ArgumentHelp("Write the rewritten pages under DIR, at their path below the root, instead of in place.", valueName: "DIR"))
+    var out: String?
+
+    @Option(name: .customLong("base-url"),
+            help: ArgumentHelp("URLs starting with URL stand for the root (pages that name images on a CDN, e.g. https://cdn.example.com/).", valueName: "URL"))
+    var baseURL: String?
+
+    @Option(help: ArgumentHelp("The sizes attribute of fluid images nothing else sizes (no sizes or width of their own, no rule).", valueName: "SIZES"))
+    var sizes: String?
+
+    @Flag(inversion: .prefixedNo, help: "Also add width and height (the CSS size) to images that have neither: reserves their box while loading, but stretches an image whose CSS sets only its width.")
+    var dimensions: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "Also wrap images that have AVIF or WebP files in a <picture> with a <source> per format: smaller files where the browser reads them, but selectors such as 'a > img' no longer match the image.")
+    var picture: Bool?
+
+    @Flag(help: "Write nothing; exit 1 naming each page that is not what a rewrite gives. For CI.")
+    var check = false
+
+    @Option(help: ArgumentHelp("Also write a make depfile: the rewritten pages depend on the manifests read.", valueName: "FILE"))
+    var depfile: String?
+
+    @Flag(help: "Print only errors and what was left alone.")
+    var quiet = false
+
+    @OptionGroup var project: ProjectOption
+
+    func validate() throws {
+        if let sizes, let problem = MarkupSizes.problem(sizes, spelled: { "--sizes \"\($0)\"" }) {
+            throw ValidationError("--sizes \(problem)")
+        }
+        if let baseURL, baseURL.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--base-url needs a URL, e.g. --base-url https://cdn.example.com/")
+        }
+    }
+
+    func run() throws {
+        var settings = try project.load()
+        var flags = ProjectSettings()
+        flags.rewriteRoot = root
+        flags.rewriteBaseURL = baseURL
+        flags.rewriteSizes = sizes
+        flags.rewriteDimensions = dimensions
+        flags.rewritePicture = picture
+        settings = settings.overlaid(by: flags)
+        let files = pages.isEmpty ? SiteRewrite.files(matching: settings.rewritePages ?? []) : pages
+        guard !files.isEmpty else {
+            if pages.isEmpty && settings.rewritePages == nil {
+                throw ValidationError("name the pages to rewrite, e.g. 'dppx rewrite site/index.html --root site', or list them in dppx.toml: [rewrite] pages = [\"site/**/*.html\"]")
+            }
+            Terminal.warning("no page matches [rewrite] pages (\((settings.rewritePages ?? []).joined(separator: ", "))); nothing to rewrite")
+            return
+        }
+        let rewrite = SiteRewrite(root: settings.rewriteSiteRoot, pages: files, output: out, options: settings.rewriteOptions)
+        if !Self.run(rewrite, check: check, depfile: depfile, quiet: quiet) { throw ExitCode(ExitStatus.failure) }
+    }
+
+    /// Runs `rewrite` and says what it did; false when something failed or `check` found
+    /// stale pages. `dppx build` calls this too, after the images.
+    static func run(_ rewrite: SiteRewrite, check: Bool, depfile: String?, quiet: Bool) -> Bool {
+        let outcome = rewrite.run(check: check)
+        for finding in outcome.findings { Terminal.warning(finding.description) }
+        for failure in outcome.failures { Terminal.error(failure.description) }
+        var failed = !outcome.failures.isEmpty
+        if check {
+            for page in outcome.changed {
+                Terminal.error("\(page) is stale: its images' candidates are missing or out of date; run the same 'dppx rewrite' command without --check")
+            }
+            failed = failed || !outcome.changed.isEmpty
+        } else if !quiet {
+            Terminal.out("rewrote \(outcome.changed.count) page\(outcome.changed.count == 1 ? "" : "s"), \(outcome.unchanged.count) unchanged (\(outcome.imagesRewritten) image\(outcome.imagesRewritten == 1 ? "" : "s") with candidates)")
+        }
+        if let depfile {
+            let targets = rewrite.pages.map(rewrite.target(of:))
+            let text = Depfile.text(targets: targets, prerequisites: outcome.manifests + (rewrite.output == nil ? [] : rewrite.pages))
+            do {
+                if check {
+                    if (try? AtomicFile.read(depfile)) != Array(text.utf8) {
+                        Terminal.error("\(depfile) is stale; run the same 'dppx rewrite' command without --check")
+                        failed = true
+                    }
+                } else {
+                    _ = try AtomicFile.writeIfChanged(Array(text.utf8), to: depfile)
+                }
+            } catch {
+                Terminal.error("\(depfile): \(error)")
+                failed = true
+            }
+        }
+        return !failed
+    }
+}
+
+extension ProjectSettings {
+    /// The site's root for `dppx rewrite`: `[rewrite] root`, else `[serve] root`, else this folder.
+    var rewriteSiteRoot: String { rewriteRoot ?? serveRoot ?? "." }
+
+    /// How `dppx rewrite`, `dppx build` and `dppx serve` rewrite pages.
+    var rewriteOptions: RewriteOptions {
+        RewriteOptions(baseURL: rewriteBaseURL, sizes: rewriteSizes, rules: rules, dimensions: rewriteDimensions ?? false,
+                       picture: rewritePicture ?? false)
+    }
+}

@@ -1,0 +1,99 @@
+import DPPXTestSupport
+import Foundation
+import Testing
+
+/// `dppx rewrite` on files: pages and stylesheets of a site rewritten in place or under
+/// `--out`, `--check` for CI, `--depfile` for make, and `[rewrite] pages` run by `dppx build`.
+@Suite("dppx rewrite (end to end)", .serialized)
+struct RewriteCommandTests {
+    /// `site/img/` holds logo@2x.png (a 60x40 box) and photo.jpg (778 px, fluid); two pages and
+    /// a stylesheet use them.
+    static func site() async throws -> RenderScenario {
+        let scenario = try RenderScenario(masters: ["logo@2x.png": (120, 80), "photo.jpg": (778, 519)], svg: false)
+        try await scenario.build(into: "site/img", ["--densities", "1,2"])
+        try scenario.write(#"<!doctype html><title>Home</title><img src="img/logo.png" alt="Logo"><img src="img/photo.jpg" width="600" alt="">"#, to: "site/index.html")
+        try scenario.write("<!doctype html>\r\n<IMG SRC='/img/logo.png'>\r\n<img src=\"../img/photo.jpg\">\r\n", to: "site/blog/post.html")
+        try scenario.write(".logo {\n  background: url(../img/logo.png) no-repeat;\n}\n", to: "site/css/site.css")
+        return scenario
+    }
+
+    static let rewrittenHome = #"<!doctype html><title>Home</title><img src="img/logo.png" alt="Logo" srcset="img/logo.png 1x, img/logo@2x.png 2x"><img src="img/photo.jpg" width="600" alt="" srcset="img/photo-322w.jpg 322w, img/photo-432w.jpg 432w, img/photo-580w.jpg 580w, img/photo.jpg 778w" sizes="600px">"#
+
+    @Test("pages and stylesheets are rewritten in place; a second run changes nothing; --check names stale pages")
+    func inPlace() async throws {
+        let scenario = try await Self.site()
+        let pages = ["site/index.html", "site/blog/post.html", "site/css/site.css"]
+        let check = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site", "--check"])
+        #expect(check.status == 1)
+        for page in pages { #expect(check.stderr.contains("\(page) is stale"), "\(check.stderr)") }
+        #expect(scenario.read("site/index.html")?.contains("srcset") == false, "--check writes nothing")
+
+        let result = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("rewrote 3 pages, 0 unchanged"), "\(result.stdout)")
+        #expect(result.stderr.contains("blog/post.html:3: <img src=\"../img/photo.jpg\">: img/photo.jpg is fluid"), "\(result.stderr)")
+        #expect(scenario.read("site/index.html") == Self.rewrittenHome)
+        #expect(scenario.read("site/blog/post.html") == "<!doctype html>\r\n<IMG SRC='/img/logo.png' srcset=\"/img/logo.png 1x, /img/logo@2x.png 2x\">\r\n<img src=\"../img/photo.jpg\">\r\n")
+        #expect(scenario.read("site/css/site.css") == ".logo {\n  background: url(../img/logo.png) no-repeat;\n  background-image: image-set(url(\"../img/logo.png\") 1x, url(\"../img/logo@2x.png\") 2x);\n}\n")
+
+        try scenario.age("site/index.html")
+        let before = scenario.modificationDate("site/index.html")
+        let again = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site"])
+        #expect(again.status == 0 && again.stdout.contains("rewrote 0 pages, 3 unchanged"), "\(again)")
+        #expect(scenario.modificationDate("site/index.html") == before, "an unchanged page is not written")
+        let clean = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site", "--check"])
+        #expect(clean.status == 0, "\(clean)")
+
+        // A rebuild with another density set: the srcset dppx wrote follows.
+        try await scenario.build(into: "site/img", ["--densities", "1,1.5,2"])
+        let stale = try await scenario.dppx(arguments: ["rewrite", "site/index.html", "--root", "site", "--check"])
+        #expect(stale.status == 1 && stale.stderr.contains("site/index.html is stale"))
+        _ = try await scenario.dppx(arguments: ["rewrite", "site/index.html", "--root", "site"])
+        #expect(scenario.read("site/index.html")?.contains(#"srcset="img/logo.png 1x, img/logo@1.5x.png 1.5x, img/logo@2x.png 2x""#) == true)
+    }
+
+    @Test("--out writes under another folder at each page's path; --depfile lists the manifests; pages outside the root fail")
+    func outAndDepfile() async throws {
+        let scenario = try await Self.site()
+        let result = try await scenario.dppx("rewrite", "site/index.html", "site/blog/post.html", "--root", "site", "--out", "dist",
+                                             "--depfile", "rewrite.d", "--sizes", "100vw", "--quiet")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(scenario.read("dist/index.html") == Self.rewrittenHome)
+        #expect(scenario.read("dist/blog/post.html")?.contains(#"srcset="../img/photo-322w.jpg 322w, ../img/photo-432w.jpg 432w, ../img/photo-580w.jpg 580w, ../img/photo.jpg 778w" sizes="100vw""#) == true)
+        #expect(scenario.read("site/index.html")?.contains("srcset") == false, "the source pages are untouched")
+        let depfile = try #require(scenario.read("rewrite.d"))
+        #expect(depfile.hasPrefix("dist/index.html dist/blog/post.html:"), "\(depfile)")
+        #expect(depfile.contains("site/img/dppx-manifest.json") && depfile.contains("site/blog/post.html"))
+
+        try scenario.write("<img src=x.png>", to: "elsewhere.html")
+        let outside = try await scenario.dppx("rewrite", "elsewhere.html", "--root", "site")
+        #expect(outside.status == 1 && outside.stderr.contains("elsewhere.html: is not inside the site's root site"), "\(outside)")
+        let usage = try await scenario.dppx("rewrite", "--sizes", "\"")
+        #expect(usage.status == 2 && usage.stderr.contains("--sizes"))
+        let nothing = try await scenario.dppx("rewrite")
+        #expect(nothing.status == 2 && nothing.stderr.contains("[rewrite] pages"), "no pages and no project file: \(nothing)")
+    }
+
+    @Test("[rewrite] pages in dppx.toml: dppx rewrite needs no arguments and dppx build rewrites them after the images")
+    func projectFile() async throws {
+        let scenario = try await Self.site()
+        try scenario.write("""
+        [build]
+        source = "src"
+        out = "site/img"
+        densities = [1, 2]
+
+        [rewrite]
+        pages = ["site/**/*.html"]
+        root = "site"
+        """, to: "dppx.toml")
+        let build = try await scenario.dppx("build")
+        #expect(build.status == 0, "\(build)")
+        #expect(build.stdout.contains("rewrote 2 pages"), "\(build.stdout)")
+        #expect(scenario.read("site/index.html") == Self.rewrittenHome)
+        #expect(scenario.read("site/css/site.css")?.contains("image-set") == false, "only the pages listed")
+        let rewrite = try await scenario.dppx("rewrite", "--check")
+        #expect(rewrite.status == 0, "\(rewrite)")
+    }
+}
