@@ -97,8 +97,12 @@ struct RenderOptions: ParsableArguments {
     /// be read.
     func loadInput(_ request: Request) throws -> RenderInput {
         do {
-            return try RenderInput.load(request.dir, plan: request.settings.planSettings,
-                                        maxPixels: request.settings.maxPixels ?? BuildOptions.defaultMaxPixels)
+            let input = try RenderInput.load(request.dir, plan: request.settings.planSettings,
+                                             maxPixels: request.settings.maxPixels ?? BuildOptions.defaultMaxPixels)
+            if case .masters(let folder) = input.origin, input.manifest.images.contains(where: { $0.formats.count > 1 }) {
+                Terminal.note("\(folder) holds masters: this names every extra-format file, but a build leaves out those not smaller than their master-format file; once built, write from the built folder")
+            }
+            return input
         } catch {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.failure)

@@ -73,8 +73,10 @@ struct BuildCommandTests {
         #expect(!result.stderr.contains("warning"), "\(result.stderr)")
         let notes = result.stdout.split(separator: "\n").filter { $0.contains("does not upscale") }
         #expect(notes == ["note: 3 masters stated at their density (such as icons/a.png, 1x) get no denser files (1.5x, 2x): dppx does not upscale; --upscale writes them"], "\(result.stdout)")
+        #expect(result.stdout.contains("\npublic holds ") && result.stdout.contains(" of masters ("), "what OUT holds against the masters: \(result.stdout)")
         let json = try await scenario.dppx("build", "--json")
         #expect(json.stdout.contains("\"notUpscaled\" : [\n    \"icons/a.png\",\n    \"icons/b.png\",\n    \"icons/c.png\""), "\(json.stdout)")
+        #expect(json.stdout.contains("\"masterBytes\" : ") && json.stdout.contains("\"outputBytes\" : ") && json.stdout.contains("\"notSmaller\" : ["), "\(json.stdout)")
     }
 
     @Test("usage errors exit 2 with a hint, before any work", arguments: [

@@ -43,13 +43,7 @@ struct ClassClashBrowserTests {
           backgrounds[id] = getComputedStyle(element).backgroundImage;
         }
         const observation = JSON.stringify({ dpr: devicePixelRatio, boxes, backgrounds });
-        document.getElementById("observation").textContent = observation;
-        const params = new URLSearchParams(location.search);
-        if (params.get("collector")) {
-          const report = new Image();
-          report.src = params.get("collector") + "/report?" + encodeURIComponent("run=" + params.get("run") + " " + observation);
-          document.body.appendChild(report);
-        }
+        \(PageReport.script(sending: "observation"))
         </script>
         </body></html>
         """
@@ -77,9 +71,7 @@ struct ClassClashBrowserTests {
         let site = try await Self.makeSite()
         let server = try StaticServer(root: site.root)
         for dpr in [1.0, 2.0] {
-            let dom = try await chromium.dumpDOM(of: server.url("page.html"), deviceScaleFactor: dpr)
-            let json = try #require(Chromium.text(ofElementWithID: "observation", in: dom), "the page wrote no observation: \(dom)")
-            Self.check(try JSONDecoder().decode(Observation.self, from: Data(json.utf8)), dpr: dpr, browser: "Chromium")
+            Self.check(try await PageReport.chromium(chromium, "page.html", on: server, dpr: dpr), dpr: dpr, browser: "Chromium")
         }
     }
 
@@ -91,10 +83,8 @@ struct ClassClashBrowserTests {
         let server = try StaticServer(root: site.root)
         let collector = try ReportCollector()
         for dpr in [1.0, 2.0] {
-            let profile = try Firefox.Profile(devicePixelRatio: dpr)
-            let run = "clash-\(dpr)"
-            try await firefox.load(server.url("page.html?run=\(run)&collector=\(collector.origin)"), in: profile)
-            Self.check(try await collector.observation(of: run, as: Observation.self), dpr: dpr, browser: "Firefox")
+            Self.check(try await PageReport.firefox(firefox, "page.html", on: server, collector: collector, run: "clash-\(dpr)", dpr: dpr),
+                       dpr: dpr, browser: "Firefox")
         }
     }
 }

@@ -49,13 +49,7 @@ struct CoverBackgroundBrowserTests {
         const rect = hero.getBoundingClientRect();
         const observation = JSON.stringify({ dpr: devicePixelRatio, viewport: [innerWidth, innerHeight], box: [rect.width, rect.height],
                                              background: getComputedStyle(hero).backgroundImage });
-        document.getElementById("observation").textContent = observation;
-        const params = new URLSearchParams(location.search);
-        if (params.get("collector")) {
-          const report = new Image();
-          report.src = params.get("collector") + "/report?" + encodeURIComponent("run=" + params.get("run") + " " + observation);
-          document.body.appendChild(report);
-        }
+        \(PageReport.script(sending: "observation"))
         </script>
         </body></html>
         """
@@ -91,9 +85,7 @@ struct CoverBackgroundBrowserTests {
         let server = try StaticServer(root: site.root)
         for window in Self.windows {
             for dpr in [1.0, 2.0, 3.0] {
-                let dom = try await chromium.dumpDOM(of: server.url("page.html"), deviceScaleFactor: dpr, windowSize: window)
-                let json = try #require(Chromium.text(ofElementWithID: "observation", in: dom), "the page wrote no observation: \(dom)")
-                Self.check(try JSONDecoder().decode(Observation.self, from: Data(json.utf8)), dpr: dpr, browser: "Chromium")
+                Self.check(try await PageReport.chromium(chromium, "page.html", on: server, dpr: dpr, window: window), dpr: dpr, browser: "Chromium")
             }
         }
     }
@@ -107,10 +99,8 @@ struct CoverBackgroundBrowserTests {
         let collector = try ReportCollector()
         for window in Self.windows {
             for dpr in [1.0, 2.0, 3.0] {
-                let profile = try Firefox.Profile(devicePixelRatio: dpr)
-                let run = "cover-\(window.0)-\(dpr)"
-                try await firefox.load(server.url("page.html?run=\(run)&collector=\(collector.origin)"), in: profile, windowSize: window)
-                Self.check(try await collector.observation(of: run, as: Observation.self), dpr: dpr, browser: "Firefox")
+                Self.check(try await PageReport.firefox(firefox, "page.html", on: server, collector: collector, run: "cover-\(window.0)-\(dpr)",
+                                                        dpr: dpr, window: window), dpr: dpr, browser: "Firefox")
             }
         }
     }

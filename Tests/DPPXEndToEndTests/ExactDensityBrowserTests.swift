@@ -23,26 +23,21 @@ struct ExactDensityBrowserTests {
         guard html.status == 0 else { throw RenderScenario.ScenarioFailure(message: "dppx html failed: \(html)") }
         let markup = (scenario.read("odd.html") ?? "").replacingOccurrences(of: "loading=\"lazy\"", with: "loading=\"eager\"")
             .replacingOccurrences(of: "<img ", with: "<img id=\"odd\" onload=\"report()\" ")
+        // The report and its target come before the image, whose onload may fire as soon as it is parsed.
         let page = """
         <!doctype html>
         <html><head><meta charset="utf-8"><style>body { margin: 0 } img { display: block } #observation { margin: 0 }</style></head>
         <body>
-        \(markup)
         <pre id="observation"></pre>
         <script>
         function report() {
           const image = document.getElementById("odd");
           const rect = image.getBoundingClientRect();
           const observation = JSON.stringify({ dpr: devicePixelRatio, box: [rect.width, rect.height], shown: new URL(image.currentSrc).pathname });
-          document.getElementById("observation").textContent = observation;
-          const params = new URLSearchParams(location.search);
-          if (params.get("collector")) {
-            const beacon = new Image();
-            beacon.src = params.get("collector") + "/report?" + encodeURIComponent("run=" + params.get("run") + " " + observation);
-            document.body.appendChild(beacon);
-          }
+          \(PageReport.script(sending: "observation"))
         }
         </script>
+        \(markup)
         </body></html>
         """
         try scenario.write(page, to: "page.html")
@@ -64,9 +59,7 @@ struct ExactDensityBrowserTests {
         let site = try await Self.makeSite()
         let server = try StaticServer(root: site.root)
         for dpr in [1.0, 1.5, 2.0] {
-            let dom = try await chromium.dumpDOM(of: server.url("page.html"), deviceScaleFactor: dpr)
-            let json = try #require(Chromium.text(ofElementWithID: "observation", in: dom), "the page wrote no observation: \(dom)")
-            Self.check(try JSONDecoder().decode(Observation.self, from: Data(json.utf8)), dpr: dpr, browser: "Chromium")
+            Self.check(try await PageReport.chromium(chromium, "page.html", on: server, dpr: dpr), dpr: dpr, browser: "Chromium")
         }
     }
 
@@ -78,10 +71,8 @@ struct ExactDensityBrowserTests {
         let server = try StaticServer(root: site.root)
         let collector = try ReportCollector()
         for dpr in [1.0, 1.5, 2.0] {
-            let profile = try Firefox.Profile(devicePixelRatio: dpr)
-            let run = "exact-\(dpr)"
-            try await firefox.load(server.url("page.html?run=\(run)&collector=\(collector.origin)"), in: profile)
-            Self.check(try await collector.observation(of: run, as: Observation.self), dpr: dpr, browser: "Firefox")
+            Self.check(try await PageReport.firefox(firefox, "page.html", on: server, collector: collector, run: "exact-\(dpr)", dpr: dpr),
+                       dpr: dpr, browser: "Firefox")
         }
     }
 }

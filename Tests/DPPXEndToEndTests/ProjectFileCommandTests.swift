@@ -50,6 +50,8 @@ struct ProjectFileCommandTests {
         // Before any build, dppx css reads the masters with the file's rules...
         let predicted = try await scenario.dppx("css")
         #expect(predicted.status == 0, "\(predicted)")
+        #expect(predicted.stderr.contains("dppx: note: src holds masters") && predicted.stderr.contains("write from the built folder"),
+                "with extra formats, a prediction from masters says what it cannot know: \(predicted)")
         let fromMasters = try #require(scenario.read("public/site.css"))
         let build = try await scenario.dppx("build")
         #expect(build.status == 0, "\(build)")
