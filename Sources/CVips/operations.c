@@ -97,3 +97,56 @@ int cvips_colourspace(VipsImage *in, VipsInterpretation space, VipsImage **out) 
 int cvips_cast(VipsImage *in, VipsBandFormat format, VipsImage **out) {
     return vips_cast(in, out, format, NULL);
 }
+
+/* The top `frame_height` rows of an 8-bit image in memory (grey or sRGB, with or without
+ * alpha) reduced to width x height RGBA by area averaging, colour weighted by alpha (as a
+ * premultiplied resize), in one pass over the pixels: a placeholder's small copy of a decoded
+ * master, at a fraction of the cost of a general resize. A pixel no visible pixel falls in is
+ * transparent black. */
+int cvips_area_average_rgba(VipsImage *in, int frame_height, int width, int height, uint8_t *rgba) {
+    int bands = in->Bands;
+    if (in->BandFmt != VIPS_FORMAT_UCHAR || bands < 1 || bands > 4 || frame_height > in->Ysize
+        || width < 1 || height < 1 || width > in->Xsize || height > frame_height) {
+        vips_error("cvips_area_average_rgba", "expected 8-bit grey or RGB pixels larger than %dx%d", width, height);
+        return -1;
+    }
+    if (vips_image_wio_input(in)) return -1;
+    int alpha = bands == 2 || bands == 4;
+    int grey = bands < 3;
+    size_t cells = (size_t) width * (size_t) height;
+    uint64_t *sums = g_malloc0_n(cells * 5, sizeof(uint64_t)); /* alpha-weighted r, g, b; alpha; count */
+    int *column = g_malloc_n((size_t) in->Xsize, sizeof(int));
+    for (int x = 0; x < in->Xsize; x++) column[x] = (int) ((int64_t) x * width / in->Xsize);
+    for (int y = 0; y < frame_height; y++) {
+        const uint8_t *row = VIPS_IMAGE_ADDR(in, 0, y);
+        uint64_t *line = sums + (size_t) ((int64_t) y * height / frame_height) * (size_t) width * 5;
+        for (int x = 0; x < in->Xsize; x++) {
+            const uint8_t *pixel = row + (size_t) x * (size_t) bands;
+            uint64_t a = alpha ? pixel[bands - 1] : 255;
+            uint64_t *cell = line + (size_t) column[x] * 5;
+            cell[0] += a * pixel[0];
+            cell[1] += a * pixel[grey ? 0 : 1];
+            cell[2] += a * pixel[grey ? 0 : 2];
+            cell[3] += a;
+            cell[4] += 1;
+        }
+    }
+    for (size_t i = 0; i < cells; i++) {
+        const uint64_t *cell = sums + i * 5;
+        uint8_t *out = rgba + i * 4;
+        for (int band = 0; band < 3; band++)
+            out[band] = cell[3] ? (uint8_t) ((cell[band] + cell[3] / 2) / cell[3]) : 0;
+        out[3] = cell[4] ? (uint8_t) ((cell[3] + cell[4] / 2) / cell[4]) : 0;
+    }
+    g_free(column);
+    g_free(sums);
+    return 0;
+}
+
+/* An sRGB image made from a copy of 8-bit RGBA pixels. */
+int cvips_image_from_rgba(const void *rgba, int width, int height, VipsImage **out) {
+    *out = vips_image_new_from_memory_copy(rgba, (size_t) width * (size_t) height * 4, width, height, 4, VIPS_FORMAT_UCHAR);
+    if (!*out) return -1;
+    (*out)->Type = VIPS_INTERPRETATION_sRGB;
+    return 0;
+}

@@ -235,3 +235,28 @@ int cvips_webp_input_encode(WebPPicture *picture, int quality, int lossless, int
     WebPMemoryWriterClear(&writer);
     return 0;
 }
+
+/* The pixels of `from` (a YUV 4:2:0 input) at width x height as 8-bit RGBA, into `rgba`
+ * (width * height * 4 bytes): resized as the variants are, then converted by libwebp. */
+int cvips_webp_input_rgba(const WebPPicture *from, int width, int height, uint8_t *rgba) {
+    WebPPicture *small = NULL;
+    if (cvips_webp_input_resized(from, width, height, &small)) return -1;
+    int converted = WebPPictureYUVAToARGB(small);
+    if (converted) {
+        for (int y = 0; y < height; y++) {
+            const uint32_t *row = small->argb + (size_t) y * (size_t) small->argb_stride;
+            for (int x = 0; x < width; x++) {
+                uint32_t pixel = row[x];
+                uint8_t *out = rgba + ((size_t) y * (size_t) width + (size_t) x) * 4;
+                out[0] = (uint8_t) (pixel >> 16);
+                out[1] = (uint8_t) (pixel >> 8);
+                out[2] = (uint8_t) pixel;
+                out[3] = (uint8_t) (pixel >> 24);
+            }
+        }
+    } else {
+        vips_error("webpload", "libwebp could not convert the picture to RGB");
+    }
+    cvips_webp_input_free(small);
+    return converted ? 0 : -1;
+}

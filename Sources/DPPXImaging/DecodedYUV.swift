@@ -46,5 +46,22 @@ public final class DecodedYUV: @unchecked Sendable {
         return inputs.compactMap { $0 }
     }
 
+    /// The picture at `target` as 8-bit RGBA (a placeholder's small copy), while it is still held.
+    func rgba(at target: PixelSize, file: String) throws(ImagingError) -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let source = picture else {
+            throw ImagingError(file: file, reason: "has no pixels left: its WebP inputs were already taken")
+        }
+        return try Vips.attributed { () throws(ImagingError) -> [UInt8] in
+            var rgba = [UInt8](repeating: 0, count: target.width * target.height * 4)
+            let status = rgba.withUnsafeMutableBufferPointer {
+                cvips_webp_input_rgba(source, Int32(target.width), Int32(target.height), $0.baseAddress)
+            }
+            guard status == 0 else { throw ImagingError.libvips(file: file, "could not be resized to \(target.width)x\(target.height): ") }
+            return rgba
+        }
+    }
+
     deinit { if let picture { cvips_webp_input_free(picture) } }
 }

@@ -13,6 +13,8 @@ struct CSSCommand: ParsableCommand {
 
         DIR is a folder built by 'dppx build' (its dppx-manifest.json is read) or a folder of masters (only image headers are read, with the same --densities/--formats/--source-density a build would use), so a Makefile can write the CSS while the images build. PATHS limit the stylesheet to those images (master or variant paths), e.g. the images of one page.
 
+        --placeholder color|blur also paints each image's placeholder (recorded by 'dppx build') beneath its backgrounds until they arrive: background-color, and for blur a tiny preview as a second layer covering the box. It needs a built DIR.
+
         Exit status: 0 written, 1 an image, a PATH or a file failed or --check found the file stale, 2 wrong usage.
 
         Examples:
@@ -42,6 +44,7 @@ struct CSSCommand: ParsableCommand {
         let settings = request.settings
         let renderer = StylesheetRenderer(templates: try render.loadTemplates(.stylesheet, request))
         let input = try render.loadInput(request)
+        try stylesheet.placeholder.check(input)
         let failedInput = render.reportFailures(of: input)
         let selection = render.select(in: input, request)
         let css: String

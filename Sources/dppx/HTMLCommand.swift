@@ -10,6 +10,8 @@ struct HTMLCommand: ParsableCommand {
         discussion: """
         Per image: <img src="hero.jpg" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x" width="400" height="250" alt="" loading="lazy" decoding="async">, width and height being the CSS size so the page does not jump while it loads. CSS that sets an image's width but not its height (Bootstrap's .w-100, max-width) then stretches it: give the page img { height: auto; }, or use --no-dimensions. A fluid image (built with --widths or a rule's widths) gets srcset="hero-480w.jpg 480w, ..., hero.jpg 1920w" with sizes (its rule's, --sizes, else "auto, 100vw") and its widest file's width and height, for the aspect ratio. When extra formats were built, a <picture> lists <source type="image/avif">, WebP and JPEG XL first, the fewest bytes by the manifest first. Fill in alt yourself.
 
+        --placeholder color|blur paints each image's placeholder (recorded by 'dppx build') in its box until the image arrives, as an inline style: its average colour, or a tiny preview covering the box over that colour. Transparent images show it through: leave them out (PATHS) or use color on a matching page background. --preload PATH also prints, first, the <link rel="preload" as="image"> of that image (the page's largest, for the <head>), matching its <img>, which then loads at once with fetchpriority="high".
+
         PATHS pick images by master path (hero.jpg, icons/logo@3x.png) or by any variant's path, in the order given; without PATHS every image is printed. DIR is a built folder or a folder of masters, as for 'dppx css'.
 
         Exit status: 0 written, 1 an image, a PATH or a file failed or --check found the file stale, 2 wrong usage.
@@ -18,6 +20,7 @@ struct HTMLCommand: ParsableCommand {
           dppx html Public
           dppx html Public hero.jpg icons/logo@3x.png
           dppx html Public --json > images.json
+          dppx html Public hero.jpg --placeholder blur --preload hero.jpg
           dppx html Public -o Public/snippets/images.html --base-url /
         """
     )
@@ -39,6 +42,11 @@ struct HTMLCommand: ParsableCommand {
 
     @OptionGroup var url: BaseURLOption
 
+    @OptionGroup var placeholder: PlaceholderOption
+
+    @Option(help: ArgumentHelp("Also print a <link rel=\"preload\" as=\"image\"> for PATH (the page's largest image, for the <head>), matching its <img>, which then loads at once with fetchpriority=\"high\" instead of lazily.", valueName: "PATH"))
+    var preload: String?
+
     @OptionGroup var render: RenderOptions
 
     /// Said on a terminal when the markup has `width` and `height`.
@@ -58,13 +66,24 @@ struct HTMLCommand: ParsableCommand {
         let request = try render.request(dir: dir, paths: paths, flags: flags)
         let renderer = MarkupRenderer(templates: try render.loadTemplates(.markup, request))
         let input = try render.loadInput(request)
+        try placeholder.check(input)
         let failedInput = render.reportFailures(of: input)
-        let selection = render.select(in: input, request)
+        var selection = render.select(in: input, request)
+        var preloaded: String?
+        if let preload {
+            let named = render.select(in: input, RenderOptions.Request(dir: request.dir, imageDir: request.imageDir, output: request.output,
+                                                                       settings: request.settings, paths: [preload]))
+            guard let image = named.images.first else { throw ExitCode(ExitStatus.failure) }
+            preloaded = image.source
+            // Its <img> is printed with the link, whatever PATHS say.
+            if !selection.images.contains(image) { selection.images.insert(image, at: 0) }
+        }
         let urls = render.urls(for: input, request, baseURL: request.settings.markupBaseURL)
         let sizes = request.settings.markupSizes
         let dimensions = request.settings.dimensions ?? true
-        let text = json ? renderer.json(selection.images, urls: urls, sizes: sizes, dimensions: dimensions)
-            : renderer.html(selection.images, urls: urls, sizes: sizes, dimensions: dimensions)
+        let text = json
+            ? renderer.json(selection.images, urls: urls, sizes: sizes, dimensions: dimensions, placeholder: placeholder.placeholder, preload: preloaded)
+            : renderer.html(selection.images, urls: urls, sizes: sizes, dimensions: dimensions, placeholder: placeholder.placeholder, preload: preloaded)
         if dimensions && !json && !render.check && Terminal.stderrIsTerminal {
             Terminal.note(Self.dimensionsHint)
         }

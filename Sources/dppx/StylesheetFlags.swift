@@ -18,6 +18,8 @@ struct StylesheetFlags: ParsableArguments {
 
     @OptionGroup var url: BaseURLOption
 
+    @OptionGroup var placeholder: PlaceholderOption
+
     func validate() throws {
         guard let prefix else { return }
         if let problem = StylesheetOptions.classPrefixProblem(prefix, spelled: { "--prefix \($0)" }) { throw ValidationError("--prefix \(problem)") }
@@ -31,6 +33,7 @@ struct StylesheetFlags: ParsableArguments {
         settings.box = box
         settings.legacy = legacy
         settings.baseURL = url.baseURL
+        settings.placeholder = placeholder.placeholder
         return settings
     }
 }

@@ -66,6 +66,25 @@ enum RenderFixtures {
         image("icons/logo@3x.png", 96, 96),
     ])
 
+    /// A placeholder shaped as a build records it (short stand-in hash and data URI).
+    static let placeholder = ImagePlaceholder(
+        color: "#5a7d9a", thumbHash: "1QcSHQRnh493V4dIh4eXh1h4kJUI",
+        preview: "data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA0AAAAvAUAAEAcQERGIiP4HAA==")
+
+    /// `withFormats` and a fluid image with placeholders: a colour and preview for the
+    /// photos, a colour only for the PNG (as for an animation), nothing for the SVG.
+    static let withPlaceholders: Manifest = {
+        var images = withFormats.images + fluid.images.filter { $0.source == "cards/a.jpg" }
+        for index in images.indices {
+            switch images[index].source {
+            case "vector.svg": images[index].placeholder = .vector
+            case "icons/logo@3x.png": images[index].placeholder = ImagePlaceholder(color: "#102030", limitation: "animated master: a colour only")
+            default: images[index].placeholder = placeholder
+            }
+        }
+        return Manifest(images: images)
+    }()
+
     /// Compares `actual` with golden file `name`; `DPPX_UPDATE_GOLDEN=1` rewrites the file.
     static func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let path = goldenFolder + "/" + name

@@ -92,7 +92,8 @@ struct RenderTemplateTests {
         #expect(Set(TemplateKind.stylesheet.knownNames) == Self.labels(of: [sheet, rule, override, block, set, fluid, step]))
         let source = MarkupView.Source(type: "", srcset: "")
         let view = MarkupView(source: "", src: "", srcset: nil, sizes: nil, width: 0, height: 0, dimensions: true, alt: "", sources: [source], picture: true)
-        #expect(Set(TemplateKind.markup.knownNames) == Self.labels(of: [view, source]))
+        let preload = MarkupView.Preload(href: nil, srcset: nil, sizes: nil, type: nil)
+        #expect(Set(TemplateKind.markup.knownNames) == Self.labels(of: [view, source, preload]))
     }
 
     static func labels(of values: [Any]) -> Set<String> {

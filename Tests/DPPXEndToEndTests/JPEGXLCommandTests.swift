@@ -39,6 +39,26 @@ struct JPEGXLCommandTests {
         #expect(predicted.stdout == html.stdout, "with one extra format the order cannot differ")
     }
 
+    @Test("serve --watch --formats jxl builds the JXL variants, and --jxl-quality makes the PNG's lossy JXL smaller")
+    func watch() async throws {
+        let scenario = try RenderScenario()
+        try await scenario.build(into: "lossless", ["--formats", "jxl"])
+        let server = try await ServeProcess(["watched", "--watch", "src", "--formats", "jxl", "--jxl-quality", "50"], in: scenario.root)
+        #expect(try await server.interrupt() == 0, "\(server.log())")
+        func jxl(_ out: String) throws -> [Manifest.Variant] {
+            try Manifest.decode(Array(try #require(scenario.read("\(out)/\(Manifest.fileName)")).utf8))
+                .images.flatMap { $0.variants(in: .jxl) }.sorted { $0.path < $1.path }
+        }
+        let watched = try jxl("watched"), lossless = try jxl("lossless")
+        #expect(watched.map(\.path) == lossless.map(\.path) && !watched.isEmpty)
+        for (lossy, exact) in zip(watched, lossless) where lossy.path.hasPrefix("icons/logo") {
+            #expect(lossy.bytes < exact.bytes, "\(lossy.path): \(lossy.bytes) bytes at quality 50, \(exact.bytes) lossless")
+        }
+        for (recompressed, same) in zip(watched, lossless) where recompressed.path.hasPrefix("hero") {
+            #expect(recompressed.hash == same.hash, "a JPEG's JXL is its lossless recompression whatever --jxl-quality says")
+        }
+    }
+
     @Test("--jxl-quality out of range is a usage error naming the flag")
     func badQuality() async throws {
         let scenario = try RenderScenario()

@@ -86,6 +86,10 @@ void cvips_webp_input_free(WebPPicture *picture);
  * (a WebPEncodingError; VP8_ENC_ERROR_LAST when libwebp's version does not match). */
 int cvips_webp_input_encode(WebPPicture *picture, int quality, int lossless, int effort, void **buf, size_t *len);
 
+/* The pixels of `from` (a YUV 4:2:0 input) at width x height as 8-bit RGBA into `rgba`
+ * (width * height * 4 bytes): a placeholder's small copy of a master kept in YUV. */
+int cvips_webp_input_rgba(const WebPPicture *from, int width, int height, uint8_t *rgba);
+
 /* --- operations.c: pixels in memory, resizing, colour --- */
 
 /* For a decoded still image in memory, 8-bit with an alpha band that is 255 everywhere: the
@@ -118,6 +122,13 @@ int cvips_icc_export(VipsImage *in, const char *profile, VipsImage **out);
 
 int cvips_colourspace(VipsImage *in, VipsInterpretation space, VipsImage **out);
 int cvips_cast(VipsImage *in, VipsBandFormat format, VipsImage **out);
+
+/* The top `frame_height` rows of an 8-bit grey or sRGB image in memory, with or without alpha,
+ * reduced to width x height RGBA into `rgba` by area averaging, colour weighted by alpha. */
+int cvips_area_average_rgba(VipsImage *in, int frame_height, int width, int height, uint8_t *rgba);
+
+/* An sRGB image made from a copy of width x height 8-bit RGBA pixels. */
+int cvips_image_from_rgba(const void *rgba, int width, int height, VipsImage **out);
 
 /* --- save.c: encoders, to g_malloc'd buffers (free with g_free); metadata stripped --- */
 

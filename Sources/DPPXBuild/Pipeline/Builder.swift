@@ -96,7 +96,9 @@ public final class Builder: Sendable {
                     do throws(BuildFailure) {
                         let hash: String
                         if let known = oldCache?.knownHash(for: source) { hash = known } else { hash = try Self.hash(source) }
+                        // An entry from before placeholders existed is rebuilt to get one.
                         if sameSettings, let entry = previousBySource[source.relativePath], entry.sourceHash == hash,
+                           entry.placeholder != nil,
                            entry.variants.allSatisfy({ folder.holds($0.path, bytes: $0.bytes) }) {
                             state.record(.unchanged(entry, hash), for: source)
                         } else {

@@ -48,6 +48,10 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var skippedDensities: [Density]
         /// Every file written, ascending by density, then by format preference.
         public var variants: [Variant]
+        /// What pages paint in the box until the image arrives (colour, ThumbHash, preview).
+        /// Absent in manifests written before dppx made placeholders, and for masters read only
+        /// for their headers (`dppx css` of a folder of masters).
+        public var placeholder: ImagePlaceholder?
 
         public init(source: String, path: String, sourceHash: String, sourceDensity: Density,
                     cssSize: PixelSize, densityIndependent: Bool, fluid: Bool = false, intent: SizeIntent? = nil,

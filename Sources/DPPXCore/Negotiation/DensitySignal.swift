@@ -2,9 +2,10 @@
 /// without width and height lays out at the image's CSS size.
 ///
 /// Measured in Chromium 156 and Firefox 153 ESR: EXIF density in a JPEG works in both; in a PNG
-/// (`eXIf`) only in Firefox; in WebP and AVIF in neither. `Content-DPR` works only in Chromium,
-/// only on requests that carried client hints, and Chromium applies it on top of EXIF density
-/// (drawn at half the size): an answer carries one signal, never both.
+/// (`eXIf`) only in Firefox; in WebP and AVIF in neither. JPEG XL is answered as AVIF and WebP
+/// are (dppx writes no EXIF into it; Firefox does not decode it). `Content-DPR` works only in
+/// Chromium, only on requests that carried client hints, and Chromium applies it on top of EXIF
+/// density (drawn at half the size): an answer carries one signal, never both.
 public enum DensitySignal: Sendable, Hashable {
     /// Nothing to say: the variant's pixels are the CSS size (1x).
     case none

@@ -49,6 +49,8 @@ public struct ProjectSettings: Hashable, Sendable {
     /// A leading part of image paths left out of class names (`[css] strip`, `--strip`):
     /// `assets/img/` makes `assets/img/hero.jpg` the class `.hero`.
     public var stripPath: String?
+    /// What `css` and `html` paint in an image's box until it arrives (`--placeholder`).
+    public var placeholder: PlaceholderStyle?
     /// The images that get stylesheet rules (`[css] match`); nil for every image.
     public var cssMatch: [PathGlob]?
 
@@ -100,6 +102,7 @@ public struct ProjectSettings: Hashable, Sendable {
         take(\.avifEffort); take(\.jxlQuality); take(\.pngCompression); take(\.templates)
         take(\.failOn)
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
+        take(\.placeholder)
         take(\.cssMatch); take(\.dimensions)
         take(\.rewritePages); take(\.rewriteRoot); take(\.rewriteBaseURL); take(\.rewriteSizes); take(\.rewriteDimensions); take(\.rewritePicture)
         take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
@@ -123,6 +126,6 @@ public struct ProjectSettings: Hashable, Sendable {
     /// The stylesheet options, with the defaults for what is not said.
     public var stylesheetOptions: StylesheetOptions {
         StylesheetOptions(classPrefix: classPrefix ?? StylesheetOptions.defaultClassPrefix, box: box ?? true, legacy: legacy ?? false,
-                          stripPath: stripPath ?? "", match: cssMatch, rules: rules)
+                          stripPath: stripPath ?? "", match: cssMatch, rules: rules, placeholder: placeholder)
     }
 }

@@ -25,8 +25,13 @@ public struct MarkupImage: Codable, Hashable, Sendable {
     public let sources: [Source]
     /// The rendered `<img>` or `<picture>`, without the final newline.
     public let html: String
+    /// The placeholder's inline declarations (`--placeholder`); absent without one.
+    public let style: String?
+    /// The `<link rel="preload">` of the image `--preload` names; absent for the others.
+    public let preload: String?
 
-    public init(source: String, src: String, srcset: String?, sizes: String? = nil, width: Int, height: Int, sources: [Source], html: String) {
+    public init(source: String, src: String, srcset: String?, sizes: String? = nil, width: Int, height: Int, sources: [Source], html: String,
+                style: String? = nil, preload: String? = nil) {
         self.source = source
         self.src = src
         self.srcset = srcset
@@ -35,6 +40,8 @@ public struct MarkupImage: Codable, Hashable, Sendable {
         self.height = height
         self.sources = sources
         self.html = html
+        self.style = style
+        self.preload = preload
     }
 }
 

@@ -25,6 +25,15 @@ public struct MarkupSizes: Hashable, Sendable {
         return PlanSettings(rules: rules).rule(for: image.source).sizes ?? fallback
     }
 
+    /// The `sizes` of `image` shown at once rather than lazily (the preloaded image): `auto`
+    /// works only for lazy images, so it is left out and the width after it is used.
+    public func eagerValue(for image: Manifest.Image) -> String? {
+        guard let value = value(for: image) else { return nil }
+        let parts = value.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count > 1, String(parts[0]).trimmingCharacters(in: " ") == "auto" else { return value }
+        return String(parts.dropFirst().joined(separator: ",").trimmingCharacters(in: " "))
+    }
+
     /// Why `text` cannot be a `sizes` attribute (empty, or with a quote, `<`, `>` or a line
     /// break), or nil when it can; `spelled` shows the setting with a good value.
     public static func problem(_ text: String, spelled: (String) -> String) -> String? {

@@ -22,6 +22,17 @@ struct MarkupView {
     let sources: [Source]
     /// True when there are `sources`: dppx renders `picture`, else `img`.
     let picture: Bool
+    /// The placeholder's inline declarations (`--placeholder`, `PlaceholderStyle`); nil without one.
+    var style: String? = nil
+    /// The placeholder's parts, for templates that paint it their own way; nil when absent
+    /// or not asked for.
+    var placeholderColor: String? = nil
+    var thumbHash: String? = nil
+    var preview: String? = nil
+    /// True for the image `--preload` names: fetched at once (`fetchpriority="high"`), not lazily.
+    var preloaded = false
+    /// What the `preload` template's `<link>` fetches; nil for the other images.
+    var preload: Preload? = nil
 
     struct Source {
         /// `image/avif`.
@@ -29,5 +40,17 @@ struct MarkupView {
         let srcset: String
     }
 
-    static let variableNames = ["source", "src", "srcset", "sizes", "width", "height", "dimensions", "alt", "sources", "picture", "type"]
+    /// A `<link rel="preload" as="image">` that asks for the file the `<img>` will pick: the
+    /// `<picture>`'s first source (with its `type`, so browsers without that format skip the
+    /// preload rather than fetch a file they cannot use), else the `<img>`'s own candidates.
+    struct Preload {
+        /// Only for SVG, which has no `srcset`.
+        let href: String?
+        let srcset: String?
+        let sizes: String?
+        let type: String?
+    }
+
+    static let variableNames = ["source", "src", "srcset", "sizes", "width", "height", "dimensions", "alt", "sources", "picture", "type",
+                                "style", "placeholderColor", "thumbHash", "preview", "preloaded", "preload", "href"]
 }

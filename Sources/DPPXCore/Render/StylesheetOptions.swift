@@ -10,6 +10,8 @@ public struct StylesheetOptions: Hashable, Sendable {
     /// A leading part of image paths left out of class names: `assets/img/` names
     /// `assets/img/hero.jpg` `.hero` (with `classPrefix`, the prefix is replaced).
     public var stripPath: String
+    /// Paint each image's placeholder beneath its variant backgrounds (`--placeholder`).
+    public var placeholder: PlaceholderStyle?
 
     /// The images that get rules (`[css] match`); nil for every image.
     public var match: [PathGlob]?
@@ -22,11 +24,12 @@ public struct StylesheetOptions: Hashable, Sendable {
     public static let defaultClassPrefix = "img-"
 
     public init(classPrefix: String = StylesheetOptions.defaultClassPrefix, box: Bool = true, legacy: Bool = false, stripPath: String = "",
-                match: [PathGlob]? = nil, rules: [ImageRule] = []) {
+                match: [PathGlob]? = nil, rules: [ImageRule] = [], placeholder: PlaceholderStyle? = nil) {
         self.classPrefix = classPrefix
         self.box = box
         self.legacy = legacy
         self.stripPath = stripPath
+        self.placeholder = placeholder
         self.match = match
         self.rules = rules
     }

@@ -29,21 +29,25 @@ public struct StylesheetRenderer: Sendable {
         for image in images {
             let selector = selectors[image.source] ?? ""
             let candidates = ImageCandidates(image: image, urls: urls)
+            let color = options.placeholder.flatMap { _ in PlaceholderStyle.color(of: image.placeholder) }
+            let layer = options.placeholder?.layer(for: image.placeholder)
             if image.isFluid {
                 fluidImages.append(Self.fluidImage(selector: selector, candidates: candidates, legacy: options.legacy,
-                                                   cover: options.cover(for: image.source)))
+                                                   cover: options.cover(for: image.source),
+                                                   placeholderColor: color, placeholderLayer: layer))
                 continue
             }
             rules.append(StylesheetView.Rule(
                 selector: selector, source: image.source, url: URLEncoding.cssURL(candidates.fallback.url),
                 width: image.width, height: image.height, box: options.box,
-                densityIndependent: image.densityIndependent))
+                densityIndependent: image.densityIndependent, placeholderColor: color, placeholderLayer: layer))
             for candidate in candidates.overrides {
                 overridesByDensity[candidate.density, default: []].append(
-                    StylesheetView.Override(selector: selector, source: image.source, url: URLEncoding.cssURL(candidate.url)))
+                    StylesheetView.Override(selector: selector, source: image.source, url: URLEncoding.cssURL(candidate.url),
+                                            placeholderLayer: layer))
             }
             if !candidates.extra.isEmpty {
-                imageSets.append(Self.imageSet(selector: selector, candidates: candidates))
+                imageSets.append(Self.imageSet(selector: selector, candidates: candidates, placeholderLayer: layer))
             }
         }
         let blocks = overridesByDensity.keys.sorted().map { density in
@@ -58,7 +62,8 @@ public struct StylesheetRenderer: Sendable {
 
     /// A fluid background's rules: the narrowest file, then each wider one under the query
     /// that needs it, each with an `image-set()` of its extra formats by `type()`.
-    private static func fluidImage(selector: String, candidates: ImageCandidates, legacy: Bool, cover: CoverBox?) -> StylesheetView.FluidImage {
+    private static func fluidImage(selector: String, candidates: ImageCandidates, legacy: Bool, cover: CoverBox?,
+                                   placeholderColor: String?, placeholderLayer: String?) -> StylesheetView.FluidImage {
         func imageSet(width: Int) -> String? {
             guard !candidates.extra.isEmpty else { return nil }
             let typed = candidates.extra.compactMap { extra in
@@ -74,26 +79,27 @@ public struct StylesheetRenderer: Sendable {
                                     aspect: PixelSize(width: candidates.image.width, height: candidates.image.height)).steps.compactMap { step in
             rungs.first { $0.width == step.width }.map {
                 StylesheetView.FluidStep(selector: selector, query: step.query, url: URLEncoding.cssURL($0.url),
-                                         imageSet: imageSet(width: step.width))
+                                         imageSet: imageSet(width: step.width), placeholderLayer: placeholderLayer)
             }
         }
         return StylesheetView.FluidImage(selector: selector, source: candidates.image.source,
                                          url: URLEncoding.cssURL(rungs[0].url), imageSet: imageSet(width: rungs[0].width),
-                                         steps: steps)
+                                         steps: steps, placeholderColor: placeholderColor, placeholderLayer: placeholderLayer)
     }
 
-    private static func imageSet(selector: String, candidates: ImageCandidates) -> StylesheetView.ImageSet {
+    private static func imageSet(selector: String, candidates: ImageCandidates, placeholderLayer: String?) -> StylesheetView.ImageSet {
         func entry(_ candidate: ImageCandidates.Candidate, typed: Bool) -> String {
             let type = typed ? " type(\(URLEncoding.cssString(candidate.format.mediaType)))" : ""
             return "\(URLEncoding.cssURL(candidate.url))\(type) \(candidate.descriptor)"
         }
         let webkit = candidates.primary.map { entry($0, typed: false) }.joined(separator: ", ")
-        // Preferred formats first, each with type() so browsers skip what they cannot decode;
+        // Fewest bytes first, each with type() so browsers skip what they cannot decode;
         // the master's format last, without type(): always usable.
         let typed = candidates.extra.flatMap { $0.candidates.map { entry($0, typed: true) } }
         let plain = candidates.primary.map { entry($0, typed: false) }
         return StylesheetView.ImageSet(selector: selector, source: candidates.image.source,
                                        webkitImageSet: "-webkit-image-set(\(webkit))",
-                                       imageSet: "image-set(\((typed + plain).joined(separator: ", ")))")
+                                       imageSet: "image-set(\((typed + plain).joined(separator: ", ")))",
+                                       placeholderLayer: placeholderLayer)
     }
 }

@@ -29,6 +29,11 @@ struct StylesheetView {
         let box: Bool
         /// SVG: one file, no density overrides.
         let densityIndependent: Bool
+        /// `#rrggbb` painted beneath the image (`--placeholder`); nil without one.
+        var placeholderColor: String? = nil
+        /// `url(data:...)`, the preview layer beneath the image's in every `background-image`
+        /// of its selector (`--placeholder blur`); nil without one.
+        var placeholderLayer: String? = nil
     }
 
     struct DensityBlock {
@@ -44,6 +49,7 @@ struct StylesheetView {
         let source: String
         /// `url("hero@1.5x.jpg")`.
         let url: String
+        var placeholderLayer: String? = nil
     }
 
     struct ImageSet {
@@ -54,6 +60,7 @@ struct StylesheetView {
         let webkitImageSet: String
         /// `image-set(url("hero.avif") type("image/avif") 1x, ..., url("hero.jpg") 1x, ...)`.
         let imageSet: String
+        var placeholderLayer: String? = nil
     }
 
     /// A fluid background: the narrowest file, then one `@media` block per wider file.
@@ -66,6 +73,8 @@ struct StylesheetView {
         /// when there are extra formats; nil otherwise.
         let imageSet: String?
         let steps: [FluidStep]
+        var placeholderColor: String? = nil
+        var placeholderLayer: String? = nil
     }
 
     /// One wider file of a fluid background and the query that picks it.
@@ -75,6 +84,7 @@ struct StylesheetView {
         let query: String
         let url: String
         let imageSet: String?
+        var placeholderLayer: String? = nil
     }
 
     static let variableNames = [
@@ -83,5 +93,6 @@ struct StylesheetView {
         "density", "query", "overrides",
         "webkitImageSet", "imageSet",
         "fluidImages", "steps",
+        "placeholderColor", "placeholderLayer",
     ]
 }

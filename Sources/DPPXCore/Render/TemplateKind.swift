@@ -14,7 +14,7 @@ public enum TemplateKind: String, Sendable, CaseIterable {
     public var templateNames: [String] {
         switch self {
         case .stylesheet: ["stylesheet", "rule", "image-set", "fluid"]
-        case .markup: ["img", "picture"]
+        case .markup: ["img", "picture", "preload"]
         }
     }
 

@@ -35,6 +35,12 @@ struct InspectorView {
         let densitySignal: String
         let hasDensitySignal: Bool
         let variants: [Variant]
+        /// The placeholder the build recorded: its colour, its preview (a data URI), and what
+        /// it leaves out; each nil when absent.
+        let placeholderColor: String?
+        let preview: String?
+        let placeholderNote: String?
+        let hasPlaceholder: Bool
     }
 
     let dpr: String
@@ -79,7 +85,11 @@ struct InspectorView {
                             density: variant.density.description, format: variant.format.rawValue,
                             width: variant.width, height: variant.height, bytes: variant.bytes,
                             size: Self.humanSize(variant.bytes), chosen: variant.path == chosen)
-                })
+                },
+                placeholderColor: PlaceholderStyle.color(of: image.placeholder),
+                preview: PlaceholderStyle.preview(of: image.placeholder),
+                placeholderNote: image.placeholder?.limitation,
+                hasPlaceholder: image.placeholder != nil)
         }
         self.imageCount = images.count
         self.hasImages = !images.isEmpty

@@ -35,20 +35,41 @@ struct Chromium {
                  virtualTimeBudget: Int = 15_000, extraArguments: [String] = [], timeout: Double = 120) async throws -> String {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-chromium-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: profile) }
-        let arguments = [
+        let arguments = Self.arguments(profile: profile, deviceScaleFactor: deviceScaleFactor, windowSize: windowSize)
+            + ["--virtual-time-budget=\(virtualTimeBudget)"] + extraArguments + ["--dump-dom", url]
+        let result = try await ExternalProcess.run(executable, arguments, timeout: timeout)
+        guard result.status == 0, result.stdout.contains("<html") else {
+            throw Failure(message: "chromium failed at DPR \(deviceScaleFactor) loading \(url): \(result)")
+        }
+        return result.stdout
+    }
+
+    /// Loads `url` and saves a PNG of the window to `path`: after `stopAfter` milliseconds,
+    /// when given (loads still pending are stopped then: the screenshot shows what the page
+    /// paints while it waits for them), else once the page is idle.
+    func screenshot(of url: String, to path: String, deviceScaleFactor: Double = 1, windowSize: (width: Int, height: Int) = (800, 600),
+                    stopAfter: Int? = nil, timeout: Double = 120) async throws {
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-chromium-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let wait = stopAfter.map { ["--timeout=\($0)"] } ?? ["--virtual-time-budget=15000"]
+        let arguments = Self.arguments(profile: profile, deviceScaleFactor: deviceScaleFactor, windowSize: windowSize)
+            + wait + ["--screenshot=\(path)", url]
+        let result = try await ExternalProcess.run(executable, arguments, timeout: timeout)
+        guard result.status == 0, FileManager.default.fileExists(atPath: path) else {
+            throw Failure(message: "chromium failed to screenshot \(url): \(result)")
+        }
+    }
+
+    /// The flags of every run: a fresh profile, no sandbox, nothing in the background.
+    private static func arguments(profile: String, deviceScaleFactor: Double, windowSize: (width: Int, height: Int)) -> [String] {
+        [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
             "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--mute-audio", "--hide-scrollbars",
             "--user-data-dir=\(profile)",
             "--force-device-scale-factor=\(deviceScaleFactor)",
             "--window-size=\(windowSize.width),\(windowSize.height)",
-            "--virtual-time-budget=\(virtualTimeBudget)",
-        ] + extraArguments + ["--dump-dom", url]
-        let result = try await ExternalProcess.run(executable, arguments, timeout: timeout)
-        guard result.status == 0, result.stdout.contains("<html") else {
-            throw Failure(message: "chromium failed at DPR \(deviceScaleFactor) loading \(url): \(result)")
-        }
-        return result.stdout
+        ]
     }
 
     /// The text inside `<TAG id="ID">...</TAG>` of a dumped DOM, with HTML entities decoded.
