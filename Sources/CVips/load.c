@@ -14,3 +14,8 @@ int cvips_open(const char *path, int pages, int random_access, VipsFailOn fail_o
         *out = vips_image_new_from_file(path, "access", access, "fail_on", fail_on, NULL);
     return *out ? 0 : -1;
 }
+
+int cvips_open_buffer(const void *buf, size_t len, VipsImage **out) {
+    *out = vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    return *out ? 0 : -1;
+}

@@ -3,14 +3,14 @@ import DPPXCore
 /// Encoder settings per output format. Defaults trade a little size for speed the way the
 /// field's common tools do (sharp: JPEG 80, WebP 80, AVIF 50).
 public struct EncodeSettings: Hashable, Codable, Sendable {
-    /// JPEG quality, 1-100.
-    public var jpegQuality = 82
+    /// JPEG quality, 1-100, or `auto` (see `QualitySearch`).
+    public var jpegQuality = EncoderQuality.fixed(EncodeSettings.defaultJPEGQuality)
     /// Progressive JPEG: renders early on slow connections, often smaller above ~10 KB.
     public var jpegProgressive = true
-    /// WebP quality, 1-100.
-    public var webpQuality = 80
-    /// AVIF quality, 1-100.
-    public var avifQuality = 55
+    /// WebP quality, 1-100, or `auto`.
+    public var webpQuality = EncoderQuality.fixed(EncodeSettings.defaultWebPQuality)
+    /// AVIF quality, 1-100, or `auto`.
+    public var avifQuality = EncoderQuality.fixed(EncodeSettings.defaultAVIFQuality)
     /// AVIF encoder effort, 0 (fastest) to 9.
     public var avifEffort = 2
     /// WebP encoder effort, 0 (fastest) to 6.
@@ -29,5 +29,51 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
     /// libvips's quality 90, libjxl's distance 1.0: cjxl's default, "visually lossless".
     public static let defaultLossyJXLQuality = 90
 
+    /// The scores `auto` qualities aim at.
+    public var qualityTargets = QualityTargets()
+
+    /// The fixed qualities used where none is said, and what `auto` reports its savings against.
+    public static let defaultJPEGQuality = 82
+    public static let defaultWebPQuality = 80
+    public static let defaultAVIFQuality = 55
+
+    /// The default fixed quality of `format`, for formats that have one.
+    public static func defaultQuality(for format: ImageFormat) -> Int? {
+        switch format {
+        case .jpeg: defaultJPEGQuality
+        case .webp: defaultWebPQuality
+        case .avif: defaultAVIFQuality
+        default: nil
+        }
+    }
+
     public init() {}
+
+    /// The quality said for `format` (nil for formats without one: PNG, GIF, TIFF).
+    public func quality(for format: ImageFormat) -> EncoderQuality? {
+        switch format {
+        case .jpeg: jpegQuality
+        case .webp: webpQuality
+        case .avif: avifQuality
+        default: nil
+        }
+    }
+
+    /// These settings with `format`'s quality fixed at `value`.
+    public func fixing(_ format: ImageFormat, at value: Int) -> EncodeSettings {
+        var result = self
+        switch format {
+        case .jpeg: result.jpegQuality = .fixed(value)
+        case .webp: result.webpQuality = .fixed(value)
+        case .avif: result.avifQuality = .fixed(value)
+        default: break
+        }
+        return result
+    }
+
+    /// The number an encoder is given for `format`: the fixed quality, or the default where
+    /// the quality is `auto` (a search passes its own through `fixing`).
+    func encoderQuality(for format: ImageFormat) -> Int32 {
+        Int32(quality(for: format)?.fixedValue ?? Self.defaultQuality(for: format) ?? 0)
+    }
 }

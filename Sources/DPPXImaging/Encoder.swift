@@ -35,6 +35,9 @@ public final class EncoderInput: @unchecked Sendable {
         return false
     }
 
+    /// The pixels, still held.
+    fileprivate func peek() -> Pixels? { pixels }
+
     /// Hands the pixels to the encoder, once.
     fileprivate func take() -> Pixels? {
         defer { pixels = nil }
@@ -64,8 +67,10 @@ public enum Encoder {
         case .jxl: losslessSource && settings.jxlQuality == nil
         default: false
         }
+        // A quality search encodes the resized pixels several times: it keeps the image.
         guard format == .webp, image.bandFormat == VIPS_FORMAT_UCHAR, image.bands == 3 || image.bands == 4,
-              image.pageHeight == image.fullHeight else {
+              image.pageHeight == image.fullHeight,
+              !QualitySearch.applies(to: image, format: format, settings: settings, lossless: lossless) else {
             return EncoderInput(format: format, lossless: lossless, pixels: .image(image), ownBytes: 0)
         }
         // libwebp straight from the pixels: the bitstream libvips's saver writes, without its
@@ -82,6 +87,20 @@ public enum Encoder {
         return EncoderInput(format: format, lossless: lossless, pixels: .webp(picture), ownBytes: bytes)
     }
 
+    /// The encoded bytes of `input` (each input is encoded once) and, where its format's
+    /// quality is `auto`, what the search chose for a variant aiming at `target`.
+    public static func encode(_ input: EncoderInput, settings: EncodeSettings, target: Double,
+                              file: String) throws(ImagingError) -> (bytes: [UInt8], choice: Manifest.QualitySearchResult?) {
+        if case .image(let image)? = input.peek(),
+           QualitySearch.applies(to: image, format: input.format, settings: settings, lossless: input.lossless) {
+            _ = input.take()
+            let found = try QualitySearch.encode(image, as: input.format, settings: settings, target: target,
+                                                 losslessSource: input.lossless, file: file)
+            return (found.bytes, found.choice)
+        }
+        return (try encode(input, settings: settings, file: file), nil)
+    }
+
     /// The encoded bytes of `input` (each input is encoded once). `file` names the master in errors.
     public static func encode(_ input: EncoderInput, settings: EncodeSettings, file: String) throws(ImagingError) -> [UInt8] {
         let format = input.format
@@ -93,7 +112,7 @@ public enum Encoder {
         case .webp(let picture):
             var buffer: UnsafeMutableRawPointer?
             var length = 0
-            let error = cvips_webp_input_encode(picture, Int32(settings.webpQuality), input.lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
+            let error = cvips_webp_input_encode(picture, settings.encoderQuality(for: .webp), input.lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
             guard error == 0, let buffer else {
                 let reason = error == Int32(VP8_ENC_ERROR_OUT_OF_MEMORY.rawValue) ? "out of memory" : "libwebp error \(error)"
                 throw ImagingError(file: file, reason: "could not be encoded as webp: \(reason)")
@@ -160,14 +179,14 @@ public enum Encoder {
         case .jpeg:
             // JPEG has no alpha: flatten onto white rather than let transparent pixels go black.
             let flat = try flattened(image, file: file)
-            status = cvips_jpegsave(flat.pointer, Int32(settings.jpegQuality), settings.jpegProgressive ? 1 : 0, &buffer, &length)
+            status = cvips_jpegsave(flat.pointer, settings.encoderQuality(for: .jpeg), settings.jpegProgressive ? 1 : 0, &buffer, &length)
         case .png:
             status = cvips_pngsave(image.pointer, Int32(settings.pngCompression), 7, &buffer, &length)
         case .webp:
             // Animations and grey images, which libwebp's own import does not take.
-            status = cvips_webpsave(image.pointer, Int32(settings.webpQuality), lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
+            status = cvips_webpsave(image.pointer, settings.encoderQuality(for: .webp), lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
         case .avif:
-            status = cvips_avifsave(image.pointer, Int32(settings.avifQuality), 0, Int32(settings.avifEffort), &buffer, &length)
+            status = cvips_avifsave(image.pointer, settings.encoderQuality(for: .avif), 0, Int32(settings.avifEffort), &buffer, &length)
         case .gif:
             status = cvips_gifsave(image.pointer, 7, &buffer, &length)
         case .tiff:

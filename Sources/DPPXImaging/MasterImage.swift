@@ -132,9 +132,10 @@ public final class MasterImage: @unchecked Sendable {
     /// `outputs` are the formats the variants will be written in. When they are all WebP and
     /// the master is a lossy WebP without alpha, the pixels stay in the form both ends of the
     /// job use, YUV 4:2:0: half the memory of RGB, and no conversion to RGB and back.
-    public func decode(for outputs: Set<ImageFormat> = []) throws(ImagingError) -> DecodedImage {
+    /// `needsRGB` keeps the pixels RGB whatever the outputs (a quality search scores RGB).
+    public func decode(for outputs: Set<ImageFormat> = [], needsRGB: Bool = false) throws(ImagingError) -> DecodedImage {
         do {
-            return try Vips.attributed { () throws(ImagingError) -> DecodedImage in try decodeOnce(for: outputs) }
+            return try Vips.attributed { () throws(ImagingError) -> DecodedImage in try decodeOnce(for: outputs, needsRGB: needsRGB) }
         } catch where error.code == .libvips {
             let detail = error.reason == Vips.unknownError ? "" : " (\(error.reason))"
             let remedy = failOn == .none ? "export it again" : "export it again, or pass a lower --fail-on than \(failOn.rawValue) to build what it holds"
@@ -142,10 +143,10 @@ public final class MasterImage: @unchecked Sendable {
         }
     }
 
-    private func decodeOnce(for outputs: Set<ImageFormat>) throws(ImagingError) -> DecodedImage {
+    private func decodeOnce(for outputs: Set<ImageFormat>, needsRGB: Bool) throws(ImagingError) -> DecodedImage {
         let path = self.path
         // libwebp's YUV decode takes only lossy pictures without alpha: others would be read twice.
-        if format == .webp && isDisplayReady && !hasAlpha && outputs == [.webp] {
+        if format == .webp && isDisplayReady && !hasAlpha && outputs == [.webp] && !needsRGB {
             var picture: UnsafeMutablePointer<WebPPicture>?
             let status = cvips_webp_decode_yuv_file(path, &picture)
             if status < 0 { throw ImagingError.libvips(file: path) }

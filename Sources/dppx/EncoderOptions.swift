@@ -20,14 +20,20 @@ struct EncoderOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: ArgumentHelp("Worker threads, and masters held in memory at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("JPEG quality, 1-100 (default: 82).", valueName: "Q"))
-    var quality: Int?
+    @Option(help: ArgumentHelp("JPEG quality, 1-100, or auto: per variant, the smallest file that reaches the quality target (default: 82).", valueName: "Q"))
+    var quality: EncoderQuality?
 
-    @Option(help: ArgumentHelp("WebP quality, 1-100 (default: 80).", valueName: "Q"))
-    var webpQuality: Int?
+    @Option(help: ArgumentHelp("WebP quality, 1-100, or auto (default: 80).", valueName: "Q"))
+    var webpQuality: EncoderQuality?
 
-    @Option(help: ArgumentHelp("AVIF quality, 1-100 (default: 55).", valueName: "Q"))
-    var avifQuality: Int?
+    @Option(help: ArgumentHelp("AVIF quality, 1-100, or auto (default: 55).", valueName: "Q"))
+    var avifQuality: EncoderQuality?
+
+    @Option(help: ArgumentHelp("SSIMULACRA2 score auto qualities aim at for variants drawn below 1.5x and fluid widths, 0-100 (default: \(Int(QualityTargets.defaultStandard)): very high quality).", valueName: "SCORE"))
+    var qualityTarget: Double?
+
+    @Option(help: ArgumentHelp("SSIMULACRA2 score auto qualities aim at for variants drawn at 1.5x and above, 0-100 (default: \(Int(QualityTargets.defaultHiDPI)), or 10 below --quality-target).", valueName: "SCORE"))
+    var qualityTargetHidpi: Double?
 
     @Option(help: ArgumentHelp("AVIF encoder effort, 0 (fast) to 9 (small) (default: 2).", valueName: "N"))
     var avifEffort: Int?
@@ -53,6 +59,8 @@ struct EncoderOptions: ParsableArguments {
         settings.jpegQuality = quality
         settings.webpQuality = webpQuality
         settings.avifQuality = avifQuality
+        settings.qualityTarget = qualityTarget
+        settings.qualityTargetHiDPI = qualityTargetHidpi
         settings.avifEffort = avifEffort
         settings.jxlQuality = jxlQuality
         settings.pngCompression = pngCompression

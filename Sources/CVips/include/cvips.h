@@ -59,6 +59,10 @@ int cvips_open_header(const char *path, VipsImage **out);
  * from the header: nothing is sniffed here. */
 int cvips_open(const char *path, int pages, int random_access, VipsFailOn fail_on, int paged, VipsImage **out);
 
+/* Opens encoded bytes lazily (any format libvips reads); `buf` must outlive the image, so copy
+ * it to memory before the bytes go. */
+int cvips_open_buffer(const void *buf, size_t len, VipsImage **out);
+
 /* --- webp.c: libwebp straight from and to pixel buffers --- */
 
 /* Decodes a still, 8-bit sRGB WebP file straight into a memory image (3 bands, or 4 with
@@ -174,5 +178,15 @@ int cvips_copy_as(VipsImage *in, VipsInterpretation interpretation, VipsImage **
 void cvips_unref(VipsImage *image);
 /* How many holders an image has: 1 when only its owner's handle refers to it. */
 int cvips_ref_count(VipsImage *image);
+
+/* --- ssimulacra2.c: perceptual distance --- */
+
+/* The SSIMULACRA2 score of `distorted` against `reference`, two width x height images of
+ * interleaved 8-bit sRGB with `bands` 3 (RGB) or 4 (RGBA: the worse of a dark and a light
+ * background). 100 means identical; 90 visually lossless; 80 very high quality; 70 high;
+ * 50 medium. Images under 8 pixels across have no scale to compare and score 100. Returns
+ * -1 when memory runs out or the arguments are wrong. */
+int cvips_ssimulacra2(const unsigned char *reference, const unsigned char *distorted, int width, int height,
+                      int bands, double *score);
 
 #endif

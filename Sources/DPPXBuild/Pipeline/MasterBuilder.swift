@@ -64,6 +64,8 @@ struct MasterBuilder: Sendable {
         private var inputs: [EncoderInput?]
         private var remaining: Int
         private var files: [String: (bytes: Int, hash: String)] = [:]
+        /// What `auto` qualities chose, by path.
+        private var searched: [String: Manifest.QualitySearchResult] = [:]
         /// Extra-format outputs encoded but not yet written: each is written only if smaller
         /// than the master-format file of its density, known once every output is encoded.
         private var held: [String: [UInt8]] = [:]
@@ -141,15 +143,18 @@ struct MasterBuilder: Sendable {
             let bands = decodedHasAlpha ? 4 : 3
             let resizedCopy = output.size == master.size ? 0 : pixels * bands
             let resize = output.size == master.size ? 0 : Self.resizeBuffers(width: master.size.width, alpha: decodedHasAlpha)
+            // A quality search holds the resized pixels, each attempt's decoded file and the
+            // score's planes (a quarter-size float copy of both, and strips).
+            let search = encodeSettings.quality(for: output.format) == .auto ? pixels * (2 * bands + 6) : 0
             // libjxl's recompression of the JPEG written (measured: about 19 bytes a pixel).
             let companion = companions[index] == nil ? 0 : pixels * 20
             switch output.format {
-            case .webp: return resize + resizedCopy + pixels * 4 + pixels / 2
-            case .avif, .heic: return resize + resizedCopy + pixels * 28
+            case .webp: return search + resize + resizedCopy + pixels * 4 + pixels / 2
+            case .avif, .heic: return search + resize + resizedCopy + pixels * 28
             // libvips's JPEG XL saver copies the image whole; libjxl 0.7 then works in float
             // (measured, lossless at effort 7: 100 bytes a pixel on one thread, more on two).
             case .jxl: return resize + resizedCopy + pixels * 150
-            case .png, .jpeg: return resize + pixels + companion
+            case .png, .jpeg: return search + resize + pixels + companion
             case .gif, .tiff, .svg: return resize + pixels * bands
             }
         }
@@ -162,6 +167,11 @@ struct MasterBuilder: Sendable {
 
         /// Whether an output already failed: the others need not be encoded.
         var hasFailed: Bool { lock.withLock { failure != nil } }
+
+        /// Records what an `auto` quality chose for the output at `path`.
+        func recordSearch(_ search: Manifest.QualitySearchResult, for path: String) {
+            lock.withLock { searched[path] = search }
+        }
 
         /// Keeps `bytes` of an extra-format output until `finish` knows whether it is smaller.
         func hold(_ bytes: [UInt8], for path: String) {
@@ -193,13 +203,14 @@ struct MasterBuilder: Sendable {
             }
         }
 
-        fileprivate func outcome() -> Swift.Result<(files: [String: (bytes: Int, hash: String)], written: Int), BuildFailure> {
+        fileprivate func outcome() -> Swift.Result<(files: [String: (bytes: Int, hash: String)], searched: [String: Manifest.QualitySearchResult], written: Int), BuildFailure> {
             lock.withLock {
                 if let failure { return .failure(failure) }
-                return .success((files, written))
+                return .success((files, searched, written))
             }
         }
     }
+
 
     func start(_ source: SourceFile, sourceHash: String) throws(BuildFailure) -> Started {
         try reportingAsBuildFailure(source) { () throws -> Started in
@@ -223,11 +234,13 @@ struct MasterBuilder: Sendable {
                 return .finished(Result(image: image,
                                         warnings: warnings, filesWritten: written ? 1 : 0))
             }
-            let decoded = try master.decode(for: Set(plan.outputs.map(\.format)))
+            let settings = options.encode.applying(plan.rule)
+            let formats = Set(plan.outputs.map(\.format))
+            let decoded = try master.decode(for: formats, needsRGB: formats.contains { settings.quality(for: $0) == .auto })
             // From the decoded pixels, before the encoder inputs take them.
             let placeholder = try PlaceholderMaker.make(from: decoded, frames: master.frames, file: source.relativePath)
             return .decoded(try Job(source: source, sourceHash: sourceHash, master: master, plan: plan, decoded: decoded,
-                                    placeholder: placeholder, encode: options.encode.applying(plan.rule), warnings: warnings))
+                                    placeholder: placeholder, encode: settings, warnings: warnings))
         }
     }
 
@@ -243,13 +256,18 @@ struct MasterBuilder: Sendable {
                 // Taken either way, so the master is released once every output is done with it.
                 let input = job.takeInput(index)
                 let bytes: [UInt8]
+                var search: Manifest.QualitySearchResult?
                 if let passed = try passThrough(job, output) {
                     bytes = passed
                 } else if let input {
-                    bytes = try Encoder.encode(input, settings: job.encodeSettings, file: job.source.relativePath)
+                    let target = job.encodeSettings.qualityTargets.target(for: output.density)
+                    let encoded = try Encoder.encode(input, settings: job.encodeSettings, target: target, file: job.source.relativePath)
+                    bytes = encoded.bytes
+                    search = encoded.choice
                 } else {
                     throw BuildFailure(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }
+                if let search { job.recordSearch(search, for: output.path) }
                 // Extra formats (the JPEG's JPEG XL companion too) wait for `finish`, which
                 // writes only those smaller than the master-format file they would replace.
                 var files: [(path: String, bytes: Int, hash: String, written: Bool)] = []
@@ -297,7 +315,7 @@ struct MasterBuilder: Sendable {
                 let wrote = try reportingAsBuildFailure(job.source) { try outputFolder.writeIfChanged(bytes, to: output.path) }
                 if wrote { written += 1 }
             }
-            var image = job.plan.manifestImage(sourceHash: job.sourceHash, files: files)
+            var image = job.plan.manifestImage(sourceHash: job.sourceHash, files: files, searched: done.searched)
             image.variants.removeAll { files[$0.path] == nil }
             image.placeholder = job.placeholder
             return Result(image: image, warnings: job.warnings, filesWritten: written, notSmaller: notSmaller)

@@ -79,6 +79,7 @@ extension EncodeSettings {
         if let value = settings.avifEffort { avifEffort = value }
         if let value = settings.jxlQuality { jxlQuality = value }
         if let value = settings.pngCompression { pngCompression = value }
+        qualityTargets = QualityTargets(standard: settings.qualityTarget, hiDPI: settings.qualityTargetHiDPI, base: QualityTargets())
     }
 
     /// These settings with the qualities `rule` sets for its masters.
@@ -87,6 +88,7 @@ extension EncodeSettings {
         if let value = rule.jpegQuality { result.jpegQuality = value }
         if let value = rule.webpQuality { result.webpQuality = value }
         if let value = rule.avifQuality { result.avifQuality = value }
+        result.qualityTargets = QualityTargets(standard: rule.qualityTarget, hiDPI: rule.qualityTargetHiDPI, base: qualityTargets)
         return result
     }
 }

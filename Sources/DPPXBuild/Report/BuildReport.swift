@@ -41,7 +41,45 @@ public struct BuildReport: Sendable {
             parts.append("\(skipped.count) other file\(skipped.count == 1 ? "" : "s") skipped (not images dppx reads, such as \(example))")
         }
         let total = built.count + unchanged.count + failures.count
-        return "\(total) image\(total == 1 ? "" : "s"): \(parts.joined(separator: ", ")) in \(String(format: "%.2f", seconds)) s"
+        let line = "\(total) image\(total == 1 ? "" : "s"): \(parts.joined(separator: ", ")) in \(String(format: "%.2f", seconds)) s"
+        guard let savings = qualitySavings else { return line }
+        return line + "\n" + savings.summaryLine
+    }
+
+    /// What `auto` qualities saved across the manifest's variants, against the same variants
+    /// at the default fixed qualities; nil when no variant was searched.
+    public var qualitySavings: QualitySavings? {
+        let searched = manifest.images.flatMap(\.variants).filter { $0.fixedQualityBytes != nil }
+        guard !searched.isEmpty else { return nil }
+        let bytes = searched.reduce(0) { $0 + $1.bytes }
+        let fixed = searched.reduce(0) { $0 + ($1.fixedQualityBytes ?? 0) }
+        return QualitySavings(variants: searched.count, bytes: bytes, fixedQualityBytes: fixed,
+                              savedBytes: fixed - bytes, lowestScore: searched.compactMap(\.score).min() ?? 0)
+    }
+
+    /// The bytes `quality = "auto"` saved.
+    public struct QualitySavings: Codable, Sendable, Equatable {
+        /// Variants whose quality was searched.
+        public var variants: Int
+        /// Their bytes as written.
+        public var bytes: Int
+        /// Their bytes at the default fixed qualities (JPEG 82, WebP 80, AVIF 55).
+        public var fixedQualityBytes: Int
+        /// `fixedQualityBytes - bytes` (negative when the targets asked for more than the defaults give).
+        public var savedBytes: Int
+        /// The lowest SSIMULACRA2 score among them.
+        public var lowestScore: Double
+
+        /// `quality auto: 24 variants, 1.2 MB, 31 % smaller than fixed qualities (1.7 MB); lowest score 80.4`.
+        public var summaryLine: String {
+            let percent = fixedQualityBytes > 0 ? Double(savedBytes) * 100 / Double(fixedQualityBytes) : 0
+            let comparison = percent >= 0 ? String(format: "%.0f %% smaller than", percent) : String(format: "%.0f %% larger than", -percent)
+            return "quality auto: \(variants) variant\(variants == 1 ? "" : "s"), \(Self.megabytes(bytes)), \(comparison) fixed qualities (\(Self.megabytes(fixedQualityBytes))); lowest score \(String(format: "%.1f", lowestScore))"
+        }
+
+        static func megabytes(_ bytes: Int) -> String {
+            bytes >= 1_000_000 ? String(format: "%.1f MB", Double(bytes) / 1_000_000) : String(format: "%.0f KB", Double(bytes) / 1000)
+        }
     }
 
     /// `public/img holds 5.9 MB for 1.7 MB of masters (3.5x); 12 extra-format files left out, not
@@ -98,6 +136,8 @@ public struct BuildReport: Sendable {
         public var variants: Int
         public var seconds: Double
         public var manifest: String
+        /// Present when some variant's quality is `auto`.
+        public var autoQuality: QualitySavings?
     }
 
     public func summary(manifestPath: String) -> Summary {
@@ -105,7 +145,7 @@ public struct BuildReport: Sendable {
                 skipped: skipped, notUpscaled: notUpscaled.map(\.source), filesWritten: filesWritten,
                 notSmaller: notSmaller, masterBytes: masterBytes, outputBytes: outputBytes, images: manifest.images.count,
                 variants: manifest.images.reduce(0) { $0 + $1.variants.count },
-                seconds: (seconds * 1000).rounded() / 1000, manifest: manifestPath)
+                seconds: (seconds * 1000).rounded() / 1000, manifest: manifestPath, autoQuality: qualitySavings)
     }
 }
 

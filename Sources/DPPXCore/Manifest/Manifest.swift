@@ -128,6 +128,11 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var bytes: Int
         /// SHA-256 of the file's bytes, hex: a strong validator and cache-busting key.
         public var hash: String
+        /// With `quality = "auto"`: the encoder quality chosen, the file's SSIMULACRA2 score
+        /// against the variant's pixels, and its size at the format's default fixed quality.
+        public var quality: Int?
+        public var score: Double?
+        public var fixedQualityBytes: Int?
 
         public init(path: String, density: Density, format: ImageFormat, size: PixelSize, bytes: Int, hash: String) {
             self.path = path
@@ -140,6 +145,30 @@ public struct Manifest: Codable, Hashable, Sendable {
         }
 
         public var size: PixelSize { PixelSize(width: width, height: height) }
+
+        /// Records what an `auto` quality chose (the score rounded to hundredths).
+        public mutating func recordSearch(_ search: QualitySearchResult) {
+            quality = search.quality
+            score = (search.score * 100).rounded() / 100
+            fixedQualityBytes = search.fixedQualityBytes
+        }
+    }
+
+    /// What an `auto` quality chose for one variant.
+    public struct QualitySearchResult: Hashable, Sendable {
+        /// The encoder quality written.
+        public var quality: Int
+        /// The file's SSIMULACRA2 score against the variant's own pixels before encoding.
+        public var score: Double
+        /// The size of the same variant at the format's default fixed quality (82 for JPEG, 80
+        /// for WebP, 55 for AVIF): what `auto` saves is measured against it.
+        public var fixedQualityBytes: Int
+
+        public init(quality: Int, score: Double, fixedQualityBytes: Int) {
+            self.quality = quality
+            self.score = score
+            self.fixedQualityBytes = fixedQualityBytes
+        }
     }
 
     /// The deterministic JSON text, ending in a newline.

@@ -47,6 +47,8 @@ public struct PlanSettings: Hashable, Codable, Sendable {
             if let value = rule.jpegQuality { merged.jpegQuality = value }
             if let value = rule.webpQuality { merged.webpQuality = value }
             if let value = rule.avifQuality { merged.avifQuality = value }
+            if let value = rule.qualityTarget { merged.qualityTarget = value }
+            if let value = rule.qualityTargetHiDPI { merged.qualityTargetHiDPI = value }
             if let value = rule.exclude { merged.exclude = value }
             if let value = rule.css { merged.css = value }
             if let value = rule.cover { merged.cover = value }
@@ -216,14 +218,18 @@ public struct ImagePlan: Hashable, Sendable {
     public var basePath: String { name.basePath(format: primaryFormat) }
 
     /// The manifest entry, given the master's hash and each output's byte size and hash.
-    public func manifestImage(sourceHash: String, files: [String: (bytes: Int, hash: String)]) -> Manifest.Image {
+    /// `searched` holds what `auto` qualities chose, by path.
+    public func manifestImage(sourceHash: String, files: [String: (bytes: Int, hash: String)],
+                              searched: [String: Manifest.QualitySearchResult] = [:]) -> Manifest.Image {
         Manifest.Image(
             source: source, path: basePath, sourceHash: sourceHash, sourceDensity: masterDensity,
             cssSize: cssSize, densityIndependent: densityIndependent, fluid: fluid, intent: intent, skippedDensities: skippedDensities,
             variants: outputs.map { output in
                 let file = files[output.path] ?? (0, "")
-                return Manifest.Variant(path: output.path, density: output.density, format: output.format,
-                                        size: output.size, bytes: file.bytes, hash: file.hash)
+                var variant = Manifest.Variant(path: output.path, density: output.density, format: output.format,
+                                               size: output.size, bytes: file.bytes, hash: file.hash)
+                if let search = searched[output.path] { variant.recordSearch(search) }
+                return variant
             })
     }
 

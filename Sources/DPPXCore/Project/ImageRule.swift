@@ -19,9 +19,12 @@ public struct ImageRule: Hashable, Sendable, Codable {
     public var sizes: String? = nil
     /// Extra encodings for these masters, replacing the build's.
     public var formats: [ImageFormat]?
-    public var jpegQuality: Int?
-    public var webpQuality: Int?
-    public var avifQuality: Int?
+    public var jpegQuality: EncoderQuality?
+    public var webpQuality: EncoderQuality?
+    public var avifQuality: EncoderQuality?
+    /// The scores `auto` qualities aim at for these masters (below and from 1.5x).
+    public var qualityTarget: Double? = nil
+    public var qualityTargetHiDPI: Double? = nil
     /// Leave these masters out of the build, the stylesheet and the markup.
     public var exclude: Bool?
     /// Whether these masters get stylesheet rules (`css = false` for images only ever shown
@@ -32,7 +35,7 @@ public struct ImageRule: Hashable, Sendable, Codable {
     public var cover: CoverBox? = nil
 
     public init(match: [PathGlob], density: Density? = nil, width: Int? = nil, widths: WidthRequest? = nil, sizes: String? = nil, formats: [ImageFormat]? = nil,
-                jpegQuality: Int? = nil, webpQuality: Int? = nil, avifQuality: Int? = nil, exclude: Bool? = nil) {
+                jpegQuality: EncoderQuality? = nil, webpQuality: EncoderQuality? = nil, avifQuality: EncoderQuality? = nil, exclude: Bool? = nil) {
         self.match = match
         self.density = density
         self.width = width
@@ -46,7 +49,7 @@ public struct ImageRule: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case match, density, width, widths, formats, jpegQuality, webpQuality, avifQuality, exclude
+        case match, density, width, widths, formats, jpegQuality, webpQuality, avifQuality, qualityTarget, qualityTargetHiDPI, exclude
     }
 
     /// Whether the rule applies to the master at `path`.

@@ -88,6 +88,47 @@ private struct TableReader {
         return value
     }
 
+    /// An encoder quality: a whole number from 1 to 100, or "auto".
+    func quality(_ entry: TOMLDocument.Entry, example: Int) throws(ProjectFileError) -> EncoderQuality {
+        if case .string(let text) = entry.value {
+            guard text.lowercased() == "auto" else { throw fail(entry, "must be a number from 1 to 100 or \"auto\", e.g. \(entry.key) = \(example) or \(entry.key) = \"auto\"; got \"\(text)\"") }
+            return .auto
+        }
+        guard case .integer = entry.value else {
+            throw fail(entry, "must be a number from 1 to 100 or \"auto\", e.g. \(entry.key) = \(example) or \(entry.key) = \"auto\"; got \(entry.value.kind)")
+        }
+        return .fixed(try integer(entry, 1...100, example: example))
+    }
+
+    /// A SSIMULACRA2 score from 0 to 100 (`quality-target`).
+    func score(_ entry: TOMLDocument.Entry, example: Int) throws(ProjectFileError) -> Double {
+        let value: Double
+        switch entry.value {
+        case .integer(let number): value = Double(number)
+        case .float(let number): value = number
+        default: throw fail(entry, "must be a score between 0 and 100, e.g. \(entry.key) = \(example); got \(entry.value.kind)")
+        }
+        guard QualityTargets.range.contains(value) else {
+            throw fail(entry, "must be a score between 0 and 100, e.g. \(entry.key) = \(example); got \(describe(entry.value))")
+        }
+        return value
+    }
+
+    /// Reads the quality keys `[build]` and `[[rule]]` share; true when `entry` was one.
+    func encoderQuality(_ entry: TOMLDocument.Entry, into settings: inout ProjectSettings) throws(ProjectFileError) -> Bool {
+        if let bound = ProjectSettings.qualityBounds.first(where: { $0.flag == entry.key }) {
+            settings[keyPath: bound.path] = try quality(entry, example: bound.example)
+            return true
+        }
+        if let bound = ProjectSettings.targetBounds.first(where: { $0.flag == entry.key }) {
+            settings[keyPath: bound.path] = try score(entry, example: bound.example)
+            return true
+        }
+        return false
+    }
+
+    static var qualityKeys: [String] { ProjectSettings.qualityBounds.map(\.flag) + ProjectSettings.targetBounds.map(\.flag) }
+
     func density(_ entry: TOMLDocument.Entry) throws(ProjectFileError) -> Density {
         let density: Density?
         switch entry.value {
@@ -184,7 +225,7 @@ private struct TableReader {
 
     mutating func readBuild(into settings: inout ProjectSettings) throws(ProjectFileError) {
         let known = ["source", "out", "densities", "source-density", "formats", "upscale", "widths", "templates", "fail-on"]
-            + ProjectSettings.numberBounds.filter { $0.key.hasPrefix("build.") }.map { String($0.key.dropFirst(6)) }
+            + Self.qualityKeys + ProjectSettings.numberBounds.filter { $0.key.hasPrefix("build.") }.map { String($0.key.dropFirst(6)) }
         for entry in table.entries {
             switch entry.key {
             case "source": settings.source = try path(entry)
@@ -202,7 +243,9 @@ private struct TableReader {
                 settings.failOn = level
             case "shard":
                 throw fail(entry, "is not a project setting: a shard belongs to one job of many, so pass it to each job's command, e.g. dppx build --shard 2/4 (or --shard auto/4 in a Kubernetes Indexed Job), and remove it from the file")
-            default: if try !number(entry, into: &settings) { throw unknown(entry, known: known) }
+            default:
+                if try encoderQuality(entry, into: &settings) { continue }
+                if try !number(entry, into: &settings) { throw unknown(entry, known: known) }
             }
         }
     }
@@ -291,15 +334,21 @@ private struct TableReader {
                 if let problem = MarkupSizes.problem(sizes, spelled: { "sizes = \"\($0)\"" }) { throw fail(entry, problem) }
                 rule.sizes = sizes
             case "formats": rule.formats = try formats(entry)
-            case "quality": rule.jpegQuality = try integer(entry, 1...100, example: 80)
-            case "webp-quality": rule.webpQuality = try integer(entry, 1...100, example: 80)
-            case "avif-quality": rule.avifQuality = try integer(entry, 1...100, example: 55)
             case "exclude": rule.exclude = try bool(entry)
             case "css": rule.css = try bool(entry)
             case "cover":
                 guard let box = CoverBox(parsing: try string(entry)) else { throw fail(entry, "must be \(CoverBox.expected); got \(describe(entry.value))") }
                 rule.cover = box
-            default: throw unknown(entry, known: ["match", "density", "width", "widths", "sizes", "formats", "quality", "webp-quality", "avif-quality", "exclude", "css", "cover"])
+            default:
+                var qualities = ProjectSettings()
+                guard try encoderQuality(entry, into: &qualities) else {
+                    throw unknown(entry, known: ["match", "density", "width", "widths", "sizes", "formats"] + Self.qualityKeys + ["exclude", "css", "cover"])
+                }
+                if let value = qualities.jpegQuality { rule.jpegQuality = value }
+                if let value = qualities.webpQuality { rule.webpQuality = value }
+                if let value = qualities.avifQuality { rule.avifQuality = value }
+                if let value = qualities.qualityTarget { rule.qualityTarget = value }
+                if let value = qualities.qualityTargetHiDPI { rule.qualityTargetHiDPI = value }
             }
         }
         guard !rule.match.isEmpty else {

@@ -27,9 +27,13 @@ public struct ProjectSettings: Hashable, Sendable {
     /// How damaged a master may be and still be built (`[build] fail-on`, `--fail-on`).
     public var failOn: FailOn?
     public var jobs: Int?
-    public var jpegQuality: Int?
-    public var webpQuality: Int?
-    public var avifQuality: Int?
+    public var jpegQuality: EncoderQuality?
+    public var webpQuality: EncoderQuality?
+    public var avifQuality: EncoderQuality?
+    /// The score `auto` qualities aim at below 1.5x (`quality-target`).
+    public var qualityTarget: Double?
+    /// The score `auto` qualities aim at from 1.5x (`quality-target-hidpi`).
+    public var qualityTargetHiDPI: Double?
     public var avifEffort: Int?
     /// JPEG XL quality for variants encoded from pixels; absent: lossless for PNG masters.
     public var jxlQuality: Int?
@@ -99,6 +103,7 @@ public struct ProjectSettings: Hashable, Sendable {
         take(\.source); take(\.output)
         take(\.densities); take(\.sourceDensity); take(\.formats); take(\.upscale); take(\.widths)
         take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
+        take(\.qualityTarget); take(\.qualityTargetHiDPI)
         take(\.avifEffort); take(\.jxlQuality); take(\.pngCompression); take(\.templates)
         take(\.failOn)
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)

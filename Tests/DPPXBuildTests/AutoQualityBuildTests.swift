@@ -1,0 +1,174 @@
+import DPPXBuild
+import DPPXCore
+import DPPXImaging
+import DPPXTestSupport
+import Foundation
+import Testing
+
+/// `quality = "auto"`: each variant is the smallest file whose SSIMULACRA2 score against its
+/// own resized pixels reaches the target of the density it is drawn at.
+@Suite("Auto quality builds")
+struct AutoQualityBuildTests {
+    /// A photo-like master, 960x640 at 2x: variants at 1x (480x320), 1.5x and 2x.
+    static func writePhoto(_ fixture: BuildFixture, name: String = "photo@2x.jpg") throws {
+        try TestImages.writePixels(ScenePicture.pixels(width: 960, height: 640), width: 960, height: 640, bands: 3,
+                                   to: fixture.source(name) + "[Q=95]")
+    }
+
+    static func build(_ fixture: BuildFixture, plan: PlanSettings = PlanSettings(), _ configure: (inout EncodeSettings) -> Void) throws -> BuildReport {
+        var options = fixture.options(plan)
+        configure(&options.encode)
+        return try Builder(options: options).run()
+    }
+
+    /// Writes `variant`'s own pixels (the master resized the way the build resizes it) as a PNG.
+    static func writeReference(master: String, size: PixelSize, to path: String) throws {
+        let image = try MasterImage(path: master, limits: DecodeLimits(maxPixels: 100_000_000))
+        let pixels = try #require(image.decode().rgb).resized(to: size)
+        let bytes = try Encoder.encode(pixels, as: .png, settings: EncodeSettings(), losslessSource: false, file: path)
+        try TestImages.writeBytes(bytes, to: path)
+    }
+
+    @Test("every JPEG and WebP variant reaches its density's target by PyPI's ssimulacra2, the hidpi ones at a lower quality than 1x")
+    func variantsMeetTheirTargets() throws {
+        let fixture = BuildFixture()
+        try Self.writePhoto(fixture)
+        let report = try Self.build(fixture, plan: PlanSettings(extraFormats: [.webp])) {
+            $0.jpegQuality = .auto
+            $0.webpQuality = .auto
+        }
+        #expect(report.succeeded, "\(report.failures)")
+        let variants = try fixture.manifestOnDisk().images[0].variants
+        #expect(variants.filter { $0.format == .jpeg }.count == 3)
+        let scratch = ScratchFolder("dppx-auto-reference")
+        var pairs: [(reference: String, distorted: String)] = []
+        for variant in variants {
+            let reference = scratch("\(variant.width)x\(variant.height).png")
+            if !FileManager.default.fileExists(atPath: reference) {
+                try Self.writeReference(master: fixture.source("photo@2x.jpg"), size: variant.size, to: reference)
+            }
+            pairs.append((reference, fixture.output(variant.path)))
+        }
+        let independent = try IndependentScore.scores(pairs)
+        let targets = QualityTargets()
+        for (variant, score) in zip(variants, independent) {
+            let target = targets.target(for: variant.density)
+            let recorded = try #require(variant.score, "\(variant.path) records its score")
+            #expect(score >= target, "\(variant.path): ssimulacra2 scores it \(score), under its target \(target)")
+            #expect(abs(recorded - score) <= 0.5, "\(variant.path): recorded \(recorded), ssimulacra2 \(score)")
+            let fixed = try #require(variant.fixedQualityBytes)
+            if variant.quality.map({ $0 < EncodeSettings.defaultQuality(for: variant.format) ?? 0 }) == true {
+                #expect(variant.bytes < fixed, "\(variant.path): \(variant.bytes) bytes at quality \(variant.quality ?? 0), \(fixed) at the default")
+            }
+        }
+        // An extra-format file not smaller than its JPEG is left out (the 1x WebP may be): compare where both are.
+        for format in [ImageFormat.jpeg, .webp] {
+            guard let oneX = variants.first(where: { $0.format == format && $0.density == Density(1) })?.quality,
+                  let twoX = variants.first(where: { $0.format == format && $0.density == Density(2) })?.quality else {
+                #expect(format == .webp, "every JPEG variant is written")
+                continue
+            }
+            #expect(twoX < oneX, "\(format): 2x at \(twoX), 1x at \(oneX)")
+        }
+        let savings = try #require(report.qualitySavings)
+        #expect(savings.variants == variants.count)
+        #expect(savings.bytes == variants.reduce(0) { $0 + $1.bytes })
+        #expect(savings.fixedQualityBytes == variants.reduce(0) { $0 + ($1.fixedQualityBytes ?? 0) })
+        #expect(report.summaryLine.contains("quality auto: \(variants.count) variants"))
+    }
+
+    @Test("a photo's auto JPEG is smaller than the same variant written at quality 82")
+    func smallerThanFixed82() throws {
+        let auto = BuildFixture(), fixed = BuildFixture()
+        try Self.writePhoto(auto)
+        try Self.writePhoto(fixed)
+        _ = try Self.build(auto) { $0.jpegQuality = .auto }
+        _ = try Self.build(fixed) { $0.jpegQuality = 82 }
+        let autoVariants = try auto.manifestOnDisk().images[0].variants
+        let fixedVariants = try fixed.manifestOnDisk().images[0].variants
+        for (searched, plain) in zip(autoVariants, fixedVariants) {
+            #expect(searched.path == plain.path)
+            #expect(searched.bytes < plain.bytes, "\(searched.path): auto \(searched.bytes) bytes, fixed 82 \(plain.bytes)")
+            #expect(searched.fixedQualityBytes == plain.bytes, "the baseline recorded is the fixed-82 file")
+            #expect(plain.quality == nil && plain.score == nil, "fixed qualities record no search")
+        }
+    }
+
+    @Test("a second build writes nothing; changing the target searches again, with higher qualities for a higher target")
+    func incremental() throws {
+        let fixture = BuildFixture()
+        try Self.writePhoto(fixture)
+        let first = try Self.build(fixture) { $0.jpegQuality = .auto }
+        #expect(first.built == ["photo@2x.jpg"])
+        let firstVariants = try fixture.manifestOnDisk().images[0].variants
+        let times = fixture.output.modificationTimes()
+
+        let second = try Self.build(fixture) { $0.jpegQuality = .auto }
+        #expect(second.built.isEmpty && second.unchanged == ["photo@2x.jpg"] && second.filesWritten == 0)
+        #expect(fixture.output.modificationTimes() == times)
+        #expect(second.qualitySavings == first.qualitySavings, "the summary still reports the unchanged variants")
+
+        let higher = try Self.build(fixture) {
+            $0.jpegQuality = .auto
+            $0.qualityTargets = QualityTargets(standard: 90, hiDPI: 85)
+        }
+        #expect(higher.built == ["photo@2x.jpg"])
+        let higherVariants = try fixture.manifestOnDisk().images[0].variants
+        for (before, after) in zip(firstVariants, higherVariants) {
+            #expect((after.quality ?? 0) > (before.quality ?? 0), "\(after.path): \(before.quality ?? 0) then \(after.quality ?? 0)")
+            #expect((after.score ?? 0) >= (after.density >= Density(1.5) ? 85 : 90))
+        }
+    }
+
+    @Test("the same master and settings give the same bytes, qualities and scores")
+    func deterministic() throws {
+        let one = BuildFixture(), two = BuildFixture()
+        try Self.writePhoto(one)
+        try Self.writePhoto(two)
+        _ = try Self.build(one) { $0.jpegQuality = .auto }
+        _ = try Self.build(two) { $0.jpegQuality = .auto }
+        #expect(try one.manifestOnDisk() == two.manifestOnDisk())
+    }
+
+    @Test("AVIF: each variant reaches its density's target, the 2x one at a lower quality than 1x")
+    func avif() throws {
+        let fixture = BuildFixture()
+        try TestImages.writePixels(ScenePicture.pixels(width: 360, height: 240), width: 360, height: 240, bands: 3,
+                                   to: fixture.source("small@2x.png"))
+        let report = try Self.build(fixture, plan: PlanSettings(extraFormats: [.avif])) { $0.avifQuality = .auto }
+        #expect(report.succeeded, "\(report.failures)")
+        let variants = try fixture.manifestOnDisk().images[0].variants
+        let avif = variants.filter { $0.format == .avif }
+        #expect(avif.count == 3)
+        for variant in avif {
+            let target = QualityTargets().target(for: variant.density)
+            #expect((variant.score ?? 0) >= target, "\(variant.path) scores \(variant.score ?? 0), target \(target)")
+        }
+        #expect(variants.filter { $0.format == .png }.allSatisfy { $0.quality == nil }, "PNG stays lossless")
+        let oneX = try #require(avif.first { $0.density == Density(1) }?.quality)
+        let twoX = try #require(avif.first { $0.density == Density(2) }?.quality)
+        #expect(twoX < oneX)
+    }
+
+    @Test("PNG stays lossless, and a fluid image's widths all aim at the 1x target")
+    func pngAndFluid() throws {
+        let fixture = BuildFixture()
+        try TestImages.writePixels(ScenePicture.pixels(width: 900, height: 600), width: 900, height: 600, bands: 3,
+                                   to: fixture.source("plan.png"))
+        try Self.writePhoto(fixture, name: "wide.jpg")
+        let rule = ImageRule(match: [PathGlob("wide.jpg")], widths: try WidthRequest(parsing: "480,960"))
+        let report = try Self.build(fixture, plan: PlanSettings(rules: [rule])) {
+            $0.jpegQuality = .auto
+            $0.webpQuality = .auto
+        }
+        #expect(report.succeeded, "\(report.failures)")
+        let images = try fixture.manifestOnDisk().images
+        let png = try #require(images.first { $0.source == "plan.png" })
+        #expect(png.variants.allSatisfy { $0.quality == nil && $0.score == nil })
+        let fluid = try #require(images.first { $0.source == "wide.jpg" })
+        #expect(fluid.isFluid && fluid.variants.count == 2)
+        for variant in fluid.variants {
+            #expect((variant.score ?? 0) >= QualityTargets.defaultStandard, "\(variant.path) scores \(variant.score ?? 0)")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import DPPXCore
+import DPPXImaging
+import DPPXTestSupport
+import Foundation
+import Testing
+
+/// dppx's SSIMULACRA2 (CVips's ssimulacra2.c) against PyPI's `ssimulacra2`, a separate
+/// implementation: the quality search is only as good as this agreement.
+@Suite("Perceptual score")
+struct PerceptualScoreTests {
+    /// The pixels of `path` as a build holds them (decoded, at their own size).
+    static func pixels(_ path: String) throws -> VipsImage {
+        let master = try MasterImage(path: path, limits: DecodeLimits(maxPixels: 100_000_000))
+        return try #require(master.decode().rgb).resized(to: master.size)
+    }
+
+    static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    @Test("identical pixels score 100; blurred, noisy and re-encoded pairs score what PyPI's ssimulacra2 scores, within 0.5",
+          arguments: [(250, 187), (640, 427)])
+    func agreesWithIndependentImplementation(width: Int, height: Int) throws {
+        let folder = ScratchFolder("dppx-score")
+        let original = ScenePicture.pixels(width: width, height: height)
+        try TestImages.writePixels(original, width: width, height: height, bands: 3, to: folder("original.png"))
+        try TestImages.writePixels(ScenePicture.blurred(original, width: width, height: height), width: width, height: height,
+                                   bands: 3, to: folder("blurred.png"))
+        try TestImages.writePixels(ScenePicture.noisy(original, amplitude: 12), width: width, height: height, bands: 3,
+                                   to: folder("noisy.png"))
+        try TestImages.writePixels(original, width: width, height: height, bands: 3, to: folder("q40.jpg") + "[Q=40]")
+        try TestImages.writePixels(original, width: width, height: height, bands: 3, to: folder("q85.jpg") + "[Q=85]")
+        try TestImages.writePixels(original, width: width, height: height, bands: 3, to: folder("q50.webp") + "[Q=50]")
+
+        let reference = try Self.pixels(folder("original.png"))
+        let names = ["original.png", "blurred.png", "noisy.png", "q40.jpg", "q85.jpg", "q50.webp"]
+        let ours = try names.map { try PerceptualScore.ssimulacra2(reference: reference, encoded: Self.bytes(folder($0)), file: $0) }
+        let theirs = try IndependentScore.scores(names.map { (folder("original.png"), folder($0)) })
+        #expect(ours[0] == 100, "identical pixels")
+        for (name, (mine, independent)) in zip(names, zip(ours, theirs)) {
+            #expect(abs(mine - independent) <= 0.5, "\(name) at \(width)x\(height): dppx \(mine), ssimulacra2 \(independent)")
+        }
+        // The scale orders what it should: a light JPEG above a heavy one, and both below identical.
+        #expect(ours[4] > ours[3] && ours[4] < 100)
+    }
+
+    @Test("a transparent image scores its colour where it shows: invisible colour changes under alpha 0 cost nothing")
+    func alphaHidesInvisibleColour() throws {
+        try Vips.start()
+        let folder = ScratchFolder("dppx-score")
+        let width = 64, height = 48
+        var one = TestImages.photoPixels(width: width, height: height, bands: 4)
+        for index in stride(from: 3, to: one.count, by: 4) { one[index] = (index / 4) % width < width / 2 ? 0 : 255 }
+        var two = one
+        // Colour changed only where alpha is 0.
+        for pixel in 0..<(width * height) where two[pixel * 4 + 3] == 0 { two[pixel * 4] = 255 &- two[pixel * 4] }
+        try TestImages.writePixels(one, width: width, height: height, bands: 4, to: folder("one.png"))
+        try TestImages.writePixels(two, width: width, height: height, bands: 4, to: folder("two.png"))
+        let score = try PerceptualScore.ssimulacra2(reference: Self.pixels(folder("one.png")), encoded: Self.bytes(folder("two.png")), file: "two.png")
+        #expect(score == 100)
+        // The same change where the image is opaque is seen.
+        var three = one
+        for pixel in 0..<(width * height) where three[pixel * 4 + 3] == 255 { three[pixel * 4] = 255 &- three[pixel * 4] }
+        try TestImages.writePixels(three, width: width, height: height, bands: 4, to: folder("three.png"))
+        let seen = try PerceptualScore.ssimulacra2(reference: Self.pixels(folder("one.png")), encoded: Self.bytes(folder("three.png")), file: "three.png")
+        #expect(seen < 90)
+    }
+
+    @Test("a file of another size than its pixels is an error naming both sizes, not a score")
+    func sizeMismatchIsAnError() throws {
+        let folder = ScratchFolder("dppx-score")
+        try TestImages.write(folder("a.png"), width: 40, height: 30)
+        try TestImages.write(folder("b.png"), width: 30, height: 40)
+        #expect {
+            try PerceptualScore.ssimulacra2(reference: Self.pixels(folder("a.png")), encoded: Self.bytes(folder("b.png")), file: "b.png")
+        } throws: { error in
+            (error as? ImagingError)?.reason.contains("30x40") == true && (error as? ImagingError)?.reason.contains("40x30") == true
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import DPPXCore
+import DPPXTestSupport
+import Foundation
+import Testing
+
+@Suite("dppx build --quality auto on the command line")
+struct AutoQualityCommandTests {
+    @Test("--quality auto: the summary line and --json report the bytes saved against the fixed defaults; the manifest records quality and score")
+    func reportsSavings() async throws {
+        let source = ScratchFolder("dppx-cli-auto")
+        try TestImages.write(source("hero@2x.jpg"), width: 480, height: 320)
+        let output = ScratchFolder("dppx-cli-auto-out")
+        let human = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--quality", "auto",
+                                              "--quality-target", "75"], in: source.path)
+        #expect(human.status == 0, "\(human)")
+        #expect(human.stdout.contains("quality auto: 3 variants,"), "\(human.stdout)")
+        #expect(human.stdout.contains("fixed qualities"))
+        let manifest = try Manifest.decode(Array(Data(contentsOf: URL(fileURLWithPath: output(Manifest.fileName)))))
+        for variant in manifest.images[0].variants {
+            #expect(variant.quality != nil && (variant.score ?? 0) >= (variant.density >= Density(1.5) ? 65 : 75), "\(variant)")
+        }
+
+        let json = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--quality", "auto",
+                                             "--quality-target", "75", "--json"], in: source.path)
+        #expect(json.status == 0)
+        let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(summary?["unchanged"] as? [String] == ["hero@2x.jpg"], "the same settings rebuild nothing")
+        let auto = summary?["autoQuality"] as? [String: Any]
+        let bytes = manifest.images[0].variants.reduce(0) { $0 + $1.bytes }
+        #expect(auto?["variants"] as? Int == 3)
+        #expect(auto?["bytes"] as? Int == bytes)
+        #expect((auto?["fixedQualityBytes"] as? Int).map { $0 - bytes } == auto?["savedBytes"] as? Int)
+    }
+
+    @Test("a quality that is neither a number nor auto, and a target out of range, are usage errors naming the flag", arguments: [
+        (["--quality", "best"], "--quality"),
+        (["--webp-quality", "0"], "--webp-quality must be between 1 and 100, or auto"),
+        (["--quality-target", "101"], "--quality-target must be a score between 0 and 100"),
+    ])
+    func usage(arguments: [String], hint: String) async throws {
+        let folder = ScratchFolder("dppx-cli-auto-usage")
+        let result = try await DPPXBinary.run(["build", "SRC", "--out", "OUT"] + arguments, in: folder.path)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains(hint), "\(result)")
+    }
+}
