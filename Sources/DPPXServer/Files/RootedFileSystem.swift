@@ -72,9 +72,12 @@ public struct RootedFileSystem: Sendable {
         let limit = cachedFileLimit
         let path = slice.path
         let cache = self.cache
-        let loaded = await cache.sharedLoad(of: path, identity: slice.file) {
+        let confirmed = slice.file
+        let loaded = await cache.sharedLoad(of: path, identity: confirmed) {
+            // Only the version found inside ROOT is kept: a path replaced meanwhile (a link
+            // pointed out of ROOT) is read but never stored, as storing it would vouch for it.
             guard let (read, identity) = try? await NIOThreadPool.singleton.runIfActive({ try Self.readWhole(path, limit: limit) }),
-                  let identity
+                  let identity, identity == confirmed
             else { return nil }
             cache.store(read, for: path, identity: identity)
             return identity

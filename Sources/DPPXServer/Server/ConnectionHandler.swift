@@ -314,12 +314,13 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         needsFlush = true
         lastProgress = context.eventLoop.now
         if closes { closing = true }
-        // Each part looked up in memory once: a file that is not there is then opened, not
-        // looked for again.
-        let parts = answer.body.parts.map { (part: $0, bytes: inMemory($0)) }
+        let parts = answer.body.parts
+        // Each part is looked up in memory once: the first here, the rest in the loop below; a
+        // file that is not there is then opened, not looked for again.
+        let first = parts.first.map(inMemory)
         // The common answer (a head and at most one small body in memory) needs no promise.
         if start == nil, !closes, parts.count <= 1 {
-            let bytes = parts.first?.bytes
+            let bytes = first ?? nil
             if parts.isEmpty || (bytes?.readableBytes ?? .max) <= Self.pieceSize {
                 outlet.write(NIOAny(IOData.byteBuffer(encodedHead)), promise: nil)
                 if let bytes { outlet.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil) }
@@ -330,8 +331,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var pieces: [IOData] = [.byteBuffer(encodedHead)]
         var files: [NIOFileHandle] = []
         var sentBytes = 0
-        for (part, bytes) in parts {
-            if let bytes {
+        for (index, part) in parts.enumerated() {
+            if let bytes = index == 0 ? first ?? nil : inMemory(part) {
                 var rest = bytes
                 while let piece = rest.readSlice(length: min(rest.readableBytes, Self.pieceSize)), piece.readableBytes > 0 {
                     pieces.append(.byteBuffer(piece))
