@@ -81,6 +81,9 @@ public struct PageRewriter: Sendable {
                 added.append(("width", String(image.width)))
                 added.append(("height", String(image.height)))
             }
+            if let placeholder = options.placeholder {
+                placeholderEdit(placeholder, image: image, tag: tag, added: &added, edits: &edits, report: report)
+            }
             if !added.isEmpty {
                 edits.replace(tag.insertionPoint..<tag.insertionPoint,
                               with: added.map { " \($0.name)=\"\(Self.escapeAttribute($0.value))\"" }.joined())

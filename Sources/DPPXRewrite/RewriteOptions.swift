@@ -16,13 +16,17 @@ public struct RewriteOptions: Hashable, Sendable {
     /// per format (`--picture`): the browser takes the smallest format it reads, but selectors
     /// such as `a > img` or `.card > img` no longer match the image.
     public var picture: Bool
+    /// Paint each rewritten `<img>`'s placeholder in an inline `style` it does not have yet
+    /// (`--placeholder`): what `dppx html --placeholder` writes, which the page's CSS can override.
+    public var placeholder: PlaceholderStyle?
 
     public init(baseURL: String? = nil, sizes: String? = nil, rules: [ImageRule] = [], dimensions: Bool = false,
-                picture: Bool = false) {
+                picture: Bool = false, placeholder: PlaceholderStyle? = nil) {
         self.baseURL = baseURL
         self.sizes = sizes
         self.rules = rules
         self.dimensions = dimensions
         self.picture = picture
+        self.placeholder = placeholder
     }
 }

@@ -11,7 +11,7 @@ struct RewriteCommand: ParsableCommand {
         commandName: "rewrite",
         abstract: "Add srcset to the <img> of HTML pages and image-set() to CSS backgrounds, for images dppx built.",
         discussion: """
-        Every <img> whose src names the plain file of an image in a dppx-manifest.json under --root (relative to the page, from the root with /, or under --base-url) gets a srcset, and nothing else: x descriptors for density images (hero.jpg 1x, hero@2x.jpg 2x), so the box stays the 1x file's; w descriptors for fluid images only where the page says how wide they are shown (their own sizes attribute, a [[rule]] sizes, a width attribute, else --sizes), otherwise they are reported with what to add. An <img> with a srcset of its own is left alone and reported. Every other byte of the page stays as it was (pages are read with an HTML5 parser), and a second run changes nothing; after a rebuild, the srcset dppx wrote is brought up to date.
+        Every <img> whose src names the plain file of an image in a dppx-manifest.json under --root (relative to the page, from the root with /, or under --base-url) gets a srcset, and nothing else: x descriptors for density images (hero.jpg 1x, hero@2x.jpg 2x), so the box stays the 1x file's; w descriptors for fluid images only where the page says how wide they are shown (their own sizes attribute, a [[rule]] sizes, a width attribute, else --sizes), otherwise they are reported with what to add. An <img> with a srcset of its own is left alone and reported. --placeholder color|blur also gives each such <img> its image's placeholder as an inline style, as 'dppx html --placeholder' writes it (none for SVG or transparent images); an <img> with a style of its own keeps it and is reported. Every other byte of the page stays as it was (pages are read with an HTML5 parser), and a second run changes nothing; after a rebuild, the srcset dppx wrote is brought up to date.
 
         A .css file gets, after each background or background-image declaration whose single url() is a density image, a background-image: image-set(...) with its densities (AVIF and WebP first, with type()); the original line stays as the fallback, and the painted size is unchanged. Fluid images in CSS are reported.
 
@@ -23,6 +23,7 @@ struct RewriteCommand: ParsableCommand {
           dppx rewrite site/index.html site/blog/*.html --root site
           dppx rewrite site/css/main.css --root site
           dppx rewrite site/*.html --root site --out dist
+          dppx rewrite site/*.html --root site --placeholder blur
           dppx rewrite site/*.html --root site --check      # CI: exit 1 naming stale pages
           dppx rewrite                                      # as dppx.toml's [rewrite] says
         """
@@ -49,6 +50,9 @@ struct RewriteCommand: ParsableCommand {
 
     @Flag(inversion: .prefixedNo, help: "Also wrap images that have AVIF or WebP files in a <picture> with a <source> per format: smaller files where the browser reads them, but selectors such as 'a > img' no longer match the image.")
     var picture: Bool?
+
+    @Option(help: ArgumentHelp("Also paint each image's placeholder (recorded by 'dppx build') in its box until it arrives, as an inline style the page's CSS can override: its average colour, or blur (a tiny preview covering the box, over that colour). An <img> with a style of its own is left alone and reported.", valueName: "color|blur"))
+    var placeholder: PlaceholderStyle?
 
     @Flag(help: "Write nothing; exit 1 naming each page that is not what a rewrite gives. For CI.")
     var check = false
@@ -78,6 +82,7 @@ struct RewriteCommand: ParsableCommand {
         flags.rewriteSizes = sizes
         flags.rewriteDimensions = dimensions
         flags.rewritePicture = picture
+        flags.rewritePlaceholder = placeholder
         settings = settings.overlaid(by: flags)
         let files = pages.isEmpty ? SiteRewrite.files(matching: settings.rewritePages ?? []) : pages
         guard !files.isEmpty else {
@@ -134,6 +139,6 @@ extension ProjectSettings {
     /// How `dppx rewrite`, `dppx build` and `dppx serve` rewrite pages.
     var rewriteOptions: RewriteOptions {
         RewriteOptions(baseURL: rewriteBaseURL, sizes: rewriteSizes, rules: rules, dimensions: rewriteDimensions ?? false,
-                       picture: rewritePicture ?? false)
+                       picture: rewritePicture ?? false, placeholder: rewritePlaceholder)
     }
 }

@@ -143,6 +143,17 @@ struct ProjectFileTests {
         #expect(ruled == String(decoding: try encoder.encode(plain.planSettings), as: UTF8.self))
     }
 
+    @Test("[rewrite] placeholder: the style dppx rewrite, build and serve paint in rewritten pages; a flag overrides it")
+    func rewritePlaceholder() throws {
+        let settings = try ProjectFile.settings(parsing: "[rewrite]\npages = \"site/*.html\"\nplaceholder = \"blur\"\n")
+        #expect(settings.rewritePlaceholder == .blur)
+        var flags = ProjectSettings()
+        flags.rewritePlaceholder = .color
+        #expect(settings.overlaid(by: flags).rewritePlaceholder == .color)
+        #expect(settings.overlaid(by: ProjectSettings()).rewritePlaceholder == .blur)
+        #expect(try ProjectFile.settings(parsing: "[rewrite]\npicture = true\n").rewritePlaceholder == nil)
+    }
+
     @Test("errors name the line, the key and what is allowed", arguments: [
         ("[build]\nquality = 101\n", 2, "build.quality must be between 1 and 100, e.g. quality = 80; got 101"),
         ("[build]\n\nqualty = 80\n", 3, "build.qualty is not a key of [build]; known keys: source, out"),
@@ -172,6 +183,8 @@ struct ProjectFileTests {
         ("[[rule]]\nmatch = \"a/**\"\nwidths = [480, \"960\"]\n", 3, "rule.widths must list widths in pixels"),
         ("[[rule]]\nmatch = \"a/**\"\nwidths = [0]\n", 3, "rule.widths expected 'auto' or widths in pixels"),
         ("[[rule]]\nmatch = \"a/**\"\nsizes = \"\"\n", 3, "rule.sizes must be a sizes attribute"),
+        ("[rewrite]\nplaceholder = \"thumbhash\"\n", 2, "rewrite.placeholder must be \"color\" or \"blur\", e.g. placeholder = \"color\"; got \"thumbhash\""),
+        ("[rewrite]\nplaceholder = true\n", 2, "rewrite.placeholder must be \"color\" or \"blur\""),
     ])
     func errors(text: String, line: Int, message: String) {
         #expect(throws: ProjectFileError.self) { try ProjectFile.settings(parsing: text) }

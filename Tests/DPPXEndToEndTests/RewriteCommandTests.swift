@@ -96,4 +96,23 @@ struct RewriteCommandTests {
         let rewrite = try await scenario.dppx("rewrite", "--check")
         #expect(rewrite.status == 0, "\(rewrite)")
     }
+
+    @Test("--placeholder color gives each rewritten <img> its colour as an inline style; an author's style is kept and reported")
+    func placeholder() async throws {
+        let scenario = try await Self.site()
+        try scenario.write(#"<img src="img/logo.png"><img src="img/logo.png" style="width: 50%">"#, to: "site/styled.html")
+        let pages = ["site/index.html", "site/styled.html"]
+        let result = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site", "--placeholder", "color"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains(#"styled.html:1: <img src="img/logo.png">: has a style of its own"#), "\(result.stderr)")
+        let home = try #require(scenario.read("site/index.html"))
+        let colors = home.components(separatedBy: #" style="background-color: #"#)
+        #expect(colors.count == 3, "both images get their colour: \(home)")
+        #expect(colors.dropFirst().allSatisfy { $0.prefix(7).dropFirst(6) == "\"" && $0.prefix(6).allSatisfy(\.isHexDigit) }, "\(home)")
+        #expect(scenario.read("site/styled.html")?.contains(#"style="width: 50%""#) == true)
+        let again = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site", "--placeholder", "color", "--check"])
+        #expect(again.status == 0, "a second run changes nothing: \(again)")
+        let bad = try await scenario.dppx("rewrite", "site/index.html", "--root", "site", "--placeholder", "thumbhash")
+        #expect(bad.status == 2, "\(bad)")
+    }
 }

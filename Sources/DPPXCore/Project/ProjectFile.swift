@@ -316,7 +316,12 @@ private struct TableReader {
                 settings.rewriteSizes = sizes
             case "dimensions": settings.rewriteDimensions = try bool(entry)
             case "picture": settings.rewritePicture = try bool(entry)
-            default: throw unknown(entry, known: ["pages", "root", "base-url", "sizes", "dimensions", "picture"])
+            case "placeholder":
+                guard case .string(let text) = entry.value, let style = PlaceholderStyle(rawValue: text) else {
+                    throw fail(entry, "must be \(PlaceholderStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")), e.g. placeholder = \"color\"; got \(describe(entry.value))")
+                }
+                settings.rewritePlaceholder = style
+            default: throw unknown(entry, known: ["pages", "root", "base-url", "sizes", "dimensions", "picture", "placeholder"])
             }
         }
     }

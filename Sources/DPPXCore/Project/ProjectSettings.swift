@@ -80,6 +80,8 @@ public struct ProjectSettings: Hashable, Sendable {
     public var rewriteDimensions: Bool?
     /// Wrap images with AVIF or WebP files in `<picture>` (`[rewrite] picture`).
     public var rewritePicture: Bool?
+    /// Paint each image's placeholder in an inline style of its `<img>` (`[rewrite] placeholder`).
+    public var rewritePlaceholder: PlaceholderStyle?
 
     // The server.
     public var serveRoot: String?
@@ -109,7 +111,7 @@ public struct ProjectSettings: Hashable, Sendable {
         take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
         take(\.placeholder)
         take(\.cssMatch); take(\.dimensions)
-        take(\.rewritePages); take(\.rewriteRoot); take(\.rewriteBaseURL); take(\.rewriteSizes); take(\.rewriteDimensions); take(\.rewritePicture)
+        take(\.rewritePages); take(\.rewriteRoot); take(\.rewriteBaseURL); take(\.rewriteSizes); take(\.rewriteDimensions); take(\.rewritePicture); take(\.rewritePlaceholder)
         take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
         result.rules += other.rules
         return result
