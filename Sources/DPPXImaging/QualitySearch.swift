@@ -9,9 +9,9 @@ import DPPXCore
 /// its pixels, its own macroblocks), then the sample's answer is encoded and scored whole:
 /// the whole file is what must reach the target. Smaller variants are searched whole. Each
 /// search step encodes, decodes and scores; steps aim by interpolating the scores found so
-/// far and stop once the quality is known to within `step`: 3 to 5 steps on the sample, then
-/// usually one whole encode and score (two when the whole image scores differently enough
-/// from its sample to move the answer). The format's default fixed quality is also encoded
+/// far and stop once the quality is known to within `step`: 2 to 5 steps on the sample, then
+/// one or two whole encodes and scores besides the default quality's (the second when the
+/// whole file passes or fails by enough to move the answer). The format's default fixed quality is also encoded
 /// whole, for the size `auto` reports its savings against. A variant no quality brings to its
 /// target gets the highest quality, 100. Encoders and the score are deterministic, so is the
 /// choice.
@@ -97,11 +97,17 @@ public enum QualitySearch {
             let offset = try sampledAtFixed - wholeStep(fixed)
             var sampled = [fixed: sampledAtFixed]
             let estimate = try lowestPassing(in: range, from: fixed, goal: goal + offset, known: &sampled, probe: sampleStep)
-            // The whole image has the last word: from the sample's answer up until it passes.
-            if try wholeStep(estimate) < goal {
+            // The whole image has the last word. From the sample's answer: when the whole file
+            // passes with room to spare, one step down to where its score points; when it
+            // fails, up until it passes.
+            let score = try wholeStep(estimate)
+            let slope = Self.slope(sampled, around: estimate)
+            if score >= goal {
+                let aim = max(range.lowerBound, estimate - Int(((score - goal) / slope).rounded(.down)))
+                if aim <= estimate - step, whole[aim] == nil { _ = try wholeStep(aim) }
+            } else {
                 var known = whole
-                let slope = Self.slope(sampled, around: estimate)
-                let aim = estimate + max(1, Int(((goal - whole[estimate, default: goal]) / slope).rounded(.up)))
+                let aim = estimate + max(1, Int(((goal - score) / slope).rounded(.up)))
                 _ = try lowestPassing(in: range, from: min(range.upperBound, aim), goal: goal, known: &known, probe: wholeStep)
             }
         } else {
