@@ -68,11 +68,15 @@ let package = Package(
             name: "DPPXImaging",
             dependencies: ["CVips", "DPPXCore"]
         ),
-        // Scan, plan, incremental cache, parallel execution, atomic writes, CSS/HTML files.
+        // Scan, plan, incremental cache, parallel execution, atomic writes, CSS/HTML files, and the
+        // development loop (a ServiceLifecycle service) that build --watch and serve --watch run.
         // Templates/ is compiled in by the EmbedTemplates plugin: a copied binary needs no files.
         .target(
             name: "DPPXBuild",
-            dependencies: ["DPPXImaging", "DPPXRewrite", "DPPXCore"],
+            dependencies: [
+                "DPPXImaging", "DPPXRewrite", "DPPXCore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             plugins: ["EmbedTemplates"]
         ),
         // Page rewriting: srcset and image-set() added to HTML and CSS from the manifests, every
@@ -109,6 +113,8 @@ let package = Package(
                 "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // Fixtures made with libvips at test time, and readers that check outputs pixel by pixel.
@@ -119,7 +125,14 @@ let package = Package(
         ),
         .testTarget(name: "DPPXCoreTests", dependencies: ["DPPXCore"], exclude: ["Golden"]),
         .testTarget(name: "DPPXRewriteTests", dependencies: ["DPPXRewrite", "DPPXCore"], exclude: ["Golden"]),
-        .testTarget(name: "DPPXBuildTests", dependencies: ["DPPXBuild", "DPPXImaging", "DPPXCore", "DPPXTestSupport"]),
+        .testTarget(
+            name: "DPPXBuildTests",
+            dependencies: [
+                "DPPXBuild", "DPPXImaging", "DPPXCore", "DPPXTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "DPPXServerTests",
             dependencies: [

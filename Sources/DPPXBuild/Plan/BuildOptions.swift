@@ -65,7 +65,7 @@ extension BuildOptions {
                   maxScans: settings.maxScans ?? DecodeLimits.defaultMaxScans,
                   jobs: settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                   encode: EncodeSettings(settings: settings))
-        limits.failOn = settings.failOn ?? .default
+        limits.failOn = SettingRegistry.failOn.resolved(in: settings)
     }
 }
 
@@ -88,6 +88,7 @@ extension EncodeSettings {
         if let value = rule.jpegQuality { result.jpegQuality = value }
         if let value = rule.webpQuality { result.webpQuality = value }
         if let value = rule.avifQuality { result.avifQuality = value }
+        if let value = rule.jxlQuality { result.jxlQuality = value }
         result.qualityTargets = QualityTargets(standard: rule.qualityTarget, hiDPI: rule.qualityTargetHiDPI, base: qualityTargets)
         return result
     }

@@ -8,7 +8,6 @@ public enum BuildError: Error, CustomStringConvertible, Equatable, Sendable {
     case sourceInsideOutput(source: String, output: String)
     case locked(output: String, holder: String)
     case file(FileError)
-    case nameCollision(first: String, second: String, output: String)
 
     public var description: String {
         switch self {
@@ -22,8 +21,6 @@ public enum BuildError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(output): another dppx build (\(holder)) is writing this folder; wait for it to finish or build into another --out"
         case .file(let error):
             error.description
-        case .nameCollision(let first, let second, let output):
-            "\(first) and \(second) would both write \(output); rename one of them"
         }
     }
 }
