@@ -32,8 +32,10 @@ struct DevelopmentLoopTests {
         }
     }
 
+    /// Polls `condition` for up to five minutes: the loop's rounds resume on Swift's cooperative
+    /// pool, which other suites' synchronous libvips work can hold for long stretches.
     static func waitFor(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(300)
         while !condition() {
             guard Date() < deadline else { throw WaitFailure(description: "waited in vain for \(what)") }
             try await Task.sleep(for: .milliseconds(50))
