@@ -3,16 +3,16 @@ import DPPXImaging
 
 /// Opens a master's header with messages that say what is wrong with the file.
 enum MasterOpener {
-    static func open(_ source: SourceFile, limits: DecodeLimits) throws(BuildFailure) -> MasterImage {
+    static func open(_ source: SourceFile, limits: DecodeLimits) throws(FileProblem) -> MasterImage {
         if source.byteCount == 0 {
-            throw BuildFailure(file: source.relativePath, reason: "is empty (0 bytes); replace it with the image")
+            throw FileProblem(file: source.relativePath, reason: "is empty (0 bytes); replace it with the image")
         }
         do {
             return try MasterImage(path: source.absolutePath, limits: limits)
         } catch where error.code == .unknownFormat {
-            throw BuildFailure(file: source.relativePath, reason: "is not an image libvips can read (its extension says \(source.name.format.rawValue)); replace or remove it")
+            throw FileProblem(file: source.relativePath, reason: "is not an image libvips can read (its extension says \(source.name.format.rawValue)); replace or remove it")
         } catch {
-            throw BuildFailure(file: source.relativePath, reason: error.reason)
+            throw FileProblem(file: source.relativePath, reason: error.reason)
         }
     }
 }

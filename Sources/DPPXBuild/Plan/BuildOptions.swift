@@ -98,7 +98,7 @@ extension BuildOptions {
     /// The masters this build takes: the source folder's, less those a rule excludes (their
     /// outputs, if any, are removed as if the master were deleted); and the files that are not
     /// images (`notes.txt`), which the build leaves alone and reports.
-    public func scanSources() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure], skipped: [String]) {
+    public func scanSources() throws(BuildError) -> (sources: [SourceFile], rejected: [FileProblem], skipped: [String]) {
         let (sources, rejected, skipped) = try SourceScanner(root: sourceRoot, excluding: outputRoot == sourceRoot ? nil : outputRoot)
             .scanReportingSkipped()
         guard !plan.rules.isEmpty else { return (sources, rejected, skipped) }

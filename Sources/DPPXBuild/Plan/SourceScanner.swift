@@ -19,14 +19,14 @@ public struct SourceScanner {
     }
 
     /// Masters and the names that could not be taken (with the reason).
-    public func scan() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure]) {
+    public func scan() throws(BuildError) -> (sources: [SourceFile], rejected: [FileProblem]) {
         let found = try scanReportingSkipped()
         return (found.sources, found.rejected)
     }
 
     /// As `scan`, with the files that are not images dppx reads (`notes.txt`, `Thumbs.db`),
     /// relative and sorted, so a build can say it left them alone.
-    public func scanReportingSkipped() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure], skipped: [String]) {
+    public func scanReportingSkipped() throws(BuildError) -> (sources: [SourceFile], rejected: [FileProblem], skipped: [String]) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
             throw .sourceMissing(root)
@@ -35,23 +35,23 @@ public struct SourceScanner {
             // A single file: build just that master.
             let file = (root as NSString).lastPathComponent
             var sources: [SourceFile] = []
-            var rejected: [BuildFailure] = []
+            var rejected: [FileProblem] = []
             var skipped: [String] = []
             visit(file: file, relative: file, absolute: root, into: &sources, rejected: &rejected, skipped: &skipped)
             return (sources, rejected, skipped)
         }
         var sources: [SourceFile] = []
-        var rejected: [BuildFailure] = []
+        var rejected: [FileProblem] = []
         var skipped: [String] = []
         walk(directory: root, relative: "", into: &sources, rejected: &rejected, skipped: &skipped)
         return (sources.sorted { $0.relativePath < $1.relativePath }, rejected, skipped.sorted())
     }
 
-    private func walk(directory: String, relative: String, into sources: inout [SourceFile], rejected: inout [BuildFailure],
+    private func walk(directory: String, relative: String, into sources: inout [SourceFile], rejected: inout [FileProblem],
                       skipped: inout [String]) {
         if let excluded, Self.canonical(directory) == excluded { return }
         guard let handle = opendir(directory) else {
-            rejected.append(BuildFailure(file: relative.isEmpty ? directory : relative,
+            rejected.append(FileProblem(file: relative.isEmpty ? directory : relative,
                                          reason: "cannot be listed: \(String(cString: strerror(errno)))"))
             return
         }
@@ -66,7 +66,7 @@ public struct SourceScanner {
             let absolute = directory.hasSuffix("/") ? directory + entry.name : directory + "/" + entry.name
             let relativePath = relative.isEmpty ? entry.name : relative + "/" + entry.name
             guard String(validating: entry.raw, as: UTF8.self) != nil else {
-                rejected.append(BuildFailure(file: relativePath,
+                rejected.append(FileProblem(file: relativePath,
                                              reason: "has a name that is not valid UTF-8 and cannot become a URL; rename it"))
                 continue
             }
@@ -74,7 +74,7 @@ public struct SourceScanner {
             guard stat(absolute, &info) == 0 else {
                 // A dangling symlink or a file removed while we looked.
                 if ImageFormat(fileExtension: (entry.name as NSString).pathExtension) != nil {
-                    rejected.append(BuildFailure(file: relativePath, reason: "cannot be read: \(String(cString: strerror(errno)))"))
+                    rejected.append(FileProblem(file: relativePath, reason: "cannot be read: \(String(cString: strerror(errno)))"))
                 }
                 continue
             }
@@ -91,18 +91,18 @@ public struct SourceScanner {
     }
 
     private func visit(file: String, relative: String, absolute: String, info: stat? = nil,
-                       into sources: inout [SourceFile], rejected: inout [BuildFailure], skipped: inout [String]) {
+                       into sources: inout [SourceFile], rejected: inout [FileProblem], skipped: inout [String]) {
         guard let name = MasterName(relativePath: relative) else {
             skipped.append(relative)
             return
         }
         var status = info ?? stat()
         if info == nil, stat(absolute, &status) != 0 {
-            rejected.append(BuildFailure(file: relative, reason: "cannot be read: \(String(cString: strerror(errno)))"))
+            rejected.append(FileProblem(file: relative, reason: "cannot be read: \(String(cString: strerror(errno)))"))
             return
         }
         if relative.contains("\n") || relative.contains("\r") {
-            rejected.append(BuildFailure(file: relative.debugDescription,
+            rejected.append(FileProblem(file: relative.debugDescription,
                                          reason: "has a line break in its name, which cannot become a URL; rename it"))
             return
         }

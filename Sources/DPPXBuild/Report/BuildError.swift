@@ -1,7 +1,7 @@
 import DPPXCore
 
 /// Why a build could not run at all (as opposed to one master failing, which is a
-/// `BuildFailure` and does not stop the others).
+/// `FileProblem` and does not stop the others).
 public enum BuildError: Error, CustomStringConvertible, Equatable, Sendable {
     case sourceMissing(String)
     case outputInsideItself(String)
@@ -23,19 +23,4 @@ public enum BuildError: Error, CustomStringConvertible, Equatable, Sendable {
             error.description
         }
     }
-}
-
-/// One master that could not be built, and why; the rest of the build goes on.
-public struct BuildFailure: Error, Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The master, relative to the source folder.
-    public let file: String
-    /// What is wrong, and where it helps, what to do.
-    public let reason: String
-
-    public init(file: String, reason: String) {
-        self.file = file
-        self.reason = reason
-    }
-
-    public var description: String { "\(file): \(reason)" }
 }

@@ -31,7 +31,7 @@ public struct DevelopmentRound: Sendable {
         public var pages: SiteRewrite.Outcome?
         /// Every master, stylesheet or page that failed, with the reason (a build that could
         /// not run at all is SRC's failure).
-        public var problems: [BuildFailure] = []
+        public var problems: [FileProblem] = []
 
         /// True when every master built, and the stylesheet and every page were written.
         public var succeeded: Bool { problems.isEmpty }
@@ -53,7 +53,7 @@ public struct DevelopmentRound: Sendable {
         do throws(BuildError) {
             report = try Builder(options: build).run(onEvent: onEvent)
         } catch {
-            return Outcome(build: .failure(error), problems: [BuildFailure(file: build.sourceRoot, reason: error.description)])
+            return Outcome(build: .failure(error), problems: [FileProblem(file: build.sourceRoot, reason: error.description)])
         }
         var outcome = Outcome(build: .success(report), problems: report.failures)
         if let stylesheet {
@@ -61,7 +61,7 @@ public struct DevelopmentRound: Sendable {
                 outcome.stylesheet = .success(try stylesheet.write(manifest: report.manifest, imageRoot: build.outputRoot))
             } catch {
                 outcome.stylesheet = .failure(error)
-                outcome.problems.append(BuildFailure(file: stylesheet.path, reason: "\(error)"))
+                outcome.problems.append(FileProblem(file: stylesheet.path, reason: "\(error)"))
             }
         }
         if let pages {
