@@ -86,7 +86,7 @@ public struct TIFFReader {
 
     /// A single RATIONAL, read where the entry points.
     public func rational(_ entry: TIFFEntry) -> (numerator: UInt32, denominator: UInt32)? {
-        guard entry.type == 5, entry.count == 1, let at = integerField(at: entry.valueField),
+        guard entry.type == 5, entry.count == 1, let at = integerField(at: entry.valueField), reader.contains(at, length: 8),
               let numerator = reader.uint32(at: at), let denominator = reader.uint32(at: at + 4) else { return nil }
         return (numerator, denominator)
     }
