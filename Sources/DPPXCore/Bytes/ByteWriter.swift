@@ -15,14 +15,14 @@ public struct ByteWriter {
 
     public mutating func write<Value: FixedWidthInteger & UnsignedInteger>(_ value: Value) {
         let stored = order == .bigEndian ? value.bigEndian : value.littleEndian
-        withUnsafeBytes(of: stored) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: stored) { bytes += $0 }
     }
 
     public mutating func write(_ name: FourCC) {
-        bytes.append(contentsOf: name.bytes)
+        bytes += name.bytes
     }
 
     public mutating func write(_ other: some Sequence<UInt8>) {
-        bytes.append(contentsOf: other)
+        bytes += other
     }
 }
