@@ -166,6 +166,9 @@ struct ServeInspectorAgreementTests {
             // The case: a master that stated nothing, asked for by a 2x Chromium, is its own file.
             if client.name == "Chromium at 2x, an <img sizes>" {
                 #expect(reports.contains(Report(image: "/plain/photo.jpg", sends: "/plain/photo.jpg", vary: "", signal: "none", cache: "shared")))
+                #expect(page.text.contains("this browser gets <strong><code>plain/photo.jpg</code></strong> · its size was not stated"))
+                #expect(page.text.contains("· DPR 2 from Sec-CH-DPR"), "the hint that chose a density")
+                #expect(page.text.contains("· 700 device px wide from Sec-CH-Width"), "the hint that chose a width")
                 #expect(reports.contains { $0.image == "/plain/hero.jpg" && $0.sends.hasPrefix("/plain/hero@2x.") && $0.vary == "Sec-CH-DPR, Accept" })
             }
         }
