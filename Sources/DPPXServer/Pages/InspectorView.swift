@@ -34,7 +34,8 @@ struct InspectorView {
         let chosenURL: String
         /// True when the hints chose the file; false when the URL's own file is sent as it is.
         let negotiated: Bool
-        /// The hint that decided ("Sec-CH-DPR", "Sec-CH-Width", "default"), with the value read.
+        /// The hint that chose the file, with the value read: `DPR 2 from Sec-CH-DPR`, `700 device
+        /// px wide from Sec-CH-Width`; empty for the URL's own file.
         let decidedBy: String
         /// Why the URL's own file is sent (not for vectors, which say so themselves); nil when negotiated.
         let ownFileReason: String?
