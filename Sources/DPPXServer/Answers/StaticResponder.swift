@@ -13,7 +13,7 @@ import NIOCore
 /// 1. `PathGuard`: no `..`, encoded separators or hidden files;
 /// 2. a path a manifest under ROOT lists as the 1x URL (`/images/hero.jpg`) of an image whose
 ///    size was given (an `@Nx` name, a rule, an option; `Manifest.Image.sizeIsGiven`) is answered with
-///    the variant `VariantChoice` picks from `?dpr=`, `Sec-CH-DPR`, `DPR`, the `dpr` cookie and
+///    the variant `VariantNegotiator` picks from `?dpr=`, `Sec-CH-DPR`, `DPR`, the `dpr` cookie and
 ///    `Accept` (the file name comes from the manifest, never from the client), with `Vary`,
 ///    its density said the way `VariantChoice.signal` decided (EXIF density written into the
 ///    answer's bytes, else `Content-DPR`), `Content-Location`, `Cache-Control` (private when the
@@ -178,12 +178,10 @@ struct StaticResponder: Sendable {
     /// follows from the body; ranges, HEAD and the writer need no change (`AnswerBody.slice`).
     private func variant(of relative: Substring, in index: ManifestIndex, request: FileRequest,
                          variantMissing: inout Bool) -> Decision? {
-        // An image whose size nobody stated keeps its own file: a page never told about dppx
-        // lays out as it did from a plain static server.
-        guard let image = index.image(atBasePath: String(relative)), !image.densityIndependent, image.sizeIsGiven else { return nil }
-        let dpr = ClientDPR(request)
-        guard let choice = VariantChoice(image: image, dpr: dpr, accept: AcceptHeader(request.accept),
-                                         width: image.isFluid ? ClientWidth(request, dpr: dpr) : nil)
+        // `VariantNegotiator` decides, as it does for the inspector: the image's own file (a
+        // vector, a size nobody stated) is the plain file's answer below.
+        guard let image = index.image(atBasePath: String(relative)),
+              case .variant(var choice) = VariantNegotiator.negotiate(image, hints: ClientHints(request))
         else { return nil }
         guard let file = files.entry(choice.variant.path), file.isRegularFile else {
             variantMissing = true
@@ -195,15 +193,14 @@ struct StaticResponder: Sendable {
         var body = AnswerBody([.file(whole)])
         // A file that cannot carry EXIF density (not the JPEG or PNG the manifest says) gets
         // the header instead.
-        var signal = choice.signal
-        if case .exif(let exif) = signal {
+        if case .exif(let exif) = choice.signal {
             let format = choice.variant.format
             switch densityPrefixes.prefix(writing: exif, into: format, file: whole, files: files) {
             case .success(let prefix)?:
                 body = AnswerBody([.bytes(prefix.bytes),
                                    .file(FileSlice(path: absolutePath, file: file, range: prefix.resumeOffset..<file.size))])
             case .failure?:
-                signal = .contentDPR(choice.variant.density)
+                choice = choice.sayingDensityInHeader()
             case nil:
                 let (prefixes, files) = (densityPrefixes, self.files)
                 return .needsRead { await prefixes.read(writing: exif, into: format, file: whole, files: files) }
@@ -211,7 +208,7 @@ struct StaticResponder: Sendable {
         }
         // A size other than the manifest's means a build is rewriting the file: the manifest's
         // hash cannot vouch for these bytes, so the file's own weak tag is used.
-        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes, signal: signal)
+        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes)
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: variant.key)) {
             FileResponse.headers(file: file, path: path, length: body.count, cachePolicy: cachePolicy, decorate: variant.apply)
         }

@@ -53,9 +53,8 @@ struct ServerPages {
         case .success(let template):
             let accept = request.headers[values: .accept]
             let view = InspectorView(manifest: manifests.index().manifest, status: manifests.status(),
-                                     dpr: request.clientDPR,
-                                     accept: AcceptHeader(accept), acceptText: accept.joined(separator: ", "),
-                                     build: session?.latestStatus)
+                                     hints: ClientHints(uri: request.uri, headers: request.headers),
+                                     acceptText: accept.joined(separator: ", "), build: session?.latestStatus)
             var page = Self.text(template.render(view), contentType: "text/html; charset=utf-8", cacheControl: "no-store",
                                  head: request.method == .head)
             page.headers[.acceptCH] = StaticResponder.acceptCH
