@@ -13,12 +13,13 @@ import Darwin
 #endif
 
 /// The one writer of answers: reads an HTTP/1 connection's requests as NIO parses them, asks
-/// `StaticResponder` for each answer, and writes it (head bytes, then the body from memory or,
-/// through `sendfile`, from disk). Requests under `/_dppx/` go on to Hummingbird's router.
+/// `StaticResponder` for each answer (the server's own pages under `/_dppx/` included), and
+/// writes it (head bytes, then the body from memory or, through `sendfile`, from disk; the
+/// live-reload events as they come).
 ///
 /// **Order and memory.** Requests are answered in order. A request is taken up only while the
 /// connection can take more output (NIO's pending bytes under its high-water mark), no file is
-/// open for it and Hummingbird owes no answer; until then its parts wait here and nothing more is
+/// open for it and no answer is still being made or streamed; until then its parts wait here and nothing more is
 /// read from the socket. So a client that pipelines requests without reading the answers holds
 /// at most one read's worth of requests (`readSizes`: 2 KB, one to four of a browser's
 /// requests or about 40 short ones, never more than `maximumWaitingParts`), one answer's pending writes (slices of the
@@ -83,23 +84,43 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var timer: Scheduled<Void>?
     private var date: (second: Int, text: String) = (-1, "")
     private var last: (request: HTTPRequestHead, answer: Answer)?
-    /// The access-log line of the request Hummingbird is answering, filled in as it writes.
-    private var routedEntry: (entry: AccessLogEntry, start: ContinuousClock.Instant)?
 
-    private enum Work: Equatable {
+    private enum Work {
         case none
-        /// A file is being read before the answer can be made.
+        /// A file is being read (on NIO's thread pool) before the answer can be made.
         case loading
-        /// Hummingbird is answering a request for `/_dppx/`.
-        case routed(isHead: Bool)
+        /// An endless answer is being sent: the live-reload events.
+        case streaming(EventStream)
+
+        var isNone: Bool {
+            if case .none = self { true } else { false }
+        }
+    }
+
+    /// The live-reload events being sent on this connection.
+    private struct EventStream {
+        /// Reads the events and hands each to the event loop.
+        let task: Task<Void, Never>
+        /// HTTP/1.1: each event is a chunk; HTTP/1.0: the body ends when the connection closes.
+        let chunked: Bool
+        let closes: Bool
+        var sentBytes: Int
+        let logLine: AccessLogLine?
+    }
+
+    /// What the access-log line of an answer needs once its body is sent.
+    private struct AccessLogLine {
+        let method: String
+        let target: String
+        let status: Int
+        let variant: String?
+        let start: ContinuousClock.Instant
     }
 
     private enum Reading {
         case nothing
-        /// The rest of a request answered here: dropped.
+        /// The rest of a request already answered: dropped.
         case discarding
-        /// The rest of a request for Hummingbird.
-        case routing
     }
 
     init(responder: StaticResponder, accessLogger: Logger?, timeout: TimeAmount) {
@@ -115,6 +136,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        if case .streaming(let stream) = work { stream.task.cancel() }
         timer?.cancel()
         timer = nil
         bytesOutlet = nil
@@ -130,6 +152,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         timer?.cancel()
         timer = nil
         closing = true
+        if case .streaming(let stream) = work { stream.task.cancel() }
         context.fireChannelInactive()
     }
 
@@ -175,8 +198,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let quiesce = event is ChannelShouldQuiesceEvent
         if quiesce || (event as? ChannelEvent) == .inputClosed {
             if quiesce { quiescing = true } else { inputEnded = true }
-            // Hummingbird closes once it has answered; otherwise this handler closes when done.
-            if case .routed = work { context.fireUserInboundEventTriggered(event) } else { resume(context) }
+            resume(context)
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -190,9 +212,10 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // A request NIO cannot parse: the connection cannot be read further.
         waiting.removeAll()
         reading = .nothing
-        if work == .none, !closing {
+        if work.isNone, !closing {
             let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "")
-            send(.errorPage(.badRequest, path: "", message: "the request is not valid HTTP/1.1 (\(error))", isHead: false, closes: true),
+            // The parser's own words name its internals, not what the client should change.
+            send(.errorPage(.badRequest, path: "", message: "the request is not valid HTTP/1.1", isHead: false, closes: true),
                  for: head, start: nil, context: context)
             flushIfNeeded(context)
         } else {
@@ -208,7 +231,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func isStalled(_ context: ChannelHandlerContext) -> Bool {
-        closing || quiescing || work != .none || openFiles > 0 || !context.channel.isWritable
+        closing || quiescing || !work.isNone || openFiles > 0 || !context.channel.isWritable
     }
 
     private func take(_ part: HTTPServerRequestPart, _ context: ChannelHandlerContext) {
@@ -218,9 +241,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             requestStarted = lastActivity
             take(head, context)
         case .body:
-            if reading == .routing { context.fireChannelRead(wrapInboundOut(part)) }
+            break
         case .end:
-            if reading == .routing { context.fireChannelRead(wrapInboundOut(part)) }
             reading = .nothing
             lastActivity = context.eventLoop.now
         }
@@ -234,7 +256,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             send(reused, for: head, start: start, context: context)
             return
         }
-        let request = FileRequest(method: Self.method(head.method), uri: URI(head.uri), headers: head.headers)
+        let request = ClientRequest(method: Self.method(head.method), uri: URI(head.uri), headers: head.headers)
         guard request.hostCount == 1 || (request.hostCount == 0 && head.version == .http1_0) else {
             let reason = request.hostCount == 0 ? "an HTTP/1.1 request needs a Host header" : "the request has more than one Host header"
             send(.errorPage(.badRequest, path: request.uri.path, message: reason, isHead: request.method == .head, closes: true),
@@ -244,20 +266,12 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         decide(request, head: head, start: start, mayLoad: true, context: context)
     }
 
-    private func decide(_ request: FileRequest, head: HTTPRequestHead, start: ContinuousClock.Instant?, mayLoad: Bool,
+    private func decide(_ request: ClientRequest, head: HTTPRequestHead, start: ContinuousClock.Instant?, mayLoad: Bool,
                         context: ChannelHandlerContext) {
         switch responder.decide(request) {
         case .answer(let answer):
             if answer.decidedFrom != nil { last = (head, answer) }
             send(answer, for: head, start: start, context: context)
-        case .route:
-            work = .routed(isHead: head.method == .HEAD)
-            if let start {
-                routedEntry = (AccessLogEntry(method: head.method.rawValue, target: head.uri, status: 0, bytes: 0, variant: nil,
-                                              duration: .zero), start)
-            }
-            reading = .routing
-            context.fireChannelRead(wrapInboundOut(.head(head)))
         case .needsRead(let read):
             guard mayLoad else {
                 // Replaced again while it was being read: the client asks again.
@@ -267,9 +281,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             work = .loading
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let loaded = context.eventLoop.makePromise(of: Void.self)
-            loaded.completeWithTask { await read() }
-            loaded.futureResult.assumeIsolated().whenComplete { _ in
+            read(context.eventLoop).hop(to: context.eventLoop).assumeIsolated().whenComplete { _ in
                 let (handler, context) = loopBound.value
                 guard !handler.closing else { return }
                 handler.work = .none
@@ -279,7 +291,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private static func method(_ method: HTTPMethod) -> FileRequest.Method {
+    private static func method(_ method: HTTPMethod) -> ClientRequest.Method {
         switch method {
         case .GET: .get
         case .HEAD: .head
@@ -306,6 +318,10 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: Answers
 
     private func send(_ answer: Answer, for head: HTTPRequestHead, start: ContinuousClock.Instant?, context: ChannelHandlerContext) {
+        if let events = answer.events {
+            stream(events, after: answer, for: head, start: start, context: context)
+            return
+        }
         let outlet = bytesOutlet ?? context
         let closes = answer.closesConnection || !head.isKeepAlive
         let connection: HTTP1ResponseHead.Connection = closes ? .close : head.version.minor == 0 ? .keepAlive : .unsaid
@@ -347,7 +363,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     offset = end
                 }
                 sentBytes += slice.range.count
-                if responder.files.keepsInMemory(slice) { warm(slice) }
+                if responder.files.keepsInMemory(slice) { warm(slice, on: context.eventLoop) }
             } else {
                 // Replaced since the decision: the head promised bytes that are gone. Closing
                 // tells the client the answer is incomplete.
@@ -369,19 +385,18 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             outlet.write(NIOAny(piece), promise: promise)
         }
         if !files.isEmpty || closing { flushIfNeeded(context) }
-        let logLine = start.map { start in
-            (logger: accessLogger, method: head.method.rawValue, target: head.uri, status: answer.status.code,
-             bytes: sentBytes, variant: answer.variant, start: start)
-        }
+        let logLine = start.map { AccessLogLine(method: head.method.rawValue, target: head.uri, status: answer.status.code,
+                                                variant: answer.variant, start: $0) }
+        let bytesSent = sentBytes
         done.futureResult.assumeIsolated().whenComplete { result in
             let (handler, context) = loopBound.value
             for file in files { try? file.close() }
             handler.openFiles -= files.count
             handler.lastProgress = context.eventLoop.now
             handler.lastActivity = handler.lastProgress
-            if let line = logLine, let logger = line.logger {
+            if let logLine {
                 let aborted = (try? result.get()) == nil
-                logger.info("\(AccessLogEntry(method: line.method, target: line.target, status: line.status, bytes: aborted ? 0 : line.bytes, variant: line.variant, duration: .now - line.start, aborted: aborted))")
+                handler.log(logLine, bytes: aborted ? 0 : bytesSent, aborted: aborted)
             }
             if handler.closing {
                 context.close(promise: nil)
@@ -399,11 +414,100 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Reads a small file into memory off the event loop, so the next requests for it are
+    /// Reads a small file into memory on NIO's thread pool, so the next requests for it are
     /// answered from there.
-    private func warm(_ slice: FileSlice) {
-        let files = responder.files
-        Task { _ = await files.load(slice) }
+    private func warm(_ slice: FileSlice, on eventLoop: any EventLoop) {
+        _ = responder.files.load(slice, on: eventLoop)
+    }
+
+    // MARK: The live-reload events
+
+    /// Sends an endless answer: its head and first bytes now, then each event as it comes
+    /// (chunked; for HTTP/1.0 the connection's close ends the body), until the stream ends
+    /// (a graceful shutdown ends it) or the client goes away. Nothing else is taken up meanwhile.
+    private func stream(_ events: AsyncStream<String>, after answer: Answer, for head: HTTPRequestHead,
+                        start: ContinuousClock.Instant?, context: ChannelHandlerContext) {
+        let outlet = bytesOutlet ?? context
+        let chunked = head.version.minor > 0 || head.version.major > 1
+        let closes = answer.closesConnection || !head.isKeepAlive || !chunked
+        var fieldLines = answer.fieldLines
+        if chunked { fieldLines.writeStaticString("Transfer-Encoding: chunked\r\n") }
+        let encodedHead = HTTP1ResponseHead.encode(status: answer.status, fieldLines: fieldLines, connection: closes ? .close : .unsaid,
+                                                   date: currentDate(), allocator: context.channel.allocator)
+        outlet.write(NIOAny(IOData.byteBuffer(encodedHead)), promise: nil)
+        var sent = 0
+        for case .bytes(let bytes) in answer.body.parts {
+            outlet.write(NIOAny(IOData.byteBuffer(chunked ? Self.chunk(bytes) : bytes)), promise: nil)
+            sent += bytes.readableBytes
+        }
+        needsFlush = true
+        lastProgress = context.eventLoop.now
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        let task = Task {
+            for await text in events {
+                eventLoop.execute {
+                    let (handler, context) = loopBound.value
+                    handler.writeEvent(text, context: context)
+                }
+            }
+            eventLoop.execute {
+                let (handler, context) = loopBound.value
+                handler.endStream(context: context)
+            }
+        }
+        let logLine = start.map { AccessLogLine(method: head.method.rawValue, target: head.uri, status: answer.status.code,
+                                                variant: nil, start: $0) }
+        work = .streaming(EventStream(task: task, chunked: chunked, closes: closes, sentBytes: sent, logLine: logLine))
+        flushIfNeeded(context)
+    }
+
+    /// One event, unless the client stopped reading (then it is dropped: the idle rule closes
+    /// the connection, and the page reconnects for the latest status).
+    private func writeEvent(_ text: String, context: ChannelHandlerContext) {
+        guard case .streaming(var stream) = work, context.channel.isActive, context.channel.isWritable else { return }
+        let bytes = ByteBuffer(string: text)
+        (bytesOutlet ?? context).writeAndFlush(NIOAny(IOData.byteBuffer(stream.chunked ? Self.chunk(bytes) : bytes)), promise: nil)
+        stream.sentBytes += bytes.readableBytes
+        work = .streaming(stream)
+        lastProgress = context.eventLoop.now
+    }
+
+    /// The stream ended: the last chunk, the access-log line, then the next request (or the close).
+    private func endStream(context: ChannelHandlerContext) {
+        guard case .streaming(let stream) = work else { return }
+        work = .none
+        let active = context.channel.isActive
+        if active, stream.chunked {
+            (bytesOutlet ?? context).write(NIOAny(IOData.byteBuffer(ByteBuffer(string: "0\r\n\r\n"))), promise: nil)
+            needsFlush = true
+        }
+        if let logLine = stream.logLine { log(logLine, bytes: stream.sentBytes, aborted: !active) }
+        lastActivity = context.eventLoop.now
+        guard active else { return }
+        if stream.closes {
+            closing = true
+            flushIfNeeded(context)
+            context.close(promise: nil)
+        } else {
+            resume(context)
+        }
+    }
+
+    /// The access-log line of an answer whose body is sent (or was cut short).
+    private func log(_ line: AccessLogLine, bytes: Int, aborted: Bool) {
+        accessLogger?.info("\(AccessLogEntry(method: line.method, target: line.target, status: line.status, bytes: bytes, variant: line.variant, duration: .now - line.start, aborted: aborted))")
+    }
+
+    /// `bytes` as one chunk of a chunked body.
+    private static func chunk(_ bytes: ByteBuffer) -> ByteBuffer {
+        var framed = ByteBuffer()
+        framed.reserveCapacity(bytes.readableBytes + 12)
+        framed.writeString(String(bytes.readableBytes, radix: 16))
+        framed.writeStaticString("\r\n")
+        framed.writeImmutableBuffer(bytes)
+        framed.writeStaticString("\r\n")
+        return framed
     }
 
     /// Takes up waiting requests while nothing is in the way, then reads on if a read was held.
@@ -413,7 +517,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             take(part, context)
         }
         flushIfNeeded(context)
-        guard !closing, work == .none, openFiles == 0 else { return }
+        guard !closing, work.isNone, openFiles == 0 else { return }
         if quiescing || (inputEnded && waiting.isEmpty) {
             closing = true
             context.close(promise: nil)
@@ -440,43 +544,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return date.text
     }
 
-    // MARK: Hummingbird's answers (`/_dppx/`)
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let part = unwrapOutboundIn(data)
-        guard case .routed(let isHead) = work else {
-            context.write(data, promise: promise)
-            return
-        }
-        switch part {
-        case .head(let head):
-            lastProgress = context.eventLoop.now
-            routedEntry?.entry.status = Int(head.status.code)
-        case .body(let body):
-            // NIO's encoder is not told of the request's method: the body of a HEAD answer is dropped here.
-            if isHead {
-                promise?.succeed()
-                return
-            }
-            routedEntry?.entry.bytes? += body.readableBytes
-        case .end:
-            if let (entry, start) = routedEntry, let accessLogger {
-                var finished = entry
-                finished.duration = .now - start
-                accessLogger.info("\(finished)")
-            }
-            routedEntry = nil
-            work = .none
-            lastActivity = context.eventLoop.now
-            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            context.eventLoop.assumeIsolated().execute {
-                let (handler, context) = loopBound.value
-                handler.resume(context)
-            }
-        }
-        context.write(data, promise: promise)
-    }
-
     // MARK: Timeouts
 
     private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
@@ -497,7 +564,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             deadline = lastProgress + timeout           // the client stopped reading
         } else if reading != .nothing {
             deadline = requestStarted + timeout         // a request body dribbled
-        } else if work == .none, waiting.isEmpty {
+        } else if work.isNone, waiting.isEmpty {
             deadline = lastActivity + timeout           // idle, or headers dribbled
         } else {
             deadline = now + timeout                    // an answer being made
