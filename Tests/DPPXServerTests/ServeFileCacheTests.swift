@@ -144,7 +144,7 @@ struct ServeFileCacheTests {
                 .requestBlocking("/images/hero.jpg", headers: ["Sec-CH-DPR": "2"])
             return (answer.status, answer.header("Content-Location"), ContinuousClock.now - started)
         }
-        for blocker in blockers { await blocker.value }
+        for blocker in blockers { _ = await blocker.value }
         try await running.shutdown()
         #expect(status == 200 && location == "/images/hero@2x.jpg")
         #expect(elapsed < .milliseconds(1500), "the answer took \(elapsed) while the pool was busy for 3 s")
