@@ -31,7 +31,7 @@ struct ConnectionStateTests {
         #expect(state.partRead(Self.head("/b"), isWritable: true, now: Self.at(0)) == .wait)
         #expect(state.partRead(.end(nil), isWritable: true, now: Self.at(0)) == .wait, "behind its head")
         #expect(state.resume(isWritable: true, now: Self.at(1)) == .none, "still loading")
-        #expect(state.loadFinished())
+        #expect(state.loadFinished() == true)
         #expect(state.resume(isWritable: true, now: Self.at(1)) == .takeUp(Self.head("/b")))
         #expect(state.resume(isWritable: true, now: Self.at(1)) == .takeUp(.end(nil)))
         #expect(state.resume(isWritable: true, now: Self.at(1)) == .none)
@@ -49,7 +49,7 @@ struct ConnectionStateTests {
         #expect(state.resume(isWritable: true, now: Self.at(2)) == .takeUp(Self.head()))
         #expect(state.resume(isWritable: true, now: Self.at(2)) == .read, "the held read is made")
         #expect(state.resume(isWritable: true, now: Self.at(2)) == .none, "once")
-        #expect(state.readRequested(isWritable: true))
+        #expect(state.readRequested(isWritable: true) == true)
     }
 
     @Test("an answer sent from files holds the next request until its files are closed")
@@ -98,7 +98,7 @@ struct ConnectionStateTests {
         #expect(state.partRead(Self.head("/b"), isWritable: true, now: Self.at(0)) == .wait)
         state.inputClosed()
         #expect(state.resume(isWritable: true, now: Self.at(0)) == .none)
-        #expect(state.loadFinished())
+        #expect(state.loadFinished() == true)
         #expect(state.resume(isWritable: true, now: Self.at(0)) == .takeUp(Self.head("/b")))
         #expect(state.resume(isWritable: true, now: Self.at(0)) == .close)
     }
