@@ -1,22 +1,13 @@
 import DPPXCore
-import HTTPTypes
-import Hummingbird
 import HummingbirdCore
 
 extension ClientHints {
-    /// The hints of a request `StaticResponder` gathered: `?dpr=`, `Sec-CH-DPR`, `DPR`,
-    /// `Sec-CH-Width`, `Sec-CH-Viewport-Width`, `Cookie` and `Accept`.
-    init(_ request: FileRequest) {
+    /// The hints of a request: `?dpr=`, `Sec-CH-DPR`, `DPR`, `Sec-CH-Width`,
+    /// `Sec-CH-Viewport-Width`, `Cookie` and `Accept`.
+    init(_ request: ClientRequest) {
         self.init(query: Self.dprParameter(of: request.uri), secCHDPR: request.secCHDPR, dpr: request.dpr,
                   secCHWidth: request.secCHWidth, viewportWidth: request.secCHViewportWidth, cookie: request.cookie,
                   accept: request.accept)
-    }
-
-    /// The same, from a request Hummingbird parsed (the `/_dppx/` pages).
-    init(uri: URI, headers: HTTPFields) {
-        self.init(query: Self.dprParameter(of: uri), secCHDPR: headers[values: .secCHDPR], dpr: headers[values: .dpr],
-                  secCHWidth: headers[values: .secCHWidth], viewportWidth: headers[values: .secCHViewportWidth],
-                  cookie: headers[values: .cookie], accept: headers[values: .accept])
     }
 
     /// The `dpr` query parameter. Parsing every query parameter costs; without the name anywhere
