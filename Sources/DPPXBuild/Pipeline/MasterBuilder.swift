@@ -213,7 +213,7 @@ struct MasterBuilder: Sendable {
 
 
     func start(_ source: SourceFile, sourceHash: String) throws(FileProblem) -> Started {
-        try reportingAsBuildFailure(source) { () throws -> Started in
+        try reportingAsFileProblem(source) { () throws -> Started in
             let master = try MasterOpener.open(source, limits: options.limits)
             let plan = ImagePlan(name: source.name, source: source.relativePath, masterSize: master.size,
                                  hasAlpha: master.hasAlpha, animated: master.frames > 1, settings: options.plan)
@@ -252,7 +252,7 @@ struct MasterBuilder: Sendable {
             return job.record(.failure(FileProblem(file: job.source.relativePath, reason: "skipped")))
         }
         do throws(FileProblem) {
-            let files = try reportingAsBuildFailure(job.source) { () throws -> [(path: String, bytes: Int, hash: String, written: Bool)] in
+            let files = try reportingAsFileProblem(job.source) { () throws -> [(path: String, bytes: Int, hash: String, written: Bool)] in
                 // Taken either way, so the master is released once every output is done with it.
                 let input = job.takeInput(index)
                 let bytes: [UInt8]
@@ -312,7 +312,7 @@ struct MasterBuilder: Sendable {
                     notSmaller.append(NotSmallerFile(path: output.path, bytes: bytes.count, replaces: replaced.path, replacedBytes: replacedBytes))
                     continue
                 }
-                let wrote = try reportingAsBuildFailure(job.source) { try outputFolder.writeIfChanged(bytes, to: output.path) }
+                let wrote = try reportingAsFileProblem(job.source) { try outputFolder.writeIfChanged(bytes, to: output.path) }
                 if wrote { written += 1 }
             }
             var image = job.plan.manifestImage(sourceHash: job.sourceHash, files: files, searched: done.searched)
@@ -332,7 +332,7 @@ struct MasterBuilder: Sendable {
     }
 
     /// Runs `body`, turning imaging and file errors into a failure that names the master.
-    private func reportingAsBuildFailure<T>(_ source: SourceFile, _ body: () throws -> T) throws(FileProblem) -> T {
+    private func reportingAsFileProblem<T>(_ source: SourceFile, _ body: () throws -> T) throws(FileProblem) -> T {
         do {
             return try body()
         } catch let error as ImagingError {
