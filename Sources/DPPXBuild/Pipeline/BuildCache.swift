@@ -92,6 +92,6 @@ struct BuildCache: Codable, Sendable {
 
     /// Deletes the state earlier dppx versions kept inside OUT.
     static func removeLegacyFiles(in output: String) {
-        for name in legacyFileNames { unlink(output + "/" + name) }
+        for name in legacyFileNames { try? AtomicFile.remove(output + "/" + name) }
     }
 }

@@ -159,7 +159,7 @@ public final class Builder: Sendable {
         } else {
             do { try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName) } catch { throw .file(error) }
             // The whole manifest now says what the shards' partial manifests said.
-            for name in partialFiles { unlink(folder.path(name)) }
+            for name in partialFiles { try? AtomicFile.remove(folder.path(name)) }
         }
         do { try cache.save(to: cachePath) } catch {
             warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
