@@ -96,8 +96,9 @@ let package = Package(
         ),
         .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["EmbedTemplatesTool"]),
         .executableTarget(name: "EmbedTemplatesTool", path: "Plugins/EmbedTemplatesTool"),
-        // The server: one responder decides every answer and one NIO writer sends it; Hummingbird
-        // routes only /_dppx/ (inspector, DPR script, dev mode).
+        // The server: one responder decides every answer (the /_dppx/ pages too) and one NIO
+        // writer sends it, on NIO's bootstrap; from Hummingbird only its URI, media types and
+        // connection limit.
         .target(
             name: "DPPXServer",
             dependencies: [
@@ -112,8 +113,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
             ]
         ),
         // The thin command-line front end.
@@ -146,6 +146,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),

@@ -1,6 +1,13 @@
+import Foundation
+
 /// HTTP dates (`Last-Modified`, `If-Modified-Since`), in whole seconds since 1970 UTC, without
 /// Foundation's date formatters: this runs on every file response.
 enum HTTPDate {
+    /// Whole seconds since 1970 now, for the `Date` header.
+    static func now() -> Int {
+        Int(Date().timeIntervalSince1970.rounded(.down))
+    }
+
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

@@ -58,37 +58,37 @@ public struct RootedFileSystem: Sendable {
     /// Reads `slice`'s file into memory on NIO's thread pool; true when it is there now, as the
     /// same version. Nothing is read for a file above `cachedFileLimit`. Requests that ask for
     /// the same version while it is being read wait for that one read (`FileCache.sharedLoad`):
-    /// a page that hundreds of clients ask for at once is read, and held, once.
-    func load(_ slice: FileSlice) async -> Bool {
-        guard keepsInMemory(slice) else { return false }
-        if cache.contents(of: slice.path, identity: slice.file) != nil { return true }
+    /// a page that hundreds of clients ask for at once is read, and held, once. Completes on
+    /// `eventLoop`.
+    func load(_ slice: FileSlice, on eventLoop: any EventLoop) -> EventLoopFuture<Bool> {
+        guard keepsInMemory(slice) else { return eventLoop.makeSucceededFuture(false) }
+        if cache.contents(of: slice.path, identity: slice.file) != nil { return eventLoop.makeSucceededFuture(true) }
         let limit = cachedFileLimit
         let path = slice.path
         let cache = self.cache
         let confirmed = slice.file
-        let loaded = await cache.sharedLoad(of: path, identity: confirmed) {
+        return cache.sharedLoad(of: path, identity: confirmed, on: eventLoop) {
             // Only the version found inside ROOT is kept: a path replaced meanwhile (a link
             // pointed out of ROOT) is read but never stored, as storing it would vouch for it.
-            guard let (read, identity) = try? await NIOThreadPool.singleton.runIfActive({ try Self.readWhole(path, limit: limit) }),
-                  let identity, identity == confirmed
+            guard let (read, identity) = try? Self.readWhole(path, limit: limit), let identity, identity == confirmed
             else { return nil }
             cache.store(read, for: path, identity: identity)
             return identity
-        }
-        return loaded == slice.file
+        }.map { $0 == confirmed }
     }
 
     /// The first `length` bytes of `slice`'s file (fewer when it is shorter), read on NIO's
-    /// thread pool; nil when the file is no longer the version `slice` describes.
-    func head(of slice: FileSlice, length: Int) async -> [UInt8]? {
+    /// thread pool; nil when the file is no longer the version `slice` describes. Completes on
+    /// `eventLoop`.
+    func head(of slice: FileSlice, length: Int, on eventLoop: any EventLoop) -> EventLoopFuture<[UInt8]?> {
         let path = slice.path
         let file = slice.file
-        return try? await NIOThreadPool.singleton.runIfActive { () -> [UInt8]? in
+        return NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) { () -> [UInt8]? in
             guard let descriptor = openForReading(path) else { return nil }
             defer { try? descriptor.close() }
             guard FileIdentity(descriptor: descriptor) == file else { return nil }
             return try? descriptor.read(upTo: min(file.size, length), at: 0)
-        }
+        }.recover { _ in nil }
     }
 
     /// The open file for sending `slice` from disk, when the file at its path is still the
