@@ -61,7 +61,7 @@ struct BuildCommand: AsyncParsableCommand {
             throw ValidationError("--watch rebuilds a whole folder as it changes; a shard is one job of a batch: drop --watch or --shard")
         }
         if shard != nil, build.css != nil {
-            throw ValidationError("a shard knows only its own images; write the stylesheet after 'dppx merge': dppx css OUT -o \(build.css ?? "FILE")")
+            throw ValidationError("a shard knows only its own images; write the stylesheet after 'dppx merge': dppx css OUT -o \(build.css ?? "FILE") (or name it under [css] file in dppx.toml, and 'dppx merge' writes it)")
         }
     }
 
@@ -80,27 +80,22 @@ struct BuildCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let options = build.buildOptions(settings: settings, source: source, output: out, shard: slice)
-        // A shard's manifest is partial: the project's stylesheet is written after the merge.
-        let stylesheet = options.shard == nil ? StylesheetTarget(settings: settings) : nil
-        // [rewrite] pages: the site's pages get the new images' candidates after each build (after
-        // the merge for a shard, whose manifest is partial).
-        let site = (root: settings.rewriteSiteRoot, options: settings.rewriteOptions)
-        let pages = options.shard != nil ? nil : settings.rewritePages.map { patterns -> @Sendable () -> SiteRewrite in
-            { SiteRewrite(root: site.root, pages: SiteRewrite.files(matching: patterns), options: site.options) }
-        }
+        // The stylesheet and [rewrite] pages: after each build, or after the merge for a shard,
+        // whose manifest is partial.
+        let site = options.shard == nil ? SiteFiles(settings: settings) : nil
         // With --watch, Ctrl-C during the first build also lets it finish.
         let interrupt = watch ? InterruptSignal() : nil
-        let succeeded = await run(options, stylesheet: stylesheet, pages: pages)
+        let succeeded = await run(options, site: site)
         if let interrupt {
-            await watchSource(options, until: interrupt) { await run(options, stylesheet: stylesheet, pages: pages) }
+            await watchSource(options, until: interrupt) { await run(options, site: site) }
         } else if !succeeded {
             throw ExitCode(ExitStatus.failure)
         }
     }
 
-    /// Runs one build and reports it: progress, summary (or JSON), failures, the stylesheet.
-    /// False when anything failed (said on stderr).
-    private func run(_ options: BuildOptions, stylesheet: StylesheetTarget?, pages: (@Sendable () -> SiteRewrite)?) async -> Bool {
+    /// Runs one build and reports it: progress, summary (or JSON), failures, then the stylesheet
+    /// and pages. False when anything failed (said on stderr).
+    private func run(_ options: BuildOptions, site: SiteFiles?) async -> Bool {
         let out = options.outputRoot
         let progress = BuildProgress(mode: json ? .silent : quiet ? .errorsOnly : .normal)
         let report: BuildReport
@@ -113,7 +108,7 @@ struct BuildCommand: AsyncParsableCommand {
             return false
         }
         progress.finish()
-        let stylesheetFailed = stylesheet.map { writeStylesheet(report.manifest, to: $0, imageRoot: out) } ?? false
+        let stylesheetWritten = site?.writeStylesheet(report.manifest, imageRoot: out, quiet: quiet || json) ?? true
         if json {
             Terminal.printJSON(report.summary(manifestPath: out + "/" + (options.shard.map(PartialManifest.fileName(for:)) ?? Manifest.fileName)))
         } else if !quiet {
@@ -131,20 +126,7 @@ struct BuildCommand: AsyncParsableCommand {
         if !report.succeeded, !json {
             Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built")
         }
-        let pagesFailed = pages.map { !RewriteCommand.run($0(), check: false, depfile: nil, quiet: quiet || json) } ?? false
-        return report.succeeded && !stylesheetFailed && !pagesFailed
-    }
-
-    /// Writes the `--css` stylesheet from the new manifest; true when it failed (said on stderr).
-    private func writeStylesheet(_ manifest: Manifest, to target: StylesheetTarget, imageRoot: String) -> Bool {
-        do {
-            if try target.write(manifest: manifest, imageRoot: imageRoot), !quiet, !json {
-                Terminal.out("wrote \(target.path)")
-            }
-            return false
-        } catch {
-            Terminal.error("\(target.path): \(error)")
-            return true
-        }
+        let pagesRewritten = site?.rewritePages(quiet: quiet || json) ?? true
+        return report.succeeded && stylesheetWritten && pagesRewritten
     }
 }
