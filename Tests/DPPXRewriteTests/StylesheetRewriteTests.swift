@@ -29,7 +29,7 @@ import Testing
             "blog/styles.html:23: url(../img/photo.jpg) is fluid: its size comes from the page, so no image-set() is added; use dppx css's width media queries for it",
             "blog/styles.html:24: background has 2 images; only a single image is given an image-set(), left as it is",
         ])
-        #expect(result.imagesRewritten == 11)
+        #expect(result.imagesRewritten == 12, "11 backgrounds and the <img>")
         #expect(RewriteFixtures.rewriter().rewriteHTML(result.bytes, at: "blog/styles.html").bytes == result.bytes, "a second run changes nothing")
     }
 

@@ -50,8 +50,8 @@ final class BuildLock {
     ///
     /// The holder is looked up in `/proc/locks` while it holds the lock. The kernel hands that file
     /// out a page per `read`, resuming by position, so a lock released elsewhere between two reads
-    /// shifts the list and can hide the holder's line from one pass (on a busy machine with many
-    /// locks, one pass in a few hundred): a pass that misses it is made again. A holder that has
+    /// shifts the list and can hide the holder's line from one pass (40 passes in 3000 here, with a
+    /// few hundred locks changing all the time): a pass that misses it is made again. A holder that has
     /// let go meanwhile is no conflict: the lock is tried once more.
     private static func take(_ fd: Int32, _ operation: Int32) -> String? {
         for _ in 0..<holderPasses {
