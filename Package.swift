@@ -4,7 +4,7 @@ import PackageDescription
 /// dppx: density variants, density CSS/HTML and a DPR-aware server, on libvips.
 ///
 /// Arrows point one way: dppx -> DPPXServer -> DPPXBuild -> DPPXImaging -> CVips, and
-/// DPPXBuild -> DPPXRewrite (pages) -> CGumbo;
+/// DPPXBuild -> DPPXRewrite (pages) -> CGumbo; DPPXBuild and DPPXServer -> DPPXFiles (files);
 /// and every module may use DPPXCore, which uses nothing of ours and does no I/O.
 let package = Package(
     name: "dppx",
@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // libvips and libwebp, found through pkg-config (Debian and Homebrew alike).
@@ -63,6 +64,15 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // Files over swift-system: stat, open folders, atomic and write-if-changed writes, path
+        // containment, manifest discovery. The only module that imports the C library for files.
+        .target(
+            name: "DPPXFiles",
+            dependencies: [
+                "DPPXCore",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // libvips: init once, images that free themselves, encoders, errors as Swift values.
         .target(
             name: "DPPXImaging",
@@ -72,7 +82,10 @@ let package = Package(
         // Templates/ is compiled in by the EmbedTemplates plugin: a copied binary needs no files.
         .target(
             name: "DPPXBuild",
-            dependencies: ["DPPXImaging", "DPPXRewrite", "DPPXCore"],
+            dependencies: [
+                "DPPXImaging", "DPPXRewrite", "DPPXFiles", "DPPXCore",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             plugins: ["EmbedTemplates"]
         ),
         // Page rewriting: srcset and image-set() added to HTML and CSS from the manifests, every
@@ -83,12 +96,14 @@ let package = Package(
         ),
         .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["EmbedTemplatesTool"]),
         .executableTarget(name: "EmbedTemplatesTool", path: "Plugins/EmbedTemplatesTool"),
-        // The server: one responder decides every answer and one NIO writer sends it; Hummingbird
-        // routes only /_dppx/ (inspector, DPR script, dev mode).
+        // The server: one responder decides every answer (the /_dppx/ pages too) and one NIO
+        // writer sends it, on NIO's bootstrap; from Hummingbird only its URI, media types and
+        // connection limit.
         .target(
             name: "DPPXServer",
             dependencies: [
-                "DPPXBuild", "DPPXRewrite", "DPPXCore",
+                "DPPXBuild", "DPPXRewrite", "DPPXFiles", "DPPXCore",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -98,16 +113,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
             ]
         ),
         // The thin command-line front end.
         .executableTarget(
             name: "dppx",
             dependencies: [
-                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXCore",
+                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXFiles", "DPPXCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -119,17 +134,19 @@ let package = Package(
         ),
         .testTarget(name: "DPPXCoreTests", dependencies: ["DPPXCore"], exclude: ["Golden"]),
         .testTarget(name: "DPPXRewriteTests", dependencies: ["DPPXRewrite", "DPPXCore"], exclude: ["Golden"]),
-        .testTarget(name: "DPPXBuildTests", dependencies: ["DPPXBuild", "DPPXImaging", "DPPXCore", "DPPXTestSupport"]),
+        .testTarget(name: "DPPXFilesTests", dependencies: ["DPPXFiles", "DPPXCore", "DPPXTestSupport"]),
+        .testTarget(name: "DPPXBuildTests", dependencies: ["DPPXBuild", "DPPXFiles", "DPPXImaging", "DPPXCore", "DPPXTestSupport"]),
         .testTarget(
             name: "DPPXServerTests",
             dependencies: [
-                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXCore", "DPPXTestSupport",
+                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXFiles", "DPPXCore", "DPPXTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),

@@ -66,7 +66,7 @@ public final class MasterImage: @unchecked Sendable {
             throw ImagingError(file: path, reason: "could not be decoded: it claims \(frame.width)x\(frame.height) pixels in \(mapped.count) bytes, where such a JPEG takes at least \(least): the file is truncated or crafted; export it again, or pass --fail-on none to build what it holds", code: .libvips)
         }
         if format == .jpeg, cvips_get_int(header.pointer, "jpeg-multiscan", 0) != 0 {
-            let scans = mapped.withUnsafeBytes { JPEGScanCounter.count($0, stoppingAfter: limits.maxScans) }
+            let scans = mapped.withUnsafeBytes { JPEGSegmentReader.scanCount(in: $0, stoppingAfter: limits.maxScans) }
             guard scans <= limits.maxScans else {
                 throw ImagingError(file: path, reason: "is a progressive JPEG of more than \(limits.maxScans) scans (encoders write about 10; each one makes the decoder go over the whole image again); raise --max-scans if it is genuine, or export it again", code: .overLimit)
             }

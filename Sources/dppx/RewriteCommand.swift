@@ -1,6 +1,7 @@
 import ArgumentParser
 import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import DPPXRewrite
 import Foundation
 
@@ -116,7 +117,7 @@ struct RewriteCommand: ParsableCommand {
             let text = Depfile.text(targets: targets, prerequisites: outcome.manifests + (rewrite.output == nil ? [] : rewrite.pages))
             do {
                 if check {
-                    if (try? AtomicFile.read(depfile)) != Array(text.utf8) {
+                    if !AtomicFile.holds(Array(text.utf8), at: depfile) {
                         Terminal.error("\(depfile) is stale; run the same 'dppx rewrite' command without --check")
                         failed = true
                     }

@@ -1,5 +1,6 @@
 import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 import DPPXTestSupport
 import Foundation
@@ -24,6 +25,20 @@ struct DecodeLimitTests {
         let report = try build(fixture, maxFrames: 20)
         let reason = try #require(report.failures.first { $0.file == "pages.tif" }?.reason, "\(report.failures)")
         #expect(reason.contains("30 pages") && reason.contains("limit of 20") && reason.contains("--max-frames"), "\(reason)")
+        #expect(report.built == ["few.tif"], "\(report.failures)")
+    }
+
+    @Test("a BigTIFF whose first directory claims 2^62 entries is refused as damaged, naming the file, and the build goes on")
+    func hostileBigTIFF() throws {
+        let fixture = BuildFixture()
+        try TestImages.writeAnimation(fixture.source("few.tif"), width: 2, height: 2, frames: 3)
+        func littleEndian(_ value: UInt64, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(value >> (8 * UInt64($0)) & 0xFF) } }
+        let header = Array("II".utf8) + littleEndian(43, 2) + littleEndian(8, 2) + littleEndian(0, 2) + littleEndian(16, 8)
+        let directory = littleEndian(1 << 62, 8) + Array(repeating: 0, count: 64)
+        try TestImages.writeBytes(header + directory, to: fixture.source("hostile.tif"))
+        let report = try build(fixture)
+        let reason = try #require(report.failures.first { $0.file == "hostile.tif" }?.reason, "\(report.failures)")
+        #expect(reason.contains("could not be read") || reason.contains("not an image"), "\(reason)")
         #expect(report.built == ["few.tif"], "\(report.failures)")
     }
 

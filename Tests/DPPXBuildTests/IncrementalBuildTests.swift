@@ -1,5 +1,6 @@
 @testable import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import DPPXTestSupport
 import Foundation
 import Testing
@@ -132,9 +133,9 @@ struct IncrementalBuildTests {
     func defaultCacheFolder() throws {
         let fixture = BuildFixture()
         let project = fixture.source.path
-        let resolvedOutput = SourceScanner.canonical(fixture.output.path)
+        let resolvedOutput = PathContainment.canonical(fixture.output.path)
         let fromProject = BuildCache.path(output: fixture.output.path, cacheFolder: nil, workingFolder: project)
-        #expect(fromProject.hasPrefix(SourceScanner.canonical(project) + "/.dppx-cache/"))
+        #expect(fromProject.hasPrefix(PathContainment.canonical(project) + "/.dppx-cache/"))
         #expect(fromProject.contains("/\((resolvedOutput as NSString).lastPathComponent)-"))
         #expect(BuildCache.path(output: fixture.output.path + "/.", cacheFolder: nil, workingFolder: project) == fromProject,
                 "one file per OUT, however it is spelled")

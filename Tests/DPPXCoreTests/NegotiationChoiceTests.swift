@@ -26,7 +26,7 @@ struct NegotiationChoiceTests {
     }
 
     static func choose(_ image: Manifest.Image, dpr: String?, accept: [String] = []) -> VariantChoice? {
-        VariantChoice(image: image, dpr: Self.dpr(dpr), accept: AcceptHeader(accept))
+        negotiatedChoice(image: image, dpr: Self.dpr(dpr), accept: AcceptHeader(accept))
     }
 
     @Test("the smallest density at or above the DPR, else the largest", arguments: [
@@ -85,7 +85,7 @@ struct NegotiationChoiceTests {
         let multi = Self.hero(formats: [.jpeg, .webp])
         #expect(Self.choose(multi, dpr: "2", accept: ["*/*"])?.vary == ["Sec-CH-DPR", "Accept"])
         let query = ClientDPR(query: "2", secCHDPR: ["1"], dpr: [], cookies: CookieHeader([]))
-        #expect(VariantChoice(image: single, dpr: query, accept: AcceptHeader([]))?.vary == [])
+        #expect(negotiatedChoice(image: single, dpr: query, accept: AcceptHeader([]))?.vary == [])
     }
 
     @Test("one density and one format: nothing to negotiate, nothing to vary on")
@@ -99,7 +99,7 @@ struct NegotiationChoiceTests {
     @Test("a density decided by the cookie is private; one decided by a hint is not")
     func privateForCookie() {
         let cookie = ClientDPR(query: nil, secCHDPR: [], dpr: [], cookies: CookieHeader(["dpr=2"]))
-        let byCookie = VariantChoice(image: Self.hero(), dpr: cookie, accept: AcceptHeader([]))
+        let byCookie = negotiatedChoice(image: Self.hero(), dpr: cookie, accept: AcceptHeader([]))
         #expect(byCookie?.isPrivate == true)
         #expect(byCookie?.variant.density == Density(2))
         #expect(Self.choose(Self.hero(), dpr: "2")?.isPrivate == false)
@@ -144,11 +144,11 @@ struct NegotiationWidthTests {
                              settings: PlanSettings(sourceDensityGiven: true, widths: .explicit([300, 600])))
         let image = plan.manifestImage(sourceHash: "", files: [:])
         func chosen(_ pixels: Int) -> Int? {
-            VariantChoice(image: image, dpr: none, accept: AcceptHeader([]),
+            negotiatedChoice(image: image, dpr: none, accept: AcceptHeader([]),
                           width: ClientWidth(devicePixels: pixels, source: .secCHWidth, varyHeaders: ["Sec-CH-Width"], isPrivate: false))?.variant.width
         }
         #expect([1, 300, 301, 600, 601, 1000, 5000].map(chosen) == [300, 300, 600, 600, 1000, 1000, 1000])
-        let unknown = try #require(VariantChoice(image: image, dpr: none, accept: AcceptHeader([])))
+        let unknown = try #require(negotiatedChoice(image: image, dpr: none, accept: AcceptHeader([])))
         #expect(unknown.variant.width == 1000 && unknown.signal == .none)
     }
 
@@ -160,7 +160,7 @@ struct NegotiationWidthTests {
         var image = plan.manifestImage(sourceHash: "", files: [:])
         image.variants.removeAll { $0.path == "a-600w.webp" }
         func chosen(_ pixels: Int) -> String? {
-            VariantChoice(image: image, dpr: none, accept: AcceptHeader(["image/webp,*/*"]),
+            negotiatedChoice(image: image, dpr: none, accept: AcceptHeader(["image/webp,*/*"]),
                           width: ClientWidth(devicePixels: pixels, source: .secCHWidth, varyHeaders: ["Sec-CH-Width"], isPrivate: false))?.variant.path
         }
         #expect([200, 500, 900].map(chosen) == ["a-300w.webp", "a-600w.jpg", "a.webp"])

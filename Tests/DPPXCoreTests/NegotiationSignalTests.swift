@@ -18,24 +18,24 @@ struct NegotiationSignalTests {
     @Test("JPEG: EXIF density for every client, hints or cookie; nothing at 1x")
     func jpeg() {
         let image = Self.photo(.jpeg)
-        #expect(VariantChoice(image: image, dpr: Self.hint("2"), accept: AcceptHeader([]))?.signal == Self.exif(800, 500))
-        #expect(VariantChoice(image: image, dpr: Self.cookie("1.5"), accept: AcceptHeader([]))?.signal == Self.exif(600, 375))
-        #expect(VariantChoice(image: image, dpr: Self.hint("1"), accept: AcceptHeader([]))?.signal == DensitySignal.none)
+        #expect(negotiatedChoice(image: image, dpr: Self.hint("2"), accept: AcceptHeader([]))?.signal == Self.exif(800, 500))
+        #expect(negotiatedChoice(image: image, dpr: Self.cookie("1.5"), accept: AcceptHeader([]))?.signal == Self.exif(600, 375))
+        #expect(negotiatedChoice(image: image, dpr: Self.hint("1"), accept: AcceptHeader([]))?.signal == DensitySignal.none)
         let query = ClientDPR(query: "2", secCHDPR: [], dpr: [], cookies: CookieHeader([]))
-        #expect(VariantChoice(image: image, dpr: query, accept: AcceptHeader([]))?.signal == Self.exif(800, 500))
+        #expect(negotiatedChoice(image: image, dpr: query, accept: AcceptHeader([]))?.signal == Self.exif(800, 500))
     }
 
     @Test("PNG: eXIf for a client without hints (Firefox), Content-DPR for one with hints (Chromium ignores eXIf)")
     func png() {
         let image = Self.photo(.png)
-        #expect(VariantChoice(image: image, dpr: Self.cookie("2"), accept: AcceptHeader([]))?.signal == Self.exif(800, 500))
-        #expect(VariantChoice(image: image, dpr: Self.hint("2"), accept: AcceptHeader([]))?.signal == .contentDPR(Density(2)))
+        #expect(negotiatedChoice(image: image, dpr: Self.cookie("2"), accept: AcceptHeader([]))?.signal == Self.exif(800, 500))
+        #expect(negotiatedChoice(image: image, dpr: Self.hint("2"), accept: AcceptHeader([]))?.signal == .contentDPR(Density(2)))
     }
 
     @Test("with hints, AVIF and WebP are sent with Content-DPR, which Chromium honours",
           arguments: [NegotiationAcceptTests.chromium, NegotiationAcceptTests.firefox])
     func hintedModernFormats(accept: String) {
-        let choice = VariantChoice(image: Self.photo(.jpeg, extra: [.webp, .avif]), dpr: Self.hint("2"), accept: AcceptHeader([accept]))
+        let choice = negotiatedChoice(image: Self.photo(.jpeg, extra: [.webp, .avif]), dpr: Self.hint("2"), accept: AcceptHeader([accept]))
         #expect(choice?.variant.path == "images/hero@2x.avif")
         #expect(choice?.signal == .contentDPR(Density(2)))
     }
@@ -45,7 +45,7 @@ struct NegotiationSignalTests {
     func unhintedGetsACarrier(primary: ImageFormat, dpr: String, expected: String) {
         let image = Self.photo(primary, extra: [.webp, .avif])
         for accept in [NegotiationAcceptTests.firefox, NegotiationAcceptTests.safari] {
-            let choice = VariantChoice(image: image, dpr: Self.cookie(dpr), accept: AcceptHeader([accept]))
+            let choice = negotiatedChoice(image: image, dpr: Self.cookie(dpr), accept: AcceptHeader([accept]))
             #expect(choice?.variant.path == expected)
             guard case .exif(let exif)? = choice?.signal else {
                 Issue.record("expected EXIF density, got \(String(describing: choice?.signal))")
@@ -61,14 +61,14 @@ struct NegotiationSignalTests {
     func unhintedAtOneKeepsAVIF() {
         let image = Self.photo(.jpeg, extra: [.webp, .avif])
         let firstView = ClientDPR(query: nil, secCHDPR: [], dpr: [], cookies: CookieHeader([]))
-        let choice = VariantChoice(image: image, dpr: firstView, accept: AcceptHeader([NegotiationAcceptTests.firefox]))
+        let choice = negotiatedChoice(image: image, dpr: firstView, accept: AcceptHeader([NegotiationAcceptTests.firefox]))
         #expect(choice?.variant.path == "images/hero.avif")
         #expect(choice?.signal == DensitySignal.none)
     }
 
     @Test("a WebP master has no format that carries density: Content-DPR, the last resort")
     func webpMaster() {
-        let choice = VariantChoice(image: Self.photo(.webp), dpr: Self.cookie("2"), accept: AcceptHeader([NegotiationAcceptTests.firefox]))
+        let choice = negotiatedChoice(image: Self.photo(.webp), dpr: Self.cookie("2"), accept: AcceptHeader([NegotiationAcceptTests.firefox]))
         #expect(choice?.variant.path == "images/hero@2x.webp")
         #expect(choice?.signal == .contentDPR(Density(2)))
     }
@@ -77,7 +77,7 @@ struct NegotiationSignalTests {
     func singleDensityVaries() {
         var image = Self.photo(.png)
         image.variants.removeAll { $0.density != Density(2) }
-        let choice = VariantChoice(image: image, dpr: Self.hint("1"), accept: AcceptHeader([]))
+        let choice = negotiatedChoice(image: image, dpr: Self.hint("1"), accept: AcceptHeader([]))
         #expect(choice?.signal == .contentDPR(Density(2)))
         #expect(choice?.vary == ["Sec-CH-DPR"])
     }
@@ -96,7 +96,7 @@ extension NegotiationSignalTests {
         let image = Manifest.Image(source: "odd@2x.jpg", path: "odd.jpg", sourceHash: "", sourceDensity: Density(2),
                                    cssSize: PixelSize(width: 151, height: 101), densityIndependent: false,
                                    skippedDensities: [], variants: variants)
-        let choice = VariantChoice(image: image, dpr: Self.hint("2"), accept: AcceptHeader([NegotiationAcceptTests.chromium]))
+        let choice = negotiatedChoice(image: image, dpr: Self.hint("2"), accept: AcceptHeader([NegotiationAcceptTests.chromium]))
         #expect(choice?.variant.path == "odd@2x.jpg")
         let exif = try #require(ExifDensity(pixelSize: PixelSize(width: 301, height: 201), cssSize: PixelSize(width: 151, height: 101)))
         #expect(choice?.signal == .exif(exif))
@@ -112,9 +112,9 @@ extension NegotiationSignalTests {
             variant.bytes = variant.format == .png ? 50_000 : variant.format == .jpeg ? 9_000 : 2_000
             return variant
         }
-        let choice = VariantChoice(image: image, dpr: Self.cookie("2"), accept: AcceptHeader([NegotiationAcceptTests.firefox]))
+        let choice = negotiatedChoice(image: image, dpr: Self.cookie("2"), accept: AcceptHeader([NegotiationAcceptTests.firefox]))
         #expect(choice?.variant.path == "images/hero@2x.jpg")
-        let refused = VariantChoice(image: image, dpr: Self.cookie("2"), accept: AcceptHeader(["image/avif,image/png,image/jpeg;q=0"]))
+        let refused = negotiatedChoice(image: image, dpr: Self.cookie("2"), accept: AcceptHeader(["image/avif,image/png,image/jpeg;q=0"]))
         #expect(refused?.variant.path == "images/hero@2x.png")
     }
 }
@@ -141,21 +141,21 @@ extension NegotiationSignalTests {
         let image = Self.oddLogo()
         let chromium = AcceptHeader([NegotiationAcceptTests.chromium])
         // 227 / 1.5 = 151.33, not 151: the 2x (302 / 2 = 151) is sent instead, and says 2.
-        let choice = VariantChoice(image: image, dpr: Self.hint("1.5"), accept: chromium)
+        let choice = negotiatedChoice(image: image, dpr: Self.hint("1.5"), accept: chromium)
         #expect(choice?.variant.path == "logo@2x.avif")
         #expect(choice?.signal == .contentDPR(Density(2)))
-        #expect(VariantChoice(image: image, dpr: Self.hint("2"), accept: chromium)?.variant.path == "logo@2x.avif")
-        #expect(VariantChoice(image: image, dpr: Self.hint("1"), accept: chromium)?.signal == DensitySignal.none)
+        #expect(negotiatedChoice(image: image, dpr: Self.hint("2"), accept: chromium)?.variant.path == "logo@2x.avif")
+        #expect(negotiatedChoice(image: image, dpr: Self.hint("1"), accept: chromium)?.signal == DensitySignal.none)
         // Without an exact denser variant, the 1x: its own size, nothing to say.
         var onlyOdd = image
         onlyOdd.variants.removeAll { $0.density == Density(2) }
-        let fallback = VariantChoice(image: onlyOdd, dpr: Self.hint("1.5"), accept: chromium)
+        let fallback = negotiatedChoice(image: onlyOdd, dpr: Self.hint("1.5"), accept: chromium)
         #expect(fallback?.variant.path == "logo.avif")
         #expect(fallback?.signal == DensitySignal.none)
         // Every signal the chooser gives divides exactly.
         for dpr in ["1", "1.25", "1.5", "2", "3"] {
             for candidate in [image, onlyOdd] {
-                guard let choice = VariantChoice(image: candidate, dpr: Self.hint(dpr), accept: chromium),
+                guard let choice = negotiatedChoice(image: candidate, dpr: Self.hint(dpr), accept: chromium),
                       case .contentDPR(let density) = choice.signal else { continue }
                 #expect(choice.variant.size.width * 1000 == candidate.cssSize.width * density.milli)
                 #expect(choice.variant.size.height * 1000 == candidate.cssSize.height * density.milli)

@@ -24,7 +24,7 @@ struct NegotiationSmallestTests {
     static func choose(_ image: Manifest.Image, dpr: String = "1", hinted: Bool = true, accept: String) -> VariantChoice? {
         let dpr = hinted ? ClientDPR(query: nil, secCHDPR: [dpr], dpr: [], cookies: CookieHeader([]))
             : ClientDPR(query: nil, secCHDPR: [], dpr: [], cookies: CookieHeader(["dpr=\(dpr)"]))
-        return VariantChoice(image: image, dpr: dpr, accept: AcceptHeader([accept]))
+        return negotiatedChoice(image: image, dpr: dpr, accept: AcceptHeader([accept]))
     }
 
     static let chromium = NegotiationAcceptTests.chromium

@@ -111,7 +111,7 @@ struct ProjectFileCommandTests {
         let server = try await ServeProcess(["--watch"], in: scenario.root)
         #expect(scenario.read("site/img/\(Manifest.fileName)") != nil, "\(server.log())")
         let port = server.port
-        let logo = try await offPool { try HTTPGet.run(port: port, path: "/img/icons/logo.png", headers: ["Sec-CH-DPR": "2"]) }
+        let logo = try await offPool { try RawHTTPConnection.get(port: port, path: "/img/icons/logo.png", headers: ["Sec-CH-DPR": "2"]) }
         #expect(logo.header("Content-DPR") == "2", "\(logo.headers)")
         #expect(logo.header("Content-Location")?.hasSuffix("img/icons/logo@2x.png") == true)
         #expect(try await server.interrupt() == 0)

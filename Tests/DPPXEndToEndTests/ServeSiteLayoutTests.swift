@@ -16,9 +16,9 @@ struct ServeSiteLayoutTests {
         return scenario
     }
 
-    func get(_ server: ServeProcess, _ path: String, _ headers: [String: String] = [:]) async throws -> HTTPGet.Response {
+    func get(_ server: ServeProcess, _ path: String, _ headers: [String: String] = [:]) async throws -> RawHTTPConnection.Response {
         let port = server.port
-        return try await offPool { try HTTPGet.run(port: port, path: path, headers: headers) }
+        return try await offPool { try RawHTTPConnection.get(port: port, path: path, headers: headers) }
     }
 
     @Test("a manifest in assets/img/ answers /assets/img/...; an image without stated size keeps its own file; a rebuilt manifest is re-read")
@@ -36,12 +36,12 @@ struct ServeSiteLayoutTests {
         let hero = try await get(server, "/assets/img/hero.jpg", ["Sec-CH-DPR": "2"])
         let heroFile = try Data(contentsOf: URL(fileURLWithPath: scenario.scratch("site/assets/img/hero.jpg")))
         #expect(hero.status == 200)
-        #expect(hero.body == heroFile, "the file asked for, unchanged")
+        #expect(Data(hero.body) == heroFile, "the file asked for, unchanged")
         #expect(hero.header("Content-DPR") == nil && hero.header("Content-Location") == nil, "\(hero.headers)")
 
         // Stating the density opts the image in; the server notices the rebuilt manifest.
         try await scenario.build(into: "site/assets/img", ["--source-density", "2"])
-        var negotiated: HTTPGet.Response?
+        var negotiated: RawHTTPConnection.Response?
         for _ in 0..<40 {
             let answer = try await get(server, "/assets/img/hero.jpg", ["Sec-CH-DPR": "2"])
             // A JPEG answer states its density in EXIF, not Content-DPR: the variant sent tells.

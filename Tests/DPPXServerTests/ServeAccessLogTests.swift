@@ -11,7 +11,7 @@ struct ServeAccessLogTests {
     func oneLinePerRequest() async throws {
         let fixture = try ServerFixture()
         let capture = LogCapture()
-        try await fixture.server(accessLog: capture.logger()).makeApplication().test(.live) { client in
+        try await fixture.server(accessLog: capture.logger()).test { client in
             _ = try await client.get("/images/hero.jpg", [(.secCHDPR, "2")])
             _ = try await client.get("/digits.txt", [(.range, "bytes=0-3")])
             _ = try await client.get("/missing.txt")

@@ -93,6 +93,24 @@ struct ServeDevelopmentTests {
         #expect(inspector.text.contains("broken.jpg"), "the inspector shows the failure too")
     }
 
+    @Test("live-reload streams are chunked (HTTP/1.1) or end with the connection (HTTP/1.0); a graceful shutdown ends them cleanly")
+    func eventStreamsEndOnShutdown() async throws {
+        let site = try Self.makeSite()
+        let running = try await site.server(watch: true).start()
+        let chunked = try RawHTTPConnection(port: running.port, timeout: .seconds(20))
+        try await chunked.send("GET \(LiveReloadScript.eventsPath) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let greeting = try await chunked.read(until: "\"sequence\":1")
+        #expect(greeting.contains("Transfer-Encoding: chunked") && !greeting.contains("Content-Length"), "\(greeting)")
+        let plain = try RawHTTPConnection(port: running.port, timeout: .seconds(20))
+        try await plain.send("GET \(LiveReloadScript.eventsPath) HTTP/1.0\r\n\r\n")
+        let plainGreeting = try await plain.read(until: "\"sequence\":1")
+        #expect(plainGreeting.contains("Connection: close") && !plainGreeting.contains("Transfer-Encoding"), "\(plainGreeting)")
+        try await running.shutdown()
+        _ = try await chunked.read(until: "0\r\n\r\n")
+        #expect(await chunked.isClosedByServer())
+        #expect(await plain.isClosedByServer())
+    }
+
     @Test("without --watch, pages are served as they are")
     func noInjectionInProduction() async throws {
         let site = try Self.makeSite()

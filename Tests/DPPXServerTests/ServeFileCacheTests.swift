@@ -1,9 +1,11 @@
 @testable import DPPXServer
+import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOPosix
 import Testing
 
 #if canImport(Glibc)
@@ -18,7 +20,7 @@ struct ServeFileCacheTests {
     @Test("a file rewritten in place (same size) is served new at once")
     func rewrittenInPlace() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             #expect(try await client.get("/digits.txt").text == "0123456789")
             let first = try await client.get("/digits.txt")
             try fixture.write("digits.txt", "9876543210")
@@ -34,7 +36,7 @@ struct ServeFileCacheTests {
     @Test("a file replaced by rename (as dppx build does) is served new at once, ranges too")
     func replacedByRename() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             #expect(try await client.get("/style.css").text == "body { color: black; }\n")
             try "body { color: red; }\n".write(toFile: fixture.root + "/.tmp-style", atomically: false, encoding: .utf8)
             #expect(rename(fixture.root + "/.tmp-style", fixture.root + "/style.css") == 0)
@@ -46,7 +48,7 @@ struct ServeFileCacheTests {
     @Test("a link pointed out of ROOT after it was served is refused")
     func linkRetargeted() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             #expect(try await client.get("/inside.css").status == .ok)
             try FileManager.default.removeItem(atPath: fixture.root + "/inside.css")
             try FileManager.default.createSymbolicLink(atPath: fixture.root + "/inside.css", withDestinationPath: fixture.scratch("outside.txt"))
@@ -80,7 +82,7 @@ struct ServeFileCacheTests {
         let fixture = try ServerFixture()
         let bytes = (0..<(2 * 1024 * 1024 + 5)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         try fixture.writeBytes("big.bin", bytes)
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             #expect(Array(try await client.get("/big.bin").body.readableBytesView) == bytes)
             // Across the pieces the body is written in.
             let part = try await client.get("/big.bin", [(.range, "bytes=262000-800000")])
@@ -98,23 +100,54 @@ struct ServeFileCacheTests {
         let identity = try #require(FileIdentity(path: path))
         let cache = FileCache(capacity: 1 << 20)
         let reads = LockedValue(0)
-        let loaded = await withTaskGroup(of: FileIdentity?.self) { group in
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let loaded = try await withThrowingTaskGroup(of: FileIdentity?.self) { group in
             for _ in 0..<50 {
                 group.addTask {
-                    await cache.sharedLoad(of: path, identity: identity) {
+                    try await cache.sharedLoad(of: path, identity: identity, on: eventLoop) {
                         reads.withLock { $0 += 1 }
-                        try? await Task.sleep(for: .milliseconds(300))
+                        usleep(300_000)
                         return identity
-                    }
+                    }.get()
                 }
             }
-            return await group.reduce(into: []) { $0.append($1) }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(loaded.count == 50 && loaded.allSatisfy { $0 == identity })
         #expect(reads.current == 1, "\(reads.current) reads for 50 requests at once")
         // Once done, a new version (or a later request for a dropped one) reads again.
-        _ = await cache.sharedLoad(of: path, identity: identity) { reads.withLock { $0 += 1 }; return identity }
+        _ = try await cache.sharedLoad(of: path, identity: identity, on: eventLoop) { reads.withLock { $0 += 1 }; return identity }.get()
         #expect(reads.current == 2)
+    }
+
+    @Test("an answer that needs a file read is served while blocking work holds every thread of Swift's cooperative pool")
+    func servedWhileTaskThreadsAreBusy() async throws {
+        // Holds the pool for seconds: not beside the tests that time their answers.
+        try await ExclusiveTests.shared.run { try await self.servedWhileTaskThreadsAreBusyExclusive() }
+    }
+
+    private func servedWhileTaskThreadsAreBusyExclusive() async throws {
+        // The 2x hero is a real JPEG the server writes EXIF density into: the first answer
+        // needs its bytes read, and nothing is in memory yet.
+        let fixture = try ServerFixture(jpegHero: true)
+        let running = try await fixture.server().start()
+        let port = running.port
+        // Synchronous work on every thread of the pool, as a dev-mode build's would be.
+        let blockers = (0..<(2 * ProcessInfo.processInfo.activeProcessorCount)).map { _ in
+            Task.detached { usleep(3_000_000) }
+        }
+        // Timed on a thread of its own: this test's own awaiting needs the pool.
+        let (status, location, elapsed) = try await offPool { () -> (Int, String?, Duration) in
+            usleep(200_000)
+            let started = ContinuousClock.now
+            let answer = try RawHTTPConnection(port: port, timeout: .seconds(10))
+                .requestBlocking("/images/hero.jpg", headers: ["Sec-CH-DPR": "2"])
+            return (answer.status, answer.header("Content-Location"), ContinuousClock.now - started)
+        }
+        for blocker in blockers { _ = await blocker.value }
+        try await running.shutdown()
+        #expect(status == 200 && location == "/images/hero@2x.jpg")
+        #expect(elapsed < .milliseconds(1500), "the answer took \(elapsed) while the pool was busy for 3 s")
     }
 
     @Test("a bounded cache empties when full and fills again with what is asked for")

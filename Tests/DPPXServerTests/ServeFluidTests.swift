@@ -41,7 +41,7 @@ struct ServeFluidTests {
           arguments: [("1", 480), ("480", 480), ("481", 960), ("1000", 1440), ("2400", 2400), ("9000", 2400)])
     func secCHWidth(hint: String, expected: Int) async throws {
         let fixture = try Self.fixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/card.jpg", [(Self.secCHWidth, hint), (.secCHDPR, "3")])
             #expect(response.status == .ok)
             #expect(response.text == Self.body(expected))
@@ -55,7 +55,7 @@ struct ServeFluidTests {
     @Test("without Sec-CH-Width: the viewport width times the DPR, snapped up to the ladder")
     func viewport() async throws {
         let fixture = try Self.fixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let phone = try await client.get("/images/card.jpg", [(Self.viewportWidth, "375"), (.secCHDPR, "3")])
             #expect(phone.text == Self.body(1440), "375 x 3 = 1125")
             #expect(phone.headers[.vary] == "Sec-CH-Width, Sec-CH-Viewport-Width, Sec-CH-DPR")
@@ -70,7 +70,7 @@ struct ServeFluidTests {
     func cookieAndDefault() async throws {
         let policy = try CachePolicy(parsing: "public, max-age=600")
         let fixture = try Self.fixture()
-        try await fixture.server(cachePolicy: policy).makeApplication().test(.live) { client in
+        try await fixture.server(cachePolicy: policy).test { client in
             let cookie = try await client.get("/images/card.jpg", [(.cookie, "vw=360; dpr=2")])
             #expect(cookie.text == Self.body(960))
             #expect(cookie.headers[.vary] == "Sec-CH-Width, Sec-CH-Viewport-Width, Cookie, Sec-CH-DPR, DPR")
@@ -88,7 +88,7 @@ struct ServeFluidTests {
     ])
     func malformed(hint: String) async throws {
         let fixture = try Self.fixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/card.jpg", [(Self.secCHWidth, hint), (Self.viewportWidth, hint), (.cookie, "vw=\(hint)")])
             #expect(response.status == .ok)
             #expect(response.text == Self.body(2400))
@@ -100,7 +100,7 @@ struct ServeFluidTests {
     @Test("a hint sent twice is malformed too")
     func twice() async throws {
         let fixture = try Self.fixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/card.jpg", [(Self.secCHWidth, "480"), (Self.secCHWidth, "2400"), (Self.viewportWidth, "1000")])
             #expect(response.text == Self.body(1440))
         }
@@ -109,7 +109,7 @@ struct ServeFluidTests {
     @Test("the format is negotiated at the chosen width, and Vary names Accept too")
     func formats() async throws {
         let fixture = try Self.fixture(formats: [.jpeg, .webp])
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/card.jpg", [(Self.secCHWidth, "900"), (.accept, "image/webp,*/*;q=0.8")])
             #expect(response.text == Self.body(960, .webp))
             #expect(response.headers[.contentType] == "image/webp")
@@ -120,7 +120,7 @@ struct ServeFluidTests {
     @Test("a width's own URL is a plain file")
     func explicitURL() async throws {
         let fixture = try Self.fixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/card-480w.jpg", [(Self.secCHWidth, "2400")])
             #expect(response.text == Self.body(480))
             #expect(response.headers[.vary] == nil)

@@ -1,5 +1,6 @@
 import DPPXCore
 @testable import DPPXServer
+import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -29,7 +30,7 @@ struct ServeFuzzTests {
     @Test("seeded hostile requests: no crash, statuses in the expected set, negotiated answers are manifest variants")
     func fuzz() async throws {
         let fixture = try ServerFixture(formats: Self.formats)
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             try await Self.run { request in
                 // A target without its leading slash is not HTTP: answered 400, and the
                 // connection closed; characters a URL may not hold are refused by the client

@@ -54,10 +54,24 @@ struct ServeHardeningTests {
         #expect(await connection.isClosedByServer())
     }
 
+    @Test("a request that is not HTTP gets a 400 page that says so without the parser's internals, and the connection closes")
+    func notHTTP() async throws {
+        let fixture = try ServerFixture()
+        let running = try await fixture.server().start()
+        defer { Task { try? await running.shutdown() } }
+        let connection = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
+        try await connection.send("GET /digits.txt HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n")
+        let answer = try await connection.readResponse()
+        #expect(answer.status == 400)
+        #expect(answer.text.contains("the request is not valid HTTP/1.1."), "\(answer.text)")
+        #expect(!answer.text.contains("HTTPParserError") && !answer.text.contains("invalid"), "\(answer.text)")
+        #expect(await connection.isClosedByServer())
+    }
+
     @Test("a range whose end is past any file size is served to the end; one that starts past it is 416")
     func hugeRange() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let tail = try await client.get("/digits.txt", [(.range, "bytes=2-9223372036854775807")])
             #expect(tail.status == .partialContent)
             #expect(tail.text == "23456789")
@@ -76,7 +90,7 @@ struct ServeHardeningTests {
         try fixture.write(".config/secret.txt", "\(ServerFixture.secretMarker) config\n")
         try FileManager.default.createSymbolicLink(atPath: fixture.root + "/envlink.txt", withDestinationPath: ".hidden")
         try FileManager.default.createSymbolicLink(atPath: fixture.root + "/config", withDestinationPath: ".config")
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             for path in ["/envlink.txt", "/config/secret.txt"] {
                 let response = try await client.get(path)
                 #expect(response.status == .notFound, "\(path)")

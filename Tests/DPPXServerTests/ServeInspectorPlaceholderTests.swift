@@ -18,7 +18,7 @@ struct ServeInspectorPlaceholderTests {
                 ? .vector : ImagePlaceholder(color: "#3a6b8c", thumbHash: "AAAA", preview: preview)
         }
         try fixture.writeBytes(Manifest.fileName, manifest.encoded())
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let html = try await client.get("/_dppx/").text
             #expect(html.contains(#"<span class="swatch" style="background: #3a6b8c" title="average colour"></span> <code>#3a6b8c</code>"#))
             #expect(html.contains(#"<img class="preview" src="\#(preview)" alt="preview of images/hero.jpg""#))

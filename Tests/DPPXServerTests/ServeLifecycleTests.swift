@@ -75,8 +75,8 @@ struct ServeLifecycleTests {
         try await Task.sleep(for: .milliseconds(300))
         let response = try await connection.readRest(after: first)
         #expect(response.status == 200)
-        // Every byte: Hummingbird closes a connection right after writing a response's end once
-        // shutdown began; CloseAfterWritesHandler holds that close until the bytes are sent.
+        // Every byte: once shutdown began, a connection is closed right after its answer is
+        // written; CloseAfterWritesHandler holds that close until the bytes are sent.
         #expect(response.body.count == bytes.count)
         #expect(response.body.count > 1024, "the download went on after the shutdown began")
         try await stopped

@@ -1,4 +1,5 @@
 import DPPXServer
+import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -10,7 +11,7 @@ struct ServePagesTests {
     @Test("HTML responses ask for the DPR hints; images and CSS do not")
     func acceptCH() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { (client) async throws in
+        try await fixture.server().test { (client) async throws in
             #expect(try await client.get("/").headers[.acceptCH] == "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width")
             #expect(try await client.get("/docs/").headers[.acceptCH] == "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width")
             #expect(try await client.get("/index.html", method: .head).headers[.acceptCH] == "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width")
@@ -22,7 +23,7 @@ struct ServePagesTests {
     @Test("/_dppx/dpr.js sets the dpr cookie from window.devicePixelRatio and the vw cookie from the viewport width")
     func dprScript() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/_dppx/dpr.js")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
@@ -68,7 +69,7 @@ struct ServePagesTests {
     @Test("the inspector lists every image, its variants, and the one this browser gets")
     func inspector() async throws {
         let fixture = try ServerFixture(formats: [.jpeg, .webp])
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let page = try await client.get("/_dppx/", [(.secCHDPR, "2"), (.accept, "image/webp,*/*")])
             #expect(page.status == .ok)
             #expect(page.headers[.contentType] == "text/html; charset=utf-8")
@@ -89,7 +90,7 @@ struct ServePagesTests {
     @Test("the inspector says when there is no manifest")
     func inspectorWithoutManifest() async throws {
         let fixture = try ServerFixture(writeManifest: false)
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let html = try await client.get("/_dppx/").text
             #expect(html.contains("dppx-manifest.json not found: serving static files only"))
         }

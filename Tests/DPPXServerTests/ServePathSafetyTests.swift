@@ -1,4 +1,5 @@
 @testable import DPPXServer
+import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -33,7 +34,7 @@ struct ServePathSafetyTests {
     @Test("through a client library: traversal, encoded separators, hidden files and escaping links fail")
     func clientLevel() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             for (path, status) in Self.attacks {
                 let response = try await client.get(path)
                 #expect(response.status.code == status, "\(path) gave \(response.status.code)")
@@ -65,7 +66,7 @@ struct ServePathSafetyTests {
     @Test("links that stay inside ROOT still work")
     func insideLinks() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/inside.css")
             #expect(response.status == .ok)
             #expect(response.text.contains("color: black"))

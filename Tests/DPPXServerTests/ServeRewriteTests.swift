@@ -22,7 +22,7 @@ struct ServeRewriteTests {
         let fixture = try ServerFixture()
         try fixture.write("index.html", Self.page)
         try fixture.write("style.css", ".hero { background: url(images/hero.jpg) }\n")
-        try await fixture.server(rewrite: RewriteOptions()).makeApplication().test(.live) { client in
+        try await fixture.server(rewrite: RewriteOptions()).test { client in
             let page = try await client.get("/")
             #expect(page.status == .ok)
             #expect(page.text == Self.rewritten)
@@ -60,7 +60,7 @@ struct ServeRewriteTests {
     func leavesPagesAlone() async throws {
         let fixture = try ServerFixture()
         try fixture.write("index.html", Self.page)
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let page = try await client.get("/")
             #expect(page.text == Self.page)
             #expect(page.headers[.eTag] != nil)

@@ -36,7 +36,7 @@ struct ServeSmallestFormatTests {
     @Test("AVIF smaller than JPEG XL: Chromium gets the AVIF, at the density it asked for")
     func avifSmaller() async throws {
         let fixture = try Self.fixture([.jpeg: 1000, .avif: 300, .jxl: 700])
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let answer = try await client.get("/photo.jpg", [(.secCHDPR, "2"), (.accept, Self.chromium)])
             #expect(answer.headers[.contentType] == "image/avif")
             #expect(answer.headers[.contentLocation] == "/photo@2x.avif")
@@ -48,7 +48,7 @@ struct ServeSmallestFormatTests {
     @Test("JPEG XL smaller than AVIF: Chromium gets the JXL with Content-DPR; Firefox, which does not name it, the AVIF")
     func jxlSmaller() async throws {
         let fixture = try Self.fixture([.jpeg: 1000, .avif: 800, .jxl: 700])
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let chromium = try await client.get("/photo.jpg", [(.secCHDPR, "2"), (.accept, Self.chromium)])
             #expect(chromium.headers[.contentType] == "image/jxl")
             #expect(chromium.headers[.contentLocation] == "/photo@2x.jxl")

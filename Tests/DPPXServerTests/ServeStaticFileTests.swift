@@ -10,7 +10,7 @@ struct ServeStaticFileTests {
     @Test("a folder serves its index.html; a folder without its slash is redirected")
     func indexFiles() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let home = try await client.get("/")
             #expect(home.status == .ok)
             #expect(home.text.contains("<h1>home</h1>"))
@@ -30,7 +30,7 @@ struct ServeStaticFileTests {
     ])
     func contentTypes(path: String, type: String) async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get(path)
             #expect(response.headers[.contentType]?.hasPrefix(type) == true, "\(path): \(response.headers[.contentType] ?? "none")")
         }
@@ -39,7 +39,7 @@ struct ServeStaticFileTests {
     @Test("ETag and Last-Modified, and 304 for If-None-Match and If-Modified-Since")
     func conditionals() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let first = try await client.get("/style.css")
             let tag = try #require(first.headers[.eTag])
             let modified = try #require(first.headers[.lastModified])
@@ -52,7 +52,7 @@ struct ServeStaticFileTests {
     @Test("HEAD: the headers of GET, no body")
     func head() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/digits.txt", method: .head)
             #expect(response.status == .ok)
             #expect(response.headers[.contentLength] == "10")
@@ -76,7 +76,7 @@ struct ServeStaticFileTests {
     ] as [(String, Int, String, String?)])
     func ranges(range: String, status: Int, body: String, contentRange: String?) async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/digits.txt", [(.range, range)])
             #expect(response.status.code == status)
             if status != 416 { #expect(response.text == body) }
@@ -87,7 +87,7 @@ struct ServeStaticFileTests {
     @Test("a range with a stale If-Range gets the whole file")
     func ifRange() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let tag = try #require(try await client.get("/digits.txt").headers[.eTag])
             let current = try await client.get("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, tag)])
             #expect(current.status == .partialContent)
@@ -101,7 +101,7 @@ struct ServeStaticFileTests {
     func cacheControl() async throws {
         let fixture = try ServerFixture()
         let policy = try CachePolicy(parsing: "public,max-age=3600")
-        try await fixture.server(cachePolicy: policy).makeApplication().test(.live) { (client) async throws in
+        try await fixture.server(cachePolicy: policy).test { (client) async throws in
             for path in ["/", "/style.css", "/images/hero@2x.jpg", "/digits.txt"] {
                 #expect(try await client.get(path).headers[.cacheControl] == "public, max-age=3600", "\(path)")
             }
@@ -113,7 +113,7 @@ struct ServeStaticFileTests {
         let fixture = try ServerFixture()
         let bytes = (0..<(3 * 1024 * 1024 + 17)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try fixture.writeBytes("big.bin", bytes)
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/big.bin")
             #expect(response.status == .ok)
             #expect(response.body.readableBytes == bytes.count)

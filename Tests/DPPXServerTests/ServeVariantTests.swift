@@ -13,7 +13,7 @@ struct ServeVariantTests {
     @Test("no hint: the 1x file, with Vary naming every header looked at")
     func noHint() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/hero.jpg")
             #expect(response.status == .ok)
             #expect(response.text == ServerFixture.heroBody(Self.d1, .jpeg))
@@ -32,7 +32,7 @@ struct ServeVariantTests {
     func clientHint(dpr: String, expected: String) async throws {
         let fixture = try ServerFixture()
         let density = try #require(Density(parsing: expected))
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/hero.jpg", [(.secCHDPR, dpr)])
             #expect(response.text == ServerFixture.heroBody(density, .jpeg))
             // The fixture's variants are text, which cannot carry EXIF density: Content-DPR says it above 1x.
@@ -47,7 +47,7 @@ struct ServeVariantTests {
     @Test("sources in order: ?dpr=, Sec-CH-DPR, DPR, cookie")
     func sourceOrder() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let query = try await client.get("/images/hero.jpg?dpr=2", [(.secCHDPR, "1"), (.dprHint, "1"), (.cookie, "dpr=1")])
             #expect(query.headers[.contentDPR] == "2")
             #expect(query.headers[.vary] == nil)
@@ -67,7 +67,7 @@ struct ServeVariantTests {
     func cookieIsPrivate() async throws {
         let fixture = try ServerFixture()
         let policy = try CachePolicy(parsing: "public, max-age=600")
-        try await fixture.server(cachePolicy: policy).makeApplication().test(.live) { client in
+        try await fixture.server(cachePolicy: policy).test { client in
             let response = try await client.get("/images/hero.jpg", [(.cookie, "theme=dark; dpr=2")])
             #expect(response.headers[.contentDPR] == "2")
             #expect(response.headers[.vary] == "Sec-CH-DPR, DPR, Cookie")
@@ -82,7 +82,7 @@ struct ServeVariantTests {
     ])
     func malformedHints(value: String) async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             for headers: [(HTTPField.Name, String)] in [[(.secCHDPR, value)], [(.dprHint, value)], [(.cookie, "dpr=\(value)")]] {
                 let response = try await client.get("/images/hero.jpg", headers)
                 #expect(response.status == .ok)
@@ -98,7 +98,7 @@ struct ServeVariantTests {
     @Test("a hint header sent twice counts as a list and is ignored")
     func repeatedHint() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.secCHDPR, "1.5")])
             #expect(response.headers[.contentLocation] == "/images/hero.jpg")
         }
@@ -108,7 +108,7 @@ struct ServeVariantTests {
     func formats() async throws {
         let fixture = try ServerFixture(formats: [.jpeg, .webp, .avif])
         let chromium = "image/jxl,image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let avif = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.accept, chromium)])
             #expect(avif.text == ServerFixture.heroBody(Self.d2, .avif))
             #expect(avif.headers[.contentType] == "image/avif")
@@ -134,7 +134,7 @@ struct ServeVariantTests {
     @Test("each variant has its own ETag: If-None-Match validates only the variant it names")
     func entityTags() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let one = try await client.get("/images/hero.jpg", [(.secCHDPR, "1")])
             let two = try await client.get("/images/hero.jpg", [(.secCHDPR, "2")])
             let oneTag = try #require(one.headers[.eTag])
@@ -163,7 +163,7 @@ struct ServeVariantTests {
         let fixture = try ServerFixture()
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)],
                                               ofItemAtPath: fixture.root + "/" + ServerFixture.heroPath(Self.d1, .jpeg))
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let oneX = try await client.get("/images/hero.jpg", [(.secCHDPR, "1")])
             let oneXDate = try #require(oneX.headers[.lastModified])
             let same = try await client.get("/images/hero.jpg", [(.secCHDPR, "1"), (.ifModifiedSince, oneXDate)])
@@ -185,7 +185,7 @@ struct ServeVariantTests {
     @Test("HEAD of a negotiated image: the variant's headers, no body")
     func head() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/hero.jpg", method: .head, [(.secCHDPR, "2")])
             #expect(response.status == .ok)
             #expect(response.body.readableBytes == 0)
@@ -200,7 +200,7 @@ struct ServeVariantTests {
         let fixture = try ServerFixture()
         let body = ServerFixture.heroBody(Self.d2, .jpeg)
         let tag = ServerFixture.heroETag(Self.d2, .jpeg)
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let part = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.range, "bytes=0-5")])
             #expect(part.status == .partialContent)
             #expect(part.text == String(body.prefix(6)))
@@ -220,7 +220,7 @@ struct ServeVariantTests {
     @Test("an explicit variant URL is served as it is")
     func explicitVariant() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/hero@2x.jpg", [(.secCHDPR, "1")])
             #expect(response.text == ServerFixture.heroBody(Self.d2, .jpeg))
             #expect(response.headers[.vary] == nil)
@@ -232,7 +232,7 @@ struct ServeVariantTests {
     @Test("a vector image is the same at every density: nothing negotiated")
     func vector() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/icons/arrow.svg", [(.secCHDPR, "3")])
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "image/svg+xml")
@@ -245,7 +245,7 @@ struct ServeVariantTests {
     func staleManifest() async throws {
         let fixture = try ServerFixture()
         try fixture.write(ServerFixture.heroPath(Self.d2, .jpeg), "rewritten by a build in progress")
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.ifNoneMatch, ServerFixture.heroETag(Self.d2, .jpeg))])
             #expect(response.status == .ok)
             #expect(response.text == "rewritten by a build in progress")
@@ -258,7 +258,7 @@ struct ServeVariantTests {
     func missingVariant() async throws {
         let fixture = try ServerFixture()
         try FileManager.default.removeItem(atPath: fixture.root + "/" + ServerFixture.heroPath(Self.d2, .jpeg))
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let response = try await client.get("/images/hero.jpg", [(.secCHDPR, "2")])
             #expect(response.status == .ok)
             #expect(response.text == ServerFixture.heroBody(Self.d1, .jpeg))
@@ -269,7 +269,7 @@ struct ServeVariantTests {
     @Test("a new manifest written while serving is picked up")
     func manifestReload() async throws {
         let fixture = try ServerFixture(writeManifest: false)
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let before = try await client.get("/images/hero.jpg", [(.secCHDPR, "2")])
             #expect(before.text == ServerFixture.heroBody(Self.d1, .jpeg))
             let rebuilt = try ServerFixture()
@@ -302,7 +302,7 @@ extension ServeVariantTests {
                                   skippedDensities: [], variants: variants)
         try fixture.writeBytes(Manifest.fileName, Manifest(images: [logo]).encoded())
         let chromium = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
-        try await fixture.server().makeApplication().test(.live) { client in
+        try await fixture.server().test { client in
             let answer = try await client.get("/logo.png", [(.secCHDPR, "1.5"), (.accept, chromium)])
             #expect(answer.headers[.contentLocation] == "/logo@2x.avif", "\(answer.headers)")
             #expect(answer.headers[.contentDPR] == "2")

@@ -1,14 +1,7 @@
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Builds a folder of masters into density variants and a manifest, incrementally:
 /// unchanged masters are not read, changed ones are rebuilt, deleted ones have their
@@ -166,7 +159,7 @@ public final class Builder: Sendable {
         } else {
             do { try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName) } catch { throw .file(error) }
             // The whole manifest now says what the shards' partial manifests said.
-            for name in partialFiles { unlink(folder.path(name)) }
+            for name in partialFiles { try? AtomicFile.remove(folder.path(name)) }
         }
         do { try cache.save(to: cachePath) } catch {
             warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
@@ -235,18 +228,12 @@ public final class Builder: Sendable {
 
     /// SHA-256 of a master, streamed.
     static func hash(_ source: SourceFile) throws(BuildFailure) -> String {
-        guard let handle = FileHandle(forReadingAtPath: source.absolutePath) else {
-            throw BuildFailure(file: source.relativePath, reason: "cannot be read: \(String(cString: strerror(errno))); check its permissions")
-        }
-        defer { try? handle.close() }
         var hasher = ContentHash()
         do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                chunk.withUnsafeBytes { hasher.update($0) }
-            }
+            try AtomicFile.read(source.absolutePath, inChunksOf: 1 << 20) { hasher.update($0) }
         } catch {
             _ = hasher.finish()
-            throw BuildFailure(file: source.relativePath, reason: "cannot be read: \(error.localizedDescription)")
+            throw BuildFailure(file: source.relativePath, reason: "cannot be read: \(error.code); check its permissions")
         }
         return hasher.finish()
     }
@@ -290,21 +277,21 @@ public final class Builder: Sendable {
     /// SRC is OUT, or SRC lies inside OUT. (OUT inside SRC is fine: the scan skips it.)
     static func checkLayout(source: String, output: String) throws(BuildError) {
         guard FileManager.default.fileExists(atPath: source) else { return }
-        let source = SourceScanner.canonical(source)
-        let output = SourceScanner.canonical(output)
+        let source = PathContainment.canonical(source)
+        let output = PathContainment.canonical(output)
         if source == output { throw .outputInsideItself(output) }
-        if SourceScanner.isWithin(source, folder: output) {
+        if PathContainment.relativePath(ofCanonical: source, inside: output) != nil {
             throw .sourceInsideOutput(source: source, output: output)
         }
     }
 
     /// Masters that are links to files inside OUT fail: a variant could be written over them.
     static func separateLinksIntoOutput(_ sources: [SourceFile], output: String) -> ([SourceFile], [BuildFailure]) {
-        let root = SourceScanner.canonical(output)
+        let root = PathContainment.canonical(output)
         var failures: [BuildFailure] = []
         let outside = sources.filter { source in
-            let target = SourceScanner.canonical(source.absolutePath)
-            guard target != root, SourceScanner.isWithin(target, folder: root) else { return true }
+            let target = PathContainment.canonical(source.absolutePath)
+            guard target != root, PathContainment.relativePath(ofCanonical: target, inside: root) != nil else { return true }
             failures.append(BuildFailure(file: source.relativePath, reason: "is a link to \(target), inside the output folder, where a variant could be written over it; keep masters outside --out"))
             return false
         }

@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 import Foundation
 

@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 
 /// The manifest a build would write, from image headers only: lets `dppx css` run on a folder

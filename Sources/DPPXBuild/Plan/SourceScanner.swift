@@ -1,9 +1,7 @@
 import DPPXCore
+import DPPXFiles
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPackage
 
 /// A master found in the source folder.
 public struct SourceFile: Hashable, Sendable {
@@ -30,7 +28,7 @@ public struct SourceScanner {
 
     public init(root: String, excluding excluded: String? = nil) {
         self.root = root
-        self.excluded = excluded.map { Self.canonical($0) }
+        self.excluded = excluded.map { PathContainment.canonical($0) }
     }
 
     /// Masters and the names that could not be taken (with the reason).
@@ -64,17 +62,15 @@ public struct SourceScanner {
 
     private func walk(directory: String, relative: String, into sources: inout [SourceFile], rejected: inout [BuildFailure],
                       skipped: inout [String]) {
-        if let excluded, Self.canonical(directory) == excluded { return }
-        guard let handle = opendir(directory) else {
+        if let excluded, PathContainment.canonical(directory) == excluded { return }
+        let names: [[UInt8]]
+        do { names = try Folder.names(at: directory) } catch {
             rejected.append(BuildFailure(file: relative.isEmpty ? directory : relative,
-                                         reason: "cannot be listed: \(String(cString: strerror(errno)))"))
+                                         reason: "cannot be listed: \(error)"))
             return
         }
-        defer { closedir(handle) }
         var entries: [(name: String, raw: [UInt8])] = []
-        while let entry = readdir(handle) {
-            let raw = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            guard raw.first != UInt8(ascii: ".") else { continue }
+        for raw in names where raw.first != UInt8(ascii: ".") {
             entries.append((String(decoding: raw, as: UTF8.self), raw))
         }
         for entry in entries.sorted(by: { $0.raw.lexicographicallyPrecedes($1.raw) }) {
@@ -85,55 +81,46 @@ public struct SourceScanner {
                                              reason: "has a name that is not valid UTF-8 and cannot become a URL; rename it"))
                 continue
             }
-            var info = stat()
-            guard stat(absolute, &info) == 0 else {
+            let info: FileStatus
+            do { info = try FileStatus(path: absolute) } catch {
                 // A dangling symlink or a file removed while we looked.
                 if ImageFormat(fileExtension: (entry.name as NSString).pathExtension) != nil {
-                    rejected.append(BuildFailure(file: relativePath, reason: "cannot be read: \(String(cString: strerror(errno)))"))
+                    rejected.append(BuildFailure(file: relativePath, reason: "cannot be read: \(error)"))
                 }
                 continue
             }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                var linkInfo = stat()
+            if info.isFolder {
                 // Symlinked folders are not followed: they can loop.
-                if lstat(absolute, &linkInfo) == 0, (linkInfo.st_mode & S_IFMT) == S_IFLNK { continue }
+                if (try? FileStatus(path: absolute, followingLinks: false))?.kind == .symbolicLink { continue }
                 walk(directory: absolute, relative: relativePath, into: &sources, rejected: &rejected, skipped: &skipped)
-            } else if (info.st_mode & S_IFMT) == S_IFREG {
+            } else if info.isRegularFile {
                 visit(file: entry.name, relative: relativePath, absolute: absolute, info: info, into: &sources,
                       rejected: &rejected, skipped: &skipped)
             }
         }
     }
 
-    private func visit(file: String, relative: String, absolute: String, info: stat? = nil,
+    private func visit(file: String, relative: String, absolute: String, info: FileStatus? = nil,
                        into sources: inout [SourceFile], rejected: inout [BuildFailure], skipped: inout [String]) {
         guard let name = MasterName(relativePath: relative) else {
             skipped.append(relative)
             return
         }
-        var status = info ?? stat()
-        if info == nil, stat(absolute, &status) != 0 {
-            rejected.append(BuildFailure(file: relative, reason: "cannot be read: \(String(cString: strerror(errno)))"))
-            return
+        let status: FileStatus
+        if let info {
+            status = info
+        } else {
+            do { status = try FileStatus(path: absolute) } catch {
+                rejected.append(BuildFailure(file: relative, reason: "cannot be read: \(error)"))
+                return
+            }
         }
         if relative.contains("\n") || relative.contains("\r") {
             rejected.append(BuildFailure(file: relative.debugDescription,
                                          reason: "has a line break in its name, which cannot become a URL; rename it"))
             return
         }
-        let modified = status.modificationNanoseconds
         sources.append(SourceFile(relativePath: relative, absolutePath: absolute, name: name,
-                                  byteCount: Int(status.st_size), modified: modified, inode: UInt64(status.st_ino)))
-    }
-
-    /// Whether `path` is `folder` or lies below it (both already canonical).
-    static func isWithin(_ path: String, folder: String) -> Bool {
-        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-    }
-
-    static func canonical(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return (path as NSString).standardizingPath }
-        defer { free(resolved) }
-        return String(cString: resolved)
+                                  byteCount: status.size, modified: status.modified, inode: status.inode))
     }
 }

@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 
 /// Why a build could not run at all (as opposed to one master failing, which is a
 /// `BuildFailure` and does not stop the others).

@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import DPPXRewrite
 import Foundation
 
@@ -63,17 +64,14 @@ public struct SiteRewrite: Sendable {
             outcome.findings += result.findings
             outcome.imagesRewritten += result.imagesRewritten
             let target = self.target(of: page, relative: relative)
-            let current = try? AtomicFile.read(target)
-            if current == result.bytes {
-                outcome.unchanged.append(page)
+            if check {
+                if AtomicFile.holds(result.bytes, at: target) { outcome.unchanged.append(page) } else { outcome.changed.append(page) }
                 continue
             }
-            outcome.changed.append(page)
-            guard !check else { continue }
             do {
-                try AtomicFile.createDirectory((target as NSString).deletingLastPathComponent)
-                try AtomicFile.write(result.bytes, to: target)
+                if try AtomicFile.writeIfChanged(result.bytes, to: target) { outcome.changed.append(page) } else { outcome.unchanged.append(page) }
             } catch {
+                outcome.changed.append(page)
                 outcome.failures.append(BuildFailure(file: target, reason: "cannot be written: \(error)"))
             }
         }
@@ -82,10 +80,8 @@ public struct SiteRewrite: Sendable {
 
     /// `page`'s path below the root, nil when it is not inside it.
     public func relativePath(of page: String) -> String? {
-        let canonicalRoot = SourceScanner.canonical(root)
-        let canonical = SourceScanner.canonical(page)
-        guard SourceScanner.isWithin(canonical, folder: canonicalRoot), canonical != canonicalRoot else { return nil }
-        return String(String(canonical.dropFirst(canonicalRoot.count)).drop { $0 == "/" })
+        guard let relative = PathContainment.relativePath(of: page, inside: root), !relative.isEmpty else { return nil }
+        return relative
     }
 
     /// The file `page` is rewritten into: itself, or its place under `output`.

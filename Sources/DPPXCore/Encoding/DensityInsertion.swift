@@ -30,53 +30,55 @@ public struct DensityInsertion: Hashable, Sendable {
         }
     }
 
-    private static func jpeg(_ exif: ExifDensity, head: [UInt8]) throws(DensityInsertionError) -> DensityInsertion {
-        guard head.count >= 4, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF else { throw .notA(.jpeg) }
-        let payload = Array("Exif".utf8) + [0, 0] + exif.tiff
-        var segment: [UInt8] = [0xFF, 0xE1]
-        ExifDensity.append(UInt16(payload.count + 2), to: &segment)
-        segment += payload
+    /// What an APP1 segment holding EXIF starts with.
+    private static let exifHeader = Array("Exif".utf8) + [0, 0]
 
-        var offset = 2
-        var insertAt: Int?
-        // Markers up to the scan data: APP0s right after SOI are passed, an existing Exif refused.
-        while offset + 4 <= head.count {
-            guard head[offset] == 0xFF else { throw .notA(.jpeg) }
-            let marker = head[offset + 1]
-            guard marker != 0xDA, marker != 0xD9 else { break }  // start of scan, end of image
-            if marker != 0xE0, insertAt == nil { insertAt = offset }
-            let length = Int(head[offset + 2]) << 8 | Int(head[offset + 3])
-            guard length >= 2 else { throw .notA(.jpeg) }
-            if marker == 0xE1, head.count >= offset + 10, Array(head[(offset + 4)..<(offset + 10)]) == Array("Exif".utf8) + [0, 0] {
-                throw .alreadyHasExif(.jpeg)
+    private static func jpeg(_ exif: ExifDensity, head: [UInt8]) throws(DensityInsertionError) -> DensityInsertion {
+        guard head.count >= 4, let segment = JPEGSegment.bytes(.app1, payload: exifHeader + exif.tiff) else { throw .notA(.jpeg) }
+        let point = head.withUnsafeBytes { bytes -> Result<Int, DensityInsertionError> in
+            guard var segments = JPEGSegmentReader(bytes) else { return .failure(.notA(.jpeg)) }
+            let reader = ByteReader(bytes, order: .bigEndian)
+            var insertAt: Int?
+            var stoppedAt = segments.offset
+            // Segments up to the scan data: APP0s right after SOI are passed, an existing Exif refused.
+            do {
+                while let found = try segments.next() {
+                    if found.marker == .startOfScan || found.marker == .endOfImage {
+                        stoppedAt = found.start
+                        break
+                    }
+                    if found.marker != .app0, insertAt == nil { insertAt = found.start }
+                    if found.marker == .app1, reader.matches(exifHeader, at: found.payload.lowerBound) { return .failure(.alreadyHasExif(.jpeg)) }
+                    stoppedAt = found.end
+                }
+            } catch {
+                return .failure(.notA(.jpeg))
             }
-            offset += 2 + length
+            let point = insertAt ?? stoppedAt
+            return point <= bytes.count ? .success(point) : .failure(.notA(.jpeg))
         }
-        let point = insertAt ?? offset
-        guard point <= head.count else { throw .notA(.jpeg) }
-        return DensityInsertion(prefix: Array(head[..<point]) + segment, resumeOffset: point)
+        let at = try point.get()
+        return DensityInsertion(prefix: Array(head[..<at]) + segment, resumeOffset: at)
     }
 
     private static func png(_ exif: ExifDensity, head: [UInt8]) throws(DensityInsertionError) -> DensityInsertion {
-        let headerEnd = PNGChunks.signature.count + 12 + 13
-        guard head.count >= headerEnd, head.starts(with: PNGChunks.signature),
-              Array(head[8..<16]) == [0, 0, 0, 13] + Array("IHDR".utf8)
-        else { throw .notA(.png) }
-        // Chunks up to the pixel data: an existing eXIf refused.
-        var offset = headerEnd
-        while offset + 8 <= head.count {
-            let length = Int(head[offset]) << 24 | Int(head[offset + 1]) << 16 | Int(head[offset + 2]) << 8 | Int(head[offset + 3])
-            let type = Array(head[(offset + 4)..<(offset + 8)])
-            if type == Array("IDAT".utf8) { break }
-            if type == Array("eXIf".utf8) { throw .alreadyHasExif(.png) }
-            offset += 12 + length
+        let headerEnd = head.withUnsafeBytes { bytes -> Result<Int, DensityInsertionError> in
+            guard var chunks = PNGChunkReader(bytes) else { return .failure(.notA(.png)) }
+            do {
+                guard let header = try chunks.next(), header.type == "IHDR", header.data.count == 13, header.end <= bytes.count else {
+                    return .failure(.notA(.png))
+                }
+                // Chunks up to the pixel data: an existing eXIf refused.
+                while let chunk = try chunks.next(), chunk.type != "IDAT" {
+                    if chunk.type == "eXIf" { return .failure(.alreadyHasExif(.png)) }
+                }
+                return .success(header.end)
+            } catch {
+                return .failure(.notA(.png))
+            }
         }
-        let data = exif.tiff
-        var chunk: [UInt8] = []
-        ExifDensity.append(UInt32(data.count), to: &chunk)
-        chunk += Array("eXIf".utf8) + data
-        ExifDensity.append(CRC32.checksum(chunk[4...]), to: &chunk)
-        return DensityInsertion(prefix: Array(head[..<headerEnd]) + chunk, resumeOffset: headerEnd)
+        let at = try headerEnd.get()
+        return DensityInsertion(prefix: Array(head[..<at]) + PNGChunk.bytes("eXIf", data: exif.tiff), resumeOffset: at)
     }
 
     private init(prefix: [UInt8], resumeOffset: Int) {

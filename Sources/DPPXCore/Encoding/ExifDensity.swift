@@ -52,51 +52,14 @@ public struct ExifDensity: Hashable, Sendable {
     /// the pointer to the Exif IFD, which holds the two dimensions. What a PNG `eXIf` chunk
     /// holds as it is, and a JPEG APP1 segment after `Exif\0\0`.
     public var tiff: [UInt8] {
-        // Header (8), IFD0 (2 + 4 entries + next-IFD offset), Exif IFD (2 + 2 entries + next), two rationals.
-        let exifIFDOffset = 8 + 2 + 4 * 12 + 4
-        let valuesOffset = exifIFDOffset + 2 + 2 * 12 + 4
-        var bytes: [UInt8] = Array("MM".utf8)
-        bytes.reserveCapacity(valuesOffset + 16)
-        Self.append(UInt16(42), to: &bytes)
-        Self.append(UInt32(8), to: &bytes)
-
-        Self.append(UInt16(4), to: &bytes)
-        Self.entry(tag: 0x011A, type: .rational, value: UInt32(valuesOffset), to: &bytes)  // XResolution
-        Self.entry(tag: 0x011B, type: .rational, value: UInt32(valuesOffset + 8), to: &bytes)  // YResolution
-        Self.entry(tag: 0x0128, type: .short, value: 2 << 16, to: &bytes)  // ResolutionUnit: inch, left-aligned
-        Self.entry(tag: 0x8769, type: .long, value: UInt32(exifIFDOffset), to: &bytes)  // Exif IFD
-        Self.append(UInt32(0), to: &bytes)
-
-        Self.append(UInt16(2), to: &bytes)
-        Self.entry(tag: 0xA002, type: .long, value: UInt32(cssSize.width), to: &bytes)  // PixelXDimension
-        Self.entry(tag: 0xA003, type: .long, value: UInt32(cssSize.height), to: &bytes)  // PixelYDimension
-        Self.append(UInt32(0), to: &bytes)
-
-        for rational in [xResolution, yResolution] {
-            Self.append(rational.numerator, to: &bytes)
-            Self.append(rational.denominator, to: &bytes)
-        }
-        return bytes
-    }
-
-    private enum FieldType: UInt16 {
-        case short = 3, long = 4, rational = 5
-    }
-
-    /// One 12-byte IFD entry of count 1: `value` is the value itself (a SHORT in its first two
-    /// bytes) or, for a rational, the offset of its eight bytes.
-    private static func entry(tag: UInt16, type: FieldType, value: UInt32, to bytes: inout [UInt8]) {
-        append(tag, to: &bytes)
-        append(type.rawValue, to: &bytes)
-        append(UInt32(1), to: &bytes)
-        append(value, to: &bytes)
-    }
-
-    static func append(_ value: UInt16, to bytes: inout [UInt8]) {
-        bytes += [UInt8(value >> 8), UInt8(value & 0xFF)]
-    }
-
-    static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        TIFFWriter.bytes([
+            .init(tag: 0x011A, value: .rational(numerator: xResolution.numerator, denominator: xResolution.denominator)),  // XResolution
+            .init(tag: 0x011B, value: .rational(numerator: yResolution.numerator, denominator: yResolution.denominator)),  // YResolution
+            .init(tag: 0x0128, value: .short(2)),  // ResolutionUnit: inch
+            .init(tag: 0x8769, value: .directory([  // Exif IFD
+                .init(tag: 0xA002, value: .long(UInt32(cssSize.width))),  // PixelXDimension
+                .init(tag: 0xA003, value: .long(UInt32(cssSize.height))),  // PixelYDimension
+            ])),
+        ], order: .bigEndian)
     }
 }

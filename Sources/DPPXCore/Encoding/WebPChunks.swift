@@ -6,12 +6,12 @@
 /// would have written.
 public enum WebPChunks {
     /// The chunks that carry metadata rather than pixels, and their flags in the VP8X header.
-    static let metadata: [String: UInt8] = ["EXIF": 0x08, "XMP ": 0x04, "ICCP": 0x20]
+    static let metadata: [FourCC: UInt8] = ["EXIF": 0x08, "XMP ": 0x04, "ICCP": 0x20]
 
     /// The four-character names of `webp`'s chunks, in order; nil when it is not a well-formed
     /// WebP (RIFF header, sizes that add up to the file).
     public static func names(_ webp: [UInt8]) -> [String]? {
-        chunks(webp)?.map(\.name)
+        chunks(webp)?.map(\.id.description)
     }
 
     /// `webp` without its EXIF, XMP and ICC profile chunks, every other chunk unchanged, the
@@ -19,46 +19,36 @@ public enum WebPChunks {
     /// holds none; nil when it is not a well-formed WebP.
     public static func strippingMetadata(_ webp: [UInt8]) -> [UInt8]? {
         guard let chunks = chunks(webp) else { return nil }
-        let cleared = chunks.reduce(UInt8(0)) { $0 | (metadata[$1.name] ?? 0) }
+        let cleared = chunks.reduce(UInt8(0)) { $0 | (metadata[$1.id] ?? 0) }
         guard cleared != 0 else { return webp }
         var body: [UInt8] = Array("WEBP".utf8)
         body.reserveCapacity(webp.count)
-        for chunk in chunks where metadata[chunk.name] == nil {
+        for chunk in chunks where metadata[chunk.id] == nil {
             let start = body.count
-            body += webp[chunk.range]
-            if chunk.name == "VP8X" { body[start + 8] &= ~cleared }
+            body += webp[chunk.start..<chunk.end]
+            if chunk.id == "VP8X" { body[start + 8] &= ~cleared }
         }
-        let size = UInt32(body.count)
-        return Array("RIFF".utf8) + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)] + body
+        var file = ByteWriter(order: .littleEndian, capacity: 8 + body.count)
+        file.write("RIFF" as FourCC)
+        file.write(UInt32(body.count))
+        file.write(body)
+        return file.bytes
     }
 
-    /// A chunk: its name and its bytes in the file, header and padding included.
-    struct Chunk {
-        let name: String
-        let range: Range<Int>
-    }
-
-    static func chunks(_ webp: [UInt8]) -> [Chunk]? {
-        guard webp.count >= 20, webp.starts(with: Array("RIFF".utf8)), webp[8..<12].elementsEqual("WEBP".utf8),
-              littleEndian(webp, at: 4) + 8 == webp.count else { return nil }
-        var chunks: [Chunk] = []
-        var offset = 12
-        while offset < webp.count {
-            guard offset + 8 <= webp.count else { return nil }
-            let size = littleEndian(webp, at: offset + 4)
-            let end = offset + 8 + size + (size & 1)
-            guard end <= webp.count else { return nil }
-            let nameBytes = webp[offset..<(offset + 4)]
-            guard nameBytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-            let name = String(decoding: nameBytes, as: UTF8.self)
-            if name == "VP8X" && size < 10 { return nil }
-            chunks.append(Chunk(name: name, range: offset..<end))
-            offset = end
+    /// The chunks of a well-formed WebP: a RIFF header whose size is the file's, chunks that
+    /// end inside it and fill it, printable names, a VP8X header of its full 10 bytes.
+    static func chunks(_ webp: [UInt8]) -> [RIFFChunk]? {
+        webp.withUnsafeBytes { bytes -> [RIFFChunk]? in
+            guard bytes.count >= 20, var reader = RIFFChunkReader(bytes), reader.formType == "WEBP",
+                  reader.declaredSize + 8 == bytes.count else { return nil }
+            var chunks: [RIFFChunk] = []
+            while let chunk = reader.next() {
+                guard chunk.end <= bytes.count, chunk.id.isPrintableASCII else { return nil }
+                if chunk.id == "VP8X" && chunk.payload.count < 10 { return nil }
+                chunks.append(chunk)
+            }
+            guard reader.offset == bytes.count else { return nil }
+            return chunks.isEmpty ? nil : chunks
         }
-        return chunks.isEmpty ? nil : chunks
-    }
-
-    private static func littleEndian(_ bytes: [UInt8], at offset: Int) -> Int {
-        Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
     }
 }

@@ -12,8 +12,17 @@
 ///    sharp image without the largest file of a very large master.
 public struct ClientWidth: Sendable, Equatable {
     /// Where the width came from.
-    public enum Source: String, Sendable {
+    public enum Source: String, Sendable, CustomStringConvertible {
         case secCHWidth, viewportWidth, cookie, none
+
+        public var description: String {
+            switch self {
+            case .secCHWidth: "Sec-CH-Width"
+            case .viewportWidth: "Sec-CH-Viewport-Width x DPR"
+            case .cookie: "\(ClientWidth.cookieName) cookie x DPR"
+            case .none: "default"
+            }
+        }
     }
 
     /// Device pixels the image should have.

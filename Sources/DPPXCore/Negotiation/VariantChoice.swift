@@ -1,6 +1,8 @@
-/// Which file of an image a client gets, and what the response must say about that choice.
+/// Which file of an image whose size was stated a client gets, and what the response must say
+/// about that choice. Made only by `VariantNegotiator`, which first decides whether the image is
+/// negotiated at all.
 ///
-/// The rules (the server's, and the inspector page's "this browser gets"):
+/// The rules:
 /// - Format: among the formats built that the client accepts at its highest weight, the one
 ///   whose file of the chosen density (or width) has the fewest bytes by the manifest, so a
 ///   photo whose AVIF is smaller than its JPEG XL gets AVIF and the reverse gets JPEG XL (equal
@@ -28,16 +30,20 @@ public struct VariantChoice: Sendable, Equatable {
     public let variant: Manifest.Variant
     /// The client's ratio as read (not the variant's density).
     public let dpr: ClientDPR
+    /// For a fluid image, the width the client needs as read (what chose the rung); nil for
+    /// density variants.
+    public let width: ClientWidth?
     /// Request headers the choice depended on: `Sec-CH-DPR`, `DPR`, `Cookie`, `Accept`.
     public let vary: [String]
     /// True when the `dpr` cookie decided the density: send `Cache-Control: private`.
     public let isPrivate: Bool
     /// How the answer says the variant's density.
-    public let signal: DensitySignal
+    public private(set) var signal: DensitySignal
 
-    /// Chooses among `image`'s variants; nil when it lists none. `width` is read for a fluid
-    /// image only (nil: the client said nothing).
-    public init?(image: Manifest.Image, dpr: ClientDPR, accept: AcceptHeader, width: ClientWidth? = nil) {
+    /// Chooses among `image`'s variants; nil when it lists none. The width hints are read for a
+    /// fluid image only.
+    init?(image: Manifest.Image, hints: ClientHints) {
+        let dpr = hints.dpr, accept = hints.accept
         let formats = image.formats
         guard !formats.isEmpty else { return nil }
         let accepted = Self.acceptedFormats(among: formats, primary: image.primaryFormat, accept: accept)
@@ -46,7 +52,7 @@ public struct VariantChoice: Sendable, Equatable {
             // format is missing when it was not smaller, and that rung is then sent as it is.
             // Among the accepted formats that have the rung, the fewest bytes win.
             let candidates = image.variants(in: image.primaryFormat)
-            let width = width ?? .unknown
+            let width = hints.width
             guard let widest = candidates.max(by: { $0.width < $1.width }) else { return nil }
             let rung = candidates.filter { $0.width >= width.devicePixels }.min { $0.width < $1.width } ?? widest
             let variant = accepted.compactMap { format in image.variants(in: format).first { $0.width == rung.width } }
@@ -54,6 +60,7 @@ public struct VariantChoice: Sendable, Equatable {
             let widthNegotiated = candidates.contains { $0.width != variant.width }
             self.variant = variant
             self.dpr = dpr
+            self.width = width
             self.vary = (widthNegotiated ? width.varyHeaders : []) + (formats.count > 1 ? ["Accept"] : [])
             self.isPrivate = widthNegotiated && width.isPrivate
             self.signal = .none
@@ -95,9 +102,20 @@ public struct VariantChoice: Sendable, Equatable {
         if formats.count > 1 { vary.append("Accept") }
         self.variant = variant
         self.dpr = dpr
+        self.width = nil
         self.vary = vary
         self.isPrivate = densityNegotiated && dpr.source == .cookie
         self.signal = signal
+    }
+
+    /// The same choice with the density said by `Content-DPR` instead of EXIF: for a file that
+    /// cannot carry EXIF density after all (not the JPEG or PNG the manifest says, or one that
+    /// has EXIF already). Vary and validators stay the choice's.
+    public func sayingDensityInHeader() -> VariantChoice {
+        guard case .exif = signal else { return self }
+        var copy = self
+        copy.signal = .contentDPR(variant.density)
+        return copy
     }
 
     /// Whether `variant`'s pixels divided by its density are exactly `cssSize`.

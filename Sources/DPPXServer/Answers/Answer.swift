@@ -5,8 +5,9 @@ import NIOCore
 /// the status, the head's field lines, and the body as parts (bytes made here, or stretches of
 /// files that the writer takes from memory or streams from disk).
 ///
-/// Every answer outside `/_dppx/` is one of these: files and negotiated variants, HTML pages
-/// with `Accept-CH` (and the reload script in dev mode), error pages, redirects, 304, 416.
+/// Every answer is one of these: files and negotiated variants, HTML pages with `Accept-CH` (and
+/// the reload script in dev mode), error pages, redirects, 304, 416, and the server's own pages
+/// under `/_dppx/` (`ServerPages`), the live-reload event stream included.
 struct Answer {
     var status: HTTPResponse.Status
     /// One `Name: value` CRLF line per field, without `Date` and `Connection` (the writer adds
@@ -14,6 +15,9 @@ struct Answer {
     var fieldLines: ByteBuffer
     /// Empty for HEAD, 304 and bodiless answers (whose `Content-Length` may still say more).
     var body: AnswerBody
+    /// An endless body: the live-reload events, each sent as it comes (chunked) after `body`,
+    /// until the stream ends. The head then has no `Content-Length`. Nil for every other answer.
+    var events: AsyncStream<String>?
     /// The negotiated variant's URL (`Content-Location`), for the access log.
     var variant: String?
     /// The request cannot be read further (it is malformed): the connection closes after this.
@@ -45,16 +49,16 @@ struct Answer {
                   body: isHead || bytes.readableBytes == 0 ? .empty : AnswerBody([.bytes(bytes)]))
     }
 
-    /// The readable HTML page of a 404 or 400 (`ErrorPage`); `closes` for a request that
-    /// cannot be read any further.
+    /// The readable HTML page of a 404 or 400 (`ErrorPage`); `detail` in place of the status's
+    /// usual sentence; `closes` for a request that cannot be read any further.
     static func errorPage(_ status: HTTPResponse.Status, path: String, message: String? = nil, isHead: Bool,
-                          closes: Bool = false) -> Answer {
-        let detail = switch status {
+                          closes: Bool = false, detail: String? = nil) -> Answer {
+        let usual = switch status {
         case .notFound: "there is no file at this path."
         case .methodNotAllowed: "only GET and HEAD are answered here."
         default: "this request cannot be served\(message.map { ": \($0)" } ?? "")."
         }
-        let page = ErrorPage(status: status.code, title: status.reasonPhrase, path: path, detail: detail)
+        let page = ErrorPage(status: status.code, title: status.reasonPhrase, path: path, detail: detail ?? usual)
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
@@ -113,24 +117,5 @@ struct AnswerBody {
             }
         }
         return AnswerBody(result)
-    }
-}
-
-/// Bytes `range` of the file at `path` (absolute), as it was when `file` was read from it: the
-/// writer sends them only while the file is still that version.
-struct FileSlice {
-    let path: String
-    let file: FileIdentity
-    let range: Range<Int>
-
-    /// The whole file.
-    init(path: String, file: FileIdentity) {
-        self.init(path: path, file: file, range: 0..<file.size)
-    }
-
-    init(path: String, file: FileIdentity, range: Range<Int>) {
-        self.path = path
-        self.file = file
-        self.range = range
     }
 }

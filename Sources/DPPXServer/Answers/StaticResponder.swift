@@ -2,18 +2,18 @@ import DPPXBuild
 import DPPXCore
 import DPPXRewrite
 import HTTPTypes
-import Hummingbird
 import HummingbirdCore
 import NIOCore
 
-/// The one place that decides what a request outside `/_dppx/` is answered with: a complete
-/// `Answer`, which `ConnectionHandler` writes. It decides without waiting.
+/// The one place that decides what every request is answered with: a complete `Answer`, which
+/// `ConnectionHandler` writes. It decides without waiting. The server's own pages (`/_dppx/`)
+/// are `ServerPages`'s to answer.
 ///
 /// For a GET or HEAD, in one pass:
 /// 1. `PathGuard`: no `..`, encoded separators or hidden files;
 /// 2. a path a manifest under ROOT lists as the 1x URL (`/images/hero.jpg`) of an image whose
 ///    size was given (an `@Nx` name, a rule, an option; `Manifest.Image.sizeIsGiven`) is answered with
-///    the variant `VariantChoice` picks from `?dpr=`, `Sec-CH-DPR`, `DPR`, the `dpr` cookie and
+///    the variant `VariantNegotiator` picks from `?dpr=`, `Sec-CH-DPR`, `DPR`, the `dpr` cookie and
 ///    `Accept` (the file name comes from the manifest, never from the client), with `Vary`,
 ///    its density said the way `VariantChoice.signal` decided (EXIF density written into the
 ///    answer's bytes, else `Content-DPR`), `Content-Location`, `Cache-Control` (private when the
@@ -33,6 +33,8 @@ import NIOCore
 struct StaticResponder: Sendable {
     let files: RootedFileSystem
     let manifests: ManifestStore
+    /// The server's own pages under `/_dppx/`.
+    let pages: ServerPages
     let cachePolicy: CachePolicy
     /// Dev mode: HTML pages get the live-reload script.
     let addsReloadScript: Bool
@@ -47,10 +49,11 @@ struct StaticResponder: Sendable {
     /// image and CSS requests, and the widths fluid images are chosen by.
     static let acceptCH = "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width"
 
-    init(files: RootedFileSystem, manifests: ManifestStore, cachePolicy: CachePolicy, addsReloadScript: Bool = false,
-         rewrite: RewriteOptions? = nil) {
+    init(files: RootedFileSystem, manifests: ManifestStore, pages: ServerPages, cachePolicy: CachePolicy,
+         addsReloadScript: Bool = false, rewrite: RewriteOptions? = nil) {
         self.files = files
         self.manifests = manifests
+        self.pages = pages
         self.cachePolicy = cachePolicy
         self.addsReloadScript = addsReloadScript
         self.rewrite = rewrite
@@ -58,19 +61,18 @@ struct StaticResponder: Sendable {
 
     enum Decision {
         case answer(Answer)
-        /// `/_dppx/`: the server's own routes answer it.
-        case route
         /// The answer is made from a file's bytes that are not in memory yet (a page that gets
-        /// the reload script, the head of a variant that gets EXIF density): run `read` off the
-        /// event loop, then decide again.
-        case needsRead(@Sendable () async -> Void)
+        /// the reload script, the head of a variant that gets EXIF density): `read` starts the
+        /// read on NIO's thread pool (never on Swift's cooperative pool, which a build may hold)
+        /// and completes on the given event loop; then decide again.
+        case needsRead(@Sendable (any EventLoop) -> EventLoopFuture<Void>)
     }
 
     /// The answer to `request`.
-    func decide(_ request: FileRequest) -> Decision {
+    func decide(_ request: ClientRequest) -> Decision {
         let uri = request.uri
         let rawPath = uri.path
-        guard !ServerPages.owns(rawPath) else { return .route }
+        guard !ServerPages.owns(rawPath) else { return .answer(pages.answer(to: request)) }
         let isHead = request.method == .head
         guard request.method != .other else { return .answer(.errorPage(.methodNotAllowed, path: rawPath, isHead: false)) }
         let path: String
@@ -108,7 +110,7 @@ struct StaticResponder: Sendable {
     }
 
     /// `decidedWith`: the manifest the answer may be given again with (`Answer.decidedFrom`).
-    private func plainFile(_ file: FileIdentity, at path: Substring, request: FileRequest, decidedWith: ManifestIndex?) -> Decision {
+    private func plainFile(_ file: FileIdentity, at path: Substring, request: ClientRequest, decidedWith: ManifestIndex?) -> Decision {
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: nil)) {
             FileResponse.headers(file: file, path: path, length: file.size, cachePolicy: cachePolicy)
         }
@@ -128,7 +130,7 @@ struct StaticResponder: Sendable {
     /// mode with the live-reload script. Never cached or validated (the next build may change
     /// it), always whole.
     private func madePage(_ slice: FileSlice, at path: Substring, stylesheet: Bool, headers: ResponseHeaderCache.Headers,
-                          request: FileRequest) -> Decision {
+                          request: ClientRequest) -> Decision {
         var fields = headers.fields
         fields[.eTag] = nil
         fields[.lastModified] = nil
@@ -140,7 +142,7 @@ struct StaticResponder: Sendable {
         }
         guard let page = files.bodyInMemory(slice) else {
             let files = self.files
-            return .needsRead { _ = await files.load(slice) }
+            return .needsRead { eventLoop in files.load(slice, on: eventLoop).map { _ in } }
         }
         var bytes = Array(page.readableBytesView)
         if let rewriter = pageRewriter() {
@@ -176,14 +178,12 @@ struct StaticResponder: Sendable {
     /// EXIF density written in when that is the signal (`DensityInsertionCache`: the bytes up to
     /// the insertion point and the metadata, then the rest of the file). The headers' length
     /// follows from the body; ranges, HEAD and the writer need no change (`AnswerBody.slice`).
-    private func variant(of relative: Substring, in index: ManifestIndex, request: FileRequest,
+    private func variant(of relative: Substring, in index: ManifestIndex, request: ClientRequest,
                          variantMissing: inout Bool) -> Decision? {
-        // An image whose size nobody stated keeps its own file: a page never told about dppx
-        // lays out as it did from a plain static server.
-        guard let image = index.image(atBasePath: String(relative)), !image.densityIndependent, image.sizeIsGiven else { return nil }
-        let dpr = ClientDPR(request)
-        guard let choice = VariantChoice(image: image, dpr: dpr, accept: AcceptHeader(request.accept),
-                                         width: image.isFluid ? ClientWidth(request, dpr: dpr) : nil)
+        // `VariantNegotiator` decides, as it does for the inspector: the image's own file (a
+        // vector, a size nobody stated) is the plain file's answer below.
+        guard let image = index.image(atBasePath: String(relative)),
+              case .variant(var choice) = VariantNegotiator.negotiate(image, hints: ClientHints(request))
         else { return nil }
         guard let file = files.entry(choice.variant.path), file.isRegularFile else {
             variantMissing = true
@@ -195,23 +195,22 @@ struct StaticResponder: Sendable {
         var body = AnswerBody([.file(whole)])
         // A file that cannot carry EXIF density (not the JPEG or PNG the manifest says) gets
         // the header instead.
-        var signal = choice.signal
-        if case .exif(let exif) = signal {
+        if case .exif(let exif) = choice.signal {
             let format = choice.variant.format
             switch densityPrefixes.prefix(writing: exif, into: format, file: whole, files: files) {
             case .success(let prefix)?:
                 body = AnswerBody([.bytes(prefix.bytes),
                                    .file(FileSlice(path: absolutePath, file: file, range: prefix.resumeOffset..<file.size))])
             case .failure?:
-                signal = .contentDPR(choice.variant.density)
+                choice = choice.sayingDensityInHeader()
             case nil:
                 let (prefixes, files) = (densityPrefixes, self.files)
-                return .needsRead { await prefixes.read(writing: exif, into: format, file: whole, files: files) }
+                return .needsRead { eventLoop in prefixes.read(writing: exif, into: format, file: whole, files: files, on: eventLoop) }
             }
         }
         // A size other than the manifest's means a build is rewriting the file: the manifest's
         // hash cannot vouch for these bytes, so the file's own weak tag is used.
-        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes, signal: signal)
+        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes)
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: variant.key)) {
             FileResponse.headers(file: file, path: path, length: body.count, cachePolicy: cachePolicy, decorate: variant.apply)
         }
@@ -220,79 +219,5 @@ struct StaticResponder: Sendable {
         var answer = FileResponse(file: file, cached: headers).answer(to: request, body: body)
         answer.decidedFrom = Answer.Source(manifest: index, path: path, file: file)
         return .answer(answer)
-    }
-}
-
-/// One file's HTTP answer: validators, conditional requests, a single range, HEAD.
-///
-/// `cached` are the headers of the full answer, the same for every request for this version of
-/// the file (`ResponseHeaderCache` keeps them); `answer(to:body:)` adds what depends on the
-/// request.
-struct FileResponse {
-    let file: FileIdentity
-    let cached: ResponseHeaderCache.Headers
-
-    /// The headers of a full answer of `length` bytes: `Content-Type` from the extension,
-    /// `Content-Length`, `Last-Modified`, `ETag` (a weak one from the size and modification
-    /// time; a variant's `decorate` puts its strong tag in its place), `Accept-Ranges`,
-    /// `Cache-Control`, `Accept-CH` on HTML pages, then `decorate`'s.
-    static func headers(file: FileIdentity, path: Substring, length: Int, cachePolicy: CachePolicy,
-                        decorate: (inout HTTPFields) -> Void = { _ in }) -> HTTPFields {
-        var headers = HTTPFields()
-        if let contentType = contentType(of: path) { headers[.contentType] = contentType }
-        headers[.contentLength] = String(length)
-        headers[.lastModified] = HTTPDate.format(file.modifiedSeconds)
-        headers[.eTag] = "W/\"\(String(file.size, radix: 16))-\(String(file.modifiedSeconds, radix: 16))\(String(file.modifiedNanoseconds, radix: 16))\""
-        headers[.acceptRanges] = "bytes"
-        headers[.cacheControl] = cachePolicy.description
-        if headers.isHTMLPage { headers[.acceptCH] = StaticResponder.acceptCH }
-        decorate(&headers)
-        return headers
-    }
-
-    /// The answer to `request` whose full body is `body`: 304, 206, 416, HEAD or 200.
-    func answer(to request: FileRequest, body: AnswerBody) -> Answer {
-        let entityTag = cached.entityTag
-        let variant = cached.contentLocation
-        if !request.ifNoneMatch.isEmpty {
-            if EntityTagList(request.ifNoneMatch).weaklyMatches(entityTag) { return notModified() }
-        } else if let since = request.ifModifiedSince.flatMap(HTTPDate.parse),
-                  file.modifiedSeconds <= since {
-            return notModified()
-        }
-        if request.method != .head, let header = request.range {
-            let ifRange = request.ifRange
-            // A range applies only to the representation the client holds part of.
-            let sameRepresentation = ifRange == nil || ifRange == entityTag || ifRange == cached.lastModified
-            let size = body.count
-            switch ByteRange(header: header, size: size) {
-            case .satisfiable(let bytes) where sameRepresentation:
-                var headers = cached.fields
-                headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)"
-                headers[.contentLength] = String(bytes.count)
-                return Answer(status: .partialContent, fieldLines: HTTP1ResponseHead.fieldLines(headers),
-                              body: body.slice(bytes), variant: variant)
-            case .unsatisfiable where ifRange == nil:
-                return Answer(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)"], bytes: ByteBuffer(),
-                              isHead: false)
-            default:
-                break  // the whole body
-            }
-        }
-        return Answer(status: .ok, fieldLines: cached.fieldLines, body: request.method == .head ? .empty : body, variant: variant)
-    }
-
-    /// 304: the full answer's headers but `Content-Length`, no body.
-    private func notModified() -> Answer {
-        Answer(status: .notModified, fieldLines: cached.notModifiedFieldLines, variant: cached.contentLocation)
-    }
-
-    /// From the extension: Hummingbird's table, then the image formats it lacks (AVIF, HEIC),
-    /// without which a browser sniffs, and some refuse an AVIF.
-    static func contentType(of path: Substring) -> String? {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        let fileExtension = String(path[path.index(after: dot)...])
-        if let known = MediaType.getMediaType(forExtension: fileExtension) { return known.description }
-        return ImageFormat(fileExtension: Substring(fileExtension))?.mediaType
     }
 }

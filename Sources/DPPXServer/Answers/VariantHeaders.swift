@@ -9,9 +9,9 @@ struct VariantHeaders {
     /// False when the file on disk no longer has the manifest's size (a build is rewriting it):
     /// the manifest's hash then cannot vouch for the bytes.
     let hashTrusted: Bool
-    /// How the answer says its density: the choice's signal, or `Content-DPR` when the EXIF
-    /// could not be written into this file.
-    let signal: DensitySignal
+
+    /// How the answer says its density.
+    var signal: DensitySignal { choice.signal }
 
     /// A strong validator from the variant's content hash: each variant has its own, so a client
     /// holding one variant can never have another one validated by it. An answer with EXIF

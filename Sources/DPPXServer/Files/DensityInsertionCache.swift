@@ -7,7 +7,7 @@ import NIOCore
 /// and hot answers cost a lookup.
 ///
 /// Those bytes come from the file's copy in memory (`RootedFileSystem`); a file not in memory
-/// is read off the event loop first (`read`): the whole of a small file, into the file cache,
+/// is read on NIO's thread pool first (`read`): the whole of a small file, into the file cache,
 /// or only the head of a large one.
 ///
 /// Keys include the file's identity, so a rebuilt variant is read again. Bounded
@@ -46,16 +46,19 @@ final class DensityInsertionCache: Sendable {
         return remember(Self.outcome(writing: exif, into: format, head: head), for: key)
     }
 
-    /// Reads what `prefix` needs of `slice`'s file, off the event loop: a small file whole into
-    /// memory, only the head of a large one. Nothing when the file changed meanwhile.
-    func read(writing exif: ExifDensity, into format: ImageFormat, file slice: FileSlice, files: RootedFileSystem) async {
+    /// Reads what `prefix` needs of `slice`'s file on NIO's thread pool: a small file whole into
+    /// memory, only the head of a large one. Nothing when the file changed meanwhile. Completes
+    /// on `eventLoop`.
+    func read(writing exif: ExifDensity, into format: ImageFormat, file slice: FileSlice, files: RootedFileSystem,
+              on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         if files.keepsInMemory(slice) {
-            _ = await files.load(slice)
-            return
+            return files.load(slice, on: eventLoop).map { _ in }
         }
-        guard let head = await files.head(of: slice, length: DensityInsertion.headLength) else { return }
         let key = Key(path: slice.path, file: slice.file, format: format, exif: exif)
-        remember(Self.outcome(writing: exif, into: format, head: head), for: key)
+        return files.head(of: slice, length: DensityInsertion.headLength, on: eventLoop).map { head in
+            guard let head else { return }
+            self.remember(Self.outcome(writing: exif, into: format, head: head), for: key)
+        }
     }
 
     @discardableResult

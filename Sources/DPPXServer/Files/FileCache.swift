@@ -1,4 +1,5 @@
 import NIOCore
+import NIOPosix
 
 /// What `RootedFileSystem` remembers between requests, per absolute path: that the path was
 /// found inside ROOT (for the file it reached then), and the bytes of small files.
@@ -24,7 +25,7 @@ final class FileCache: Sendable {
     let maxPaths: Int
     private let state = LockedValue(State())
     /// Reads in progress, by path and the version being read.
-    private let loads = LockedValue([LoadKey: Task<FileIdentity?, Never>]())
+    private let loads = LockedValue([LoadKey: EventLoopFuture<FileIdentity?>]())
 
     private struct LoadKey: Hashable {
         let path: String
@@ -78,21 +79,30 @@ final class FileCache: Sendable {
         }
     }
 
-    /// The identity of what `read` stored for `path` (nil: nothing), run once for any number
-    /// of callers asking for the same version at the same time.
-    func sharedLoad(of path: String, identity: FileIdentity, read: @escaping @Sendable () async -> FileIdentity?) async -> FileIdentity? {
+    /// The identity of what `read` stored for `path` (nil: nothing), read once for any number
+    /// of callers asking for the same version at the same time. `read` blocks: it runs on NIO's
+    /// thread pool, never on Swift's cooperative pool (which synchronous build work may hold),
+    /// and each caller's future completes on its own `eventLoop`.
+    func sharedLoad(of path: String, identity: FileIdentity, on eventLoop: any EventLoop,
+                    read: @escaping @Sendable () -> FileIdentity?) -> EventLoopFuture<FileIdentity?> {
         let key = LoadKey(path: path, identity: identity)
-        let task = loads.withLock { loads -> Task<FileIdentity?, Never> in
-            if let running = loads[key] { return running }
-            let started = Task { await read() }
-            loads[key] = started
-            return started
+        let (future, started) = loads.withLock { loads -> (EventLoopFuture<FileIdentity?>, EventLoopPromise<FileIdentity?>?) in
+            if let running = loads[key] { return (running, nil) }
+            let promise = eventLoop.makePromise(of: FileIdentity?.self)
+            loads[key] = promise.futureResult
+            return (promise.futureResult, promise)
         }
-        let loaded = await task.value
-        loads.withLock { loads in
-            if loads[key] == task { loads[key] = nil }
+        if let started {
+            NIOThreadPool.singleton.submit { state in
+                let loaded = state == .active ? read() : nil
+                // Forgotten before anyone hears of it: a later request reads the file again.
+                self.loads.withLock { loads in
+                    if loads[key] == started.futureResult { loads[key] = nil }
+                }
+                started.succeed(loaded)
+            }
         }
-        return loaded
+        return future.hop(to: eventLoop)
     }
 
     /// Bytes of contents held now.

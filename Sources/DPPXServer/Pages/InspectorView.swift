@@ -1,7 +1,9 @@
 import DPPXCore
 
 /// What `Templates/server/inspector.mustache` is rendered with: every image ROOT's manifest
-/// lists, its variants, and the one the requesting browser gets.
+/// lists, its variants, and what the requesting browser gets for its URL, as
+/// `VariantNegotiator` decides it for the server (the page's own request hints standing for
+/// the image request's).
 struct InspectorView {
     struct Failure {
         let file: String
@@ -28,12 +30,25 @@ struct InspectorView {
         let cssHeight: Int
         let vector: Bool
         let chosenPath: String
+        /// The URL of the file sent (`Content-Location` of a negotiated answer).
+        let chosenURL: String
+        /// True when the hints chose the file; false when the URL's own file is sent as it is.
+        let negotiated: Bool
+        /// The hint that chose the file, with the value read: `DPR 2 from Sec-CH-DPR`, `700 device
+        /// px wide from Sec-CH-Width`; empty for the URL's own file.
+        let decidedBy: String
+        /// Why the URL's own file is sent (not for vectors, which say so themselves); nil when negotiated.
+        let ownFileReason: String?
         let vary: String
         let hasVary: Bool
         let isPrivate: Bool
         /// How the answer says the density (`DensitySignal`): "EXIF density", "Content-DPR: 2"; empty at 1x.
         let densitySignal: String
         let hasDensitySignal: Bool
+        /// `none`, `exif` or `content-dpr`, and `shared` or `private`: the page's `data-`
+        /// attributes, for scripts that read it.
+        let signalKind: String
+        let cacheKind: String
         let variants: [Variant]
         /// The placeholder the build recorded: its colour, its preview (a data URI), and what
         /// it leaves out; each nil when absent.
@@ -45,6 +60,9 @@ struct InspectorView {
 
     let dpr: String
     let dprSource: String
+    /// The width fluid images are chosen by, in device px, and where it came from.
+    let width: Int
+    let widthSource: String
     let hintsMissing: Bool
     let accept: String
     let manifestStatus: String
@@ -57,10 +75,12 @@ struct InspectorView {
     let imageCount: Int
     let hasImages: Bool
 
-    init(manifest: Manifest, status: ManifestStatus, dpr: ClientDPR, accept: AcceptHeader, acceptText: String,
-         build: BuildStatus?) {
+    init(manifest: Manifest, status: ManifestStatus, hints: ClientHints, acceptText: String, build: BuildStatus?) {
+        let dpr = hints.dpr, width = hints.width
         self.dpr = dpr.value.description
         self.dprSource = dpr.source.description
+        self.width = width.devicePixels
+        self.widthSource = width.source.description
         self.hintsMissing = dpr.source == .none
         self.accept = acceptText.isEmpty ? "(none)" : acceptText
         self.manifestStatus = status.description
@@ -70,16 +90,23 @@ struct InspectorView {
         self.buildSummary = build?.summary ?? ""
         self.buildFailures = (build?.failures ?? []).map { Failure(file: $0.file, reason: $0.reason) }
         self.images = manifest.images.map { image in
-            let choice = image.densityIndependent ? nil : VariantChoice(image: image, dpr: dpr, accept: accept)
+            let negotiation = VariantNegotiator.negotiate(image, hints: hints)
+            let choice = negotiation.choice
             let chosen = choice?.variant.path ?? image.path
+            var ownFileReason: String?
+            if case .ownFile(let reason) = negotiation, reason != .vector { ownFileReason = reason.description }
             return Image(
                 url: "/" + URLEncoding.encodePath(image.path), path: image.path, source: image.source,
                 cssWidth: image.width, cssHeight: image.height, vector: image.densityIndependent,
-                chosenPath: chosen, vary: choice?.vary.joined(separator: ", ") ?? "",
-                hasVary: !(choice?.vary.isEmpty ?? true),
+                chosenPath: chosen, chosenURL: "/" + URLEncoding.encodePath(chosen), negotiated: choice != nil,
+                decidedBy: choice.map(Self.decidedBy) ?? "", ownFileReason: ownFileReason,
+                vary: negotiation.vary.joined(separator: ", "),
+                hasVary: !negotiation.vary.isEmpty,
                 isPrivate: choice?.isPrivate ?? false,
                 densitySignal: choice.map { Self.describe($0.signal) } ?? "",
                 hasDensitySignal: choice.map { $0.signal != .none } ?? false,
+                signalKind: choice.map { Self.kind(of: $0.signal) } ?? "none",
+                cacheKind: choice?.isPrivate == true ? "private" : "shared",
                 variants: image.variants.map { variant in
                     Variant(url: "/" + URLEncoding.encodePath(variant.path), path: variant.path,
                             density: variant.density.description, format: variant.format.rawValue,
@@ -93,6 +120,20 @@ struct InspectorView {
         }
         self.imageCount = images.count
         self.hasImages = !images.isEmpty
+    }
+
+    /// `DPR 2 from Sec-CH-DPR`, `1920 device px wide from default`.
+    static func decidedBy(_ choice: VariantChoice) -> String {
+        if let width = choice.width { return "\(width.devicePixels) device px wide from \(width.source)" }
+        return "DPR \(choice.dpr.value) from \(choice.dpr.source)"
+    }
+
+    static func kind(of signal: DensitySignal) -> String {
+        switch signal {
+        case .none: "none"
+        case .exif: "exif"
+        case .contentDPR: "content-dpr"
+        }
     }
 
     /// What the answer carries to say its density.

@@ -1,9 +1,12 @@
 import DPPXCore
 import HTTPTypes
-import Hummingbird
+import NIOCore
 
-/// The server's own pages under `/_dppx/`: the DPR cookie script and the inspector.
-struct ServerPages {
+/// The server's own pages under `/_dppx/`: the DPR cookie script, the inspector, and in dev mode
+/// the live-reload script and its event stream (`DevelopmentPages`). `StaticResponder` hands it
+/// every request for these paths; it answers with `Answer`s like any file, so one writer sends
+/// them all.
+struct ServerPages: Sendable {
     static let inspectorPath = "/_dppx/"
 
     /// Whether a raw request path is the server's own (`/_dppx` and below), not ROOT's.
@@ -25,52 +28,50 @@ struct ServerPages {
         self.inspector = Result { () throws(TemplateError) in try InspectorTemplate.load(templatesFolder: templatesFolder) }
     }
 
-    func register<Context: RequestContext>(on router: Router<Context>) {
-        for method in [HTTPRequest.Method.get, .head] {
-            router.on(RouterPath(DPRScript.path), method: method) { request, _ in
-                Self.text(DPRScript.source, contentType: "text/javascript; charset=utf-8",
-                          cacheControl: "public, max-age=86400", head: request.method == .head)
-            }
-            router.on(RouterPath(Self.inspectorPath), method: method) { request, _ in
-                inspectorPage(request)
-            }
+    /// The answer to `request`, whose path `owns`.
+    func answer(to request: ClientRequest) -> Answer {
+        let path = request.uri.path
+        guard request.method != .other else { return .errorPage(.methodNotAllowed, path: path, isHead: false) }
+        let isHead = request.method == .head
+        if let session, let page = DevelopmentPages(session: session).answer(to: path, isHead: isHead) {
+            return page
+        }
+        switch path {
+        case DPRScript.path:
+            return Self.text(DPRScript.source, contentType: "text/javascript; charset=utf-8",
+                             cacheControl: "public, max-age=86400", isHead: isHead)
+        case Self.inspectorPath, String(Self.inspectorPath.dropLast()):
+            return inspectorPage(request)
+        default:
             // Any other path of the server's own gets the same readable 404 as ROOT's misses.
-            router.on(RouterPath(Self.inspectorPath + "**"), method: method) { request, _ in
-                let page = ErrorPage(status: 404, title: "Not Found", path: request.uri.path,
-                                     detail: "the server has no page of its own at this path.")
-                return Self.text(page.html, contentType: "text/html; charset=utf-8", cacheControl: "no-store",
-                                 status: .notFound, head: request.method == .head)
-            }
+            return .errorPage(.notFound, path: path, isHead: isHead, detail: "the server has no page of its own at this path.")
         }
     }
 
-    private func inspectorPage(_ request: Request) -> Response {
+    private func inspectorPage(_ request: ClientRequest) -> Answer {
+        let isHead = request.method == .head
         let template = session == nil ? inspector : Result { () throws(TemplateError) in try InspectorTemplate.load(templatesFolder: templatesFolder) }
         switch template {
         case .failure(let error):
             return Self.text("The inspector page cannot be shown: \(error)\n", contentType: "text/plain; charset=utf-8",
-                             cacheControl: "no-store", status: .serviceUnavailable, head: request.method == .head)
+                             cacheControl: "no-store", status: .serviceUnavailable, isHead: isHead)
         case .success(let template):
-            let accept = request.headers[values: .accept]
+            let accept = request.accept
             let view = InspectorView(manifest: manifests.index().manifest, status: manifests.status(),
-                                     dpr: request.clientDPR,
-                                     accept: AcceptHeader(accept), acceptText: accept.joined(separator: ", "),
-                                     build: session?.latestStatus)
-            var page = Self.text(template.render(view), contentType: "text/html; charset=utf-8", cacheControl: "no-store",
-                                 head: request.method == .head)
-            page.headers[.acceptCH] = StaticResponder.acceptCH
-            return page
+                                     hints: ClientHints(request),
+                                     acceptText: accept.joined(separator: ", "), build: session?.latestStatus)
+            return Self.text(template.render(view), contentType: "text/html; charset=utf-8", cacheControl: "no-store",
+                             isHead: isHead, extra: [.acceptCH: StaticResponder.acceptCH])
         }
     }
 
-    /// A small in-memory response.
+    /// A small page made in memory.
     static func text(_ text: String, contentType: String, cacheControl: String, status: HTTPResponse.Status = .ok,
-                     head: Bool = false) -> Response {
-        let bytes = ByteBuffer(string: text)
+                     isHead: Bool, extra: HTTPFields = [:]) -> Answer {
         var headers = HTTPFields()
         headers[.contentType] = contentType
         headers[.cacheControl] = cacheControl
-        headers[.contentLength] = String(bytes.readableBytes)
-        return Response(status: status, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: bytes))
+        headers.append(contentsOf: extra)
+        return Answer(status: status, headers: headers, bytes: ByteBuffer(string: text), isHead: isHead)
     }
 }

@@ -2,10 +2,10 @@ import NIOCore
 
 /// Holds a connection's close back until every byte written before it has reached the socket.
 ///
-/// On graceful shutdown Hummingbird closes each connection as soon as it has *written* the end of
-/// its current response; bytes NIO still holds for a client that reads slower than the file is
-/// sent would be dropped, cutting a download short. This handler is the first in the pipeline,
-/// so every response passes it as bytes, whoever wrote it (Hummingbird or `ConnectionHandler`).
+/// A connection is closed once its answers are *written* (graceful shutdown, `Connection: close`,
+/// the end of an HTTP/1.0 event stream); bytes NIO still holds for a client that reads slower
+/// than the file is sent would be dropped, cutting a download short. This handler is the first
+/// in the pipeline, so every answer passes it as bytes.
 /// A close first writes an empty buffer behind everything already written: writes complete in
 /// order, so when that one completes, all of it was sent, and the close goes on; after
 /// `maximumWait` at the latest, so a client that stopped reading cannot hold the shutdown

@@ -4,33 +4,19 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The one writer of answers: reads an HTTP/1 connection's requests as NIO parses them, asks
-/// `StaticResponder` for each answer, and writes it (head bytes, then the body from memory or,
-/// through `sendfile`, from disk). Requests under `/_dppx/` go on to Hummingbird's router.
+/// `StaticResponder` for each answer (the server's own pages under `/_dppx/` included), and
+/// writes it (head bytes, then the body from memory or, through `sendfile`, from disk; the
+/// live-reload events as they come).
 ///
-/// **Order and memory.** Requests are answered in order. A request is taken up only while the
-/// connection can take more output (NIO's pending bytes under its high-water mark), no file is
-/// open for it and Hummingbird owes no answer; until then its parts wait here and nothing more is
-/// read from the socket. So a client that pipelines requests without reading the answers holds
-/// at most one read's worth of requests (`readSizes`: 2 KB, one to four of a browser's
-/// requests or about 40 short ones, never more than `maximumWaitingParts`), one answer's pending writes (slices of the
-/// shared in-memory file, not copies) and one open file. A parsed request head costs about
-/// half a kilobyte however short its line: NIO's default reads (four of up to 64 KB a wake-up)
-/// held some 340 of them, 180 KB, per stalled client.
-///
-/// **Time.** One clock per connection, `timeout` (`--idle-timeout`) for each rule: a connection
-/// with nothing in progress that completes no request head in that time is closed (idle
-/// keep-alive connections, headers dribbled byte by byte); so is one whose request body has not
-/// ended that long after its head, and one whose answers have not moved for that long (a client
-/// that stopped reading). A request waiting for its answer is not idle.
+/// **Rules.** When a request is taken up, when the socket is read, when the connection closes and
+/// which deadline applies are `ConnectionState`'s, a value with no channel: this handler tells it
+/// what happened and does what it answers. So a client that pipelines requests without reading
+/// the answers holds at most one read's worth of requests (`readSizes`: 2 KB, one to four of a
+/// browser's requests or about 40 short ones, never more than `maximumWaitingParts`), one
+/// answer's pending writes (slices of the shared in-memory file, not copies) and one open file.
+/// A parsed request head costs about half a kilobyte however short its line: NIO's default reads
+/// (four of up to 64 KB a wake-up) held some 340 of them, 180 KB, per stalled client.
 ///
 /// **The same request again.** A client that repeats its last request on the connection (a
 /// reload, a poll, a benchmark) gets the last answer once one `stat` shows the file is the same
@@ -62,90 +48,75 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Where answers enter the pipeline: the HTTP encoder's position, so they pass only the
     /// handlers before it (`CloseAfterWritesHandler`).
     private var bytesOutlet: ChannelHandlerContext?
-    /// Request parts read and not taken up yet.
-    private var waiting = CircularBuffer<HTTPServerRequestPart>()
-    private var work = Work.none
-    private var reading = Reading.nothing
-    /// Files open for answers being sent.
-    private var openFiles = 0
-    /// A read was asked for while this handler could take no request: it is done on resuming.
-    private var readHeld = false
-    private var closing = false
-    /// Graceful shutdown: no new request is taken up; close once the answers are sent.
-    private var quiescing = false
-    /// The client shut its side: close once every request read is answered.
-    private var inputEnded = false
+    private var state: ConnectionState
     private var needsFlush = false
-    /// By the event loop's clock (which tests can move).
-    private var lastActivity = NIODeadline.uptimeNanoseconds(0)
-    private var lastProgress = NIODeadline.uptimeNanoseconds(0)
-    private var requestStarted = NIODeadline.uptimeNanoseconds(0)
     private var timer: Scheduled<Void>?
     private var date: (second: Int, text: String) = (-1, "")
     private var last: (request: HTTPRequestHead, answer: Answer)?
-    /// The access-log line of the request Hummingbird is answering, filled in as it writes.
-    private var routedEntry: (entry: AccessLogEntry, start: ContinuousClock.Instant)?
 
-    private enum Work: Equatable {
-        case none
-        /// A file is being read before the answer can be made.
-        case loading
-        /// Hummingbird is answering a request for `/_dppx/`.
-        case routed(isHead: Bool)
+    /// The live-reload events being sent, while `state.work` is `.streaming`.
+    private var eventStream: EventStream?
+
+    /// The live-reload events being sent on this connection.
+    private struct EventStream {
+        /// Reads the events and hands each to the event loop.
+        let task: Task<Void, Never>
+        /// HTTP/1.1: each event is a chunk; HTTP/1.0: the body ends when the connection closes.
+        let chunked: Bool
+        var sentBytes: Int
+        let logLine: AccessLogLine?
     }
 
-    private enum Reading {
-        case nothing
-        /// The rest of a request answered here: dropped.
-        case discarding
-        /// The rest of a request for Hummingbird.
-        case routing
+    /// What the access-log line of an answer needs once its body is sent.
+    private struct AccessLogLine {
+        let method: String
+        let target: String
+        let status: Int
+        let variant: String?
+        let start: ContinuousClock.Instant
     }
 
     init(responder: StaticResponder, accessLogger: Logger?, timeout: TimeAmount) {
         self.responder = responder
         self.accessLogger = accessLogger
         self.timeout = timeout
+        self.state = ConnectionState(timeout: timeout, maximumWaitingParts: Self.maximumWaitingParts, now: .uptimeNanoseconds(0))
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         bytesOutlet = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
-        lastActivity = context.eventLoop.now
-        if context.channel.isActive { schedule(context, at: lastActivity + timeout) }
+        state.started(now: context.eventLoop.now)
+        if context.channel.isActive { schedule(context, at: context.eventLoop.now + timeout) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        eventStream?.task.cancel()
         timer?.cancel()
         timer = nil
         bytesOutlet = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        lastActivity = context.eventLoop.now
-        schedule(context, at: lastActivity + timeout)
+        state.started(now: context.eventLoop.now)
+        schedule(context, at: context.eventLoop.now + timeout)
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
-        closing = true
+        state.closed()
+        eventStream?.task.cancel()
         context.fireChannelInactive()
     }
 
     // MARK: Requests
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !closing else { return }
-        let part = unwrapInboundIn(data)
-        if waiting.isEmpty, canTakeUp(part, context) {
-            take(part, context)
-        } else if waiting.count < Self.maximumWaitingParts {
-            waiting.append(part)
-        } else {
-            // More requests than one read holds, unanswered because their answers are not read
-            // (NIO reads a closing socket to its end): the client is not reading.
-            abort(context)
+        switch state.partRead(unwrapInboundIn(data), isWritable: context.channel.isWritable, now: context.eventLoop.now) {
+        case .takeUp(let part): take(part, context)
+        case .wait, .drop: break
+        case .abort: abort(context)
         }
     }
 
@@ -155,28 +126,20 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        if isStalled(context) || !waiting.isEmpty {
-            readHeld = true
-        } else {
-            context.read()
-        }
+        if state.readRequested(isWritable: context.channel.isWritable) { context.read() }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
-            lastProgress = context.eventLoop.now
-            lastActivity = lastProgress
-            resume(context)
-        }
+        state.writabilityChanged(isWritable: context.channel.isWritable, now: context.eventLoop.now)
+        if context.channel.isWritable { resume(context) }
         context.fireChannelWritabilityChanged()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         let quiesce = event is ChannelShouldQuiesceEvent
         if quiesce || (event as? ChannelEvent) == .inputClosed {
-            if quiesce { quiescing = true } else { inputEnded = true }
-            // Hummingbird closes once it has answered; otherwise this handler closes when done.
-            if case .routed = work { context.fireUserInboundEventTriggered(event) } else { resume(context) }
+            if quiesce { state.quiesce() } else { state.inputClosed() }
+            resume(context)
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -188,53 +151,31 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         // A request NIO cannot parse: the connection cannot be read further.
-        waiting.removeAll()
-        reading = .nothing
-        if work == .none, !closing {
+        switch state.parseError() {
+        case .answerBadRequest:
             let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "")
-            send(.errorPage(.badRequest, path: "", message: "the request is not valid HTTP/1.1 (\(error))", isHead: false, closes: true),
+            // The parser's own words name its internals, not what the client should change.
+            send(.errorPage(.badRequest, path: "", message: "the request is not valid HTTP/1.1", isHead: false, closes: true),
                  for: head, start: nil, context: context)
             flushIfNeeded(context)
-        } else {
+        case .abort:
             abort(context)
         }
     }
 
-    /// Whether `part` can be taken up now: the rest of a request always can, a new request only
-    /// when nothing is in the way.
-    private func canTakeUp(_ part: HTTPServerRequestPart, _ context: ChannelHandlerContext) -> Bool {
-        if case .head = part { return !isStalled(context) }
-        return true
-    }
-
-    private func isStalled(_ context: ChannelHandlerContext) -> Bool {
-        closing || quiescing || work != .none || openFiles > 0 || !context.channel.isWritable
-    }
-
+    /// Answers a request taken up (the rest of a request already answered is dropped).
     private func take(_ part: HTTPServerRequestPart, _ context: ChannelHandlerContext) {
-        switch part {
-        case .head(let head):
-            lastActivity = context.eventLoop.now
-            requestStarted = lastActivity
-            take(head, context)
-        case .body:
-            if reading == .routing { context.fireChannelRead(wrapInboundOut(part)) }
-        case .end:
-            if reading == .routing { context.fireChannelRead(wrapInboundOut(part)) }
-            reading = .nothing
-            lastActivity = context.eventLoop.now
-        }
+        if case .head(let head) = part { take(head, context) }
     }
 
     private func take(_ head: HTTPRequestHead, _ context: ChannelHandlerContext) {
         // Only read with an access log: the line's duration includes the decision.
         let start = accessLogger == nil ? nil : ContinuousClock.now
-        reading = .discarding
         if let reused = reusableAnswer(to: head) {
             send(reused, for: head, start: start, context: context)
             return
         }
-        let request = FileRequest(method: Self.method(head.method), uri: URI(head.uri), headers: head.headers)
+        let request = ClientRequest(method: Self.method(head.method), uri: URI(head.uri), headers: head.headers)
         guard request.hostCount == 1 || (request.hostCount == 0 && head.version == .http1_0) else {
             let reason = request.hostCount == 0 ? "an HTTP/1.1 request needs a Host header" : "the request has more than one Host header"
             send(.errorPage(.badRequest, path: request.uri.path, message: reason, isHead: request.method == .head, closes: true),
@@ -244,20 +185,12 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         decide(request, head: head, start: start, mayLoad: true, context: context)
     }
 
-    private func decide(_ request: FileRequest, head: HTTPRequestHead, start: ContinuousClock.Instant?, mayLoad: Bool,
+    private func decide(_ request: ClientRequest, head: HTTPRequestHead, start: ContinuousClock.Instant?, mayLoad: Bool,
                         context: ChannelHandlerContext) {
         switch responder.decide(request) {
         case .answer(let answer):
             if answer.decidedFrom != nil { last = (head, answer) }
             send(answer, for: head, start: start, context: context)
-        case .route:
-            work = .routed(isHead: head.method == .HEAD)
-            if let start {
-                routedEntry = (AccessLogEntry(method: head.method.rawValue, target: head.uri, status: 0, bytes: 0, variant: nil,
-                                              duration: .zero), start)
-            }
-            reading = .routing
-            context.fireChannelRead(wrapInboundOut(.head(head)))
         case .needsRead(let read):
             guard mayLoad else {
                 // Replaced again while it was being read: the client asks again.
@@ -265,21 +198,18 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 send(busy, for: head, start: start, context: context)
                 return
             }
-            work = .loading
+            state.loadStarted()
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let loaded = context.eventLoop.makePromise(of: Void.self)
-            loaded.completeWithTask { await read() }
-            loaded.futureResult.assumeIsolated().whenComplete { _ in
+            read(context.eventLoop).hop(to: context.eventLoop).assumeIsolated().whenComplete { _ in
                 let (handler, context) = loopBound.value
-                guard !handler.closing else { return }
-                handler.work = .none
+                guard handler.state.loadFinished() else { return }
                 handler.decide(request, head: head, start: start, mayLoad: false, context: context)
                 handler.resume(context)
             }
         }
     }
 
-    private static func method(_ method: HTTPMethod) -> FileRequest.Method {
+    private static func method(_ method: HTTPMethod) -> ClientRequest.Method {
         switch method {
         case .GET: .get
         case .HEAD: .head
@@ -306,14 +236,17 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: Answers
 
     private func send(_ answer: Answer, for head: HTTPRequestHead, start: ContinuousClock.Instant?, context: ChannelHandlerContext) {
+        if let events = answer.events {
+            stream(events, after: answer, for: head, start: start, context: context)
+            return
+        }
         let outlet = bytesOutlet ?? context
         let closes = answer.closesConnection || !head.isKeepAlive
         let connection: HTTP1ResponseHead.Connection = closes ? .close : head.version.minor == 0 ? .keepAlive : .unsaid
         let encodedHead = HTTP1ResponseHead.encode(status: answer.status, fieldLines: answer.fieldLines, connection: connection,
                                                    date: currentDate(), allocator: context.channel.allocator)
         needsFlush = true
-        lastProgress = context.eventLoop.now
-        if closes { closing = true }
+        state.answerStarted(closes: closes, now: context.eventLoop.now)
         let parts = answer.body.parts
         // Each part is looked up in memory once: the first here, the rest in the loop below; a
         // file that is not there is then opened, not looked for again.
@@ -347,15 +280,15 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     offset = end
                 }
                 sentBytes += slice.range.count
-                if responder.files.keepsInMemory(slice) { warm(slice) }
+                if responder.files.keepsInMemory(slice) { warm(slice, on: context.eventLoop) }
             } else {
                 // Replaced since the decision: the head promised bytes that are gone. Closing
                 // tells the client the answer is incomplete.
-                closing = true
+                state.answerCut()
                 break
             }
         }
-        openFiles += files.count
+        state.filesOpened(files.count)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         for (index, piece) in pieces.enumerated() {
             let isLast = index == pieces.count - 1
@@ -363,30 +296,27 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if !isLast {
                 promise.futureResult.assumeIsolated().whenSuccess {
                     let (handler, context) = loopBound.value
-                    handler.lastProgress = context.eventLoop.now
+                    handler.state.progressed(now: context.eventLoop.now)
                 }
             }
             outlet.write(NIOAny(piece), promise: promise)
         }
-        if !files.isEmpty || closing { flushIfNeeded(context) }
-        let logLine = start.map { start in
-            (logger: accessLogger, method: head.method.rawValue, target: head.uri, status: answer.status.code,
-             bytes: sentBytes, variant: answer.variant, start: start)
-        }
+        if !files.isEmpty || state.closing { flushIfNeeded(context) }
+        let logLine = start.map { AccessLogLine(method: head.method.rawValue, target: head.uri, status: answer.status.code,
+                                                variant: answer.variant, start: $0) }
+        let bytesSent = sentBytes
         done.futureResult.assumeIsolated().whenComplete { result in
             let (handler, context) = loopBound.value
             for file in files { try? file.close() }
-            handler.openFiles -= files.count
-            handler.lastProgress = context.eventLoop.now
-            handler.lastActivity = handler.lastProgress
-            if let line = logLine, let logger = line.logger {
+            let next = handler.state.answerSent(files: files.count, now: context.eventLoop.now)
+            if let logLine {
                 let aborted = (try? result.get()) == nil
-                logger.info("\(AccessLogEntry(method: line.method, target: line.target, status: line.status, bytes: aborted ? 0 : line.bytes, variant: line.variant, duration: .now - line.start, aborted: aborted))")
+                handler.log(logLine, bytes: aborted ? 0 : bytesSent, aborted: aborted)
             }
-            if handler.closing {
-                context.close(promise: nil)
-            } else if !files.isEmpty {
-                handler.resume(context)
+            switch next {
+            case .close: context.close(promise: nil)
+            case .resume: handler.resume(context)
+            case .none: break
             }
         }
     }
@@ -399,29 +329,121 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Reads a small file into memory off the event loop, so the next requests for it are
+    /// Reads a small file into memory on NIO's thread pool, so the next requests for it are
     /// answered from there.
-    private func warm(_ slice: FileSlice) {
-        let files = responder.files
-        Task { _ = await files.load(slice) }
+    private func warm(_ slice: FileSlice, on eventLoop: any EventLoop) {
+        _ = responder.files.load(slice, on: eventLoop)
     }
 
-    /// Takes up waiting requests while nothing is in the way, then reads on if a read was held.
-    private func resume(_ context: ChannelHandlerContext) {
-        while let part = waiting.first, canTakeUp(part, context) {
-            waiting.removeFirst()
-            take(part, context)
+    // MARK: The live-reload events
+
+    /// Sends an endless answer: its head and first bytes now, then each event as it comes
+    /// (chunked; for HTTP/1.0 the connection's close ends the body), until the stream ends
+    /// (a graceful shutdown ends it) or the client goes away. Nothing else is taken up meanwhile.
+    private func stream(_ events: AsyncStream<String>, after answer: Answer, for head: HTTPRequestHead,
+                        start: ContinuousClock.Instant?, context: ChannelHandlerContext) {
+        let outlet = bytesOutlet ?? context
+        let chunked = head.version.minor > 0 || head.version.major > 1
+        let closes = answer.closesConnection || !head.isKeepAlive || !chunked
+        var fieldLines = answer.fieldLines
+        if chunked { fieldLines.writeStaticString("Transfer-Encoding: chunked\r\n") }
+        let encodedHead = HTTP1ResponseHead.encode(status: answer.status, fieldLines: fieldLines, connection: closes ? .close : .unsaid,
+                                                   date: currentDate(), allocator: context.channel.allocator)
+        outlet.write(NIOAny(IOData.byteBuffer(encodedHead)), promise: nil)
+        var sent = 0
+        for case .bytes(let bytes) in answer.body.parts {
+            outlet.write(NIOAny(IOData.byteBuffer(chunked ? Self.chunk(bytes) : bytes)), promise: nil)
+            sent += bytes.readableBytes
         }
+        needsFlush = true
+        state.streamStarted(closes: closes, now: context.eventLoop.now)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        let task = Task {
+            for await text in events {
+                eventLoop.execute {
+                    let (handler, context) = loopBound.value
+                    handler.writeEvent(text, context: context)
+                }
+            }
+            eventLoop.execute {
+                let (handler, context) = loopBound.value
+                handler.endStream(context: context)
+            }
+        }
+        let logLine = start.map { AccessLogLine(method: head.method.rawValue, target: head.uri, status: answer.status.code,
+                                                variant: nil, start: $0) }
+        eventStream = EventStream(task: task, chunked: chunked, sentBytes: sent, logLine: logLine)
         flushIfNeeded(context)
-        guard !closing, work == .none, openFiles == 0 else { return }
-        if quiescing || (inputEnded && waiting.isEmpty) {
-            closing = true
-            context.close(promise: nil)
-            return
+    }
+
+    /// One event, unless the client stopped reading (then it is dropped: the idle rule closes
+    /// the connection, and the page reconnects for the latest status).
+    private func writeEvent(_ text: String, context: ChannelHandlerContext) {
+        guard var stream = eventStream, context.channel.isActive, context.channel.isWritable else { return }
+        let bytes = ByteBuffer(string: text)
+        (bytesOutlet ?? context).writeAndFlush(NIOAny(IOData.byteBuffer(stream.chunked ? Self.chunk(bytes) : bytes)), promise: nil)
+        stream.sentBytes += bytes.readableBytes
+        eventStream = stream
+        state.progressed(now: context.eventLoop.now)
+    }
+
+    /// The stream ended: the last chunk, the access-log line, then the next request (or the close).
+    private func endStream(context: ChannelHandlerContext) {
+        guard let stream = eventStream else { return }
+        eventStream = nil
+        let next = state.streamEnded(now: context.eventLoop.now)
+        let active = context.channel.isActive
+        if active, stream.chunked {
+            (bytesOutlet ?? context).write(NIOAny(IOData.byteBuffer(ByteBuffer(string: "0\r\n\r\n"))), promise: nil)
+            needsFlush = true
         }
-        if readHeld, waiting.isEmpty, context.channel.isWritable {
-            readHeld = false
-            context.read()
+        if let logLine = stream.logLine { log(logLine, bytes: stream.sentBytes, aborted: !active) }
+        guard active else { return }
+        switch next {
+        case .close:
+            flushIfNeeded(context)
+            context.close(promise: nil)
+        case .resume, .none:
+            resume(context)
+        }
+    }
+
+    /// The access-log line of an answer whose body is sent (or was cut short).
+    private func log(_ line: AccessLogLine, bytes: Int, aborted: Bool) {
+        accessLogger?.info("\(AccessLogEntry(method: line.method, target: line.target, status: line.status, bytes: bytes, variant: line.variant, duration: .now - line.start, aborted: aborted))")
+    }
+
+    /// `bytes` as one chunk of a chunked body.
+    private static func chunk(_ bytes: ByteBuffer) -> ByteBuffer {
+        var framed = ByteBuffer()
+        framed.reserveCapacity(bytes.readableBytes + 12)
+        framed.writeString(String(bytes.readableBytes, radix: 16))
+        framed.writeStaticString("\r\n")
+        framed.writeImmutableBuffer(bytes)
+        framed.writeStaticString("\r\n")
+        return framed
+    }
+
+    /// Takes up waiting requests while nothing is in the way, then closes or reads on if that
+    /// is what is due.
+    private func resume(_ context: ChannelHandlerContext) {
+        while true {
+            switch state.resume(isWritable: context.channel.isWritable, now: context.eventLoop.now) {
+            case .takeUp(let part):
+                take(part, context)
+            case .close:
+                flushIfNeeded(context)
+                context.close(promise: nil)
+                return
+            case .read:
+                flushIfNeeded(context)
+                context.read()
+                return
+            case .none:
+                flushIfNeeded(context)
+                return
+            }
         }
     }
 
@@ -433,48 +455,11 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The `Date` header, formatted once a second.
     private func currentDate() -> String {
-        let now = time(nil)
+        let now = HTTPDate.now()
         if now != date.second {
             date = (now, HTTPDate.format(now))
         }
         return date.text
-    }
-
-    // MARK: Hummingbird's answers (`/_dppx/`)
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let part = unwrapOutboundIn(data)
-        guard case .routed(let isHead) = work else {
-            context.write(data, promise: promise)
-            return
-        }
-        switch part {
-        case .head(let head):
-            lastProgress = context.eventLoop.now
-            routedEntry?.entry.status = Int(head.status.code)
-        case .body(let body):
-            // NIO's encoder is not told of the request's method: the body of a HEAD answer is dropped here.
-            if isHead {
-                promise?.succeed()
-                return
-            }
-            routedEntry?.entry.bytes? += body.readableBytes
-        case .end:
-            if let (entry, start) = routedEntry, let accessLogger {
-                var finished = entry
-                finished.duration = .now - start
-                accessLogger.info("\(finished)")
-            }
-            routedEntry = nil
-            work = .none
-            lastActivity = context.eventLoop.now
-            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            context.eventLoop.assumeIsolated().execute {
-                let (handler, context) = loopBound.value
-                handler.resume(context)
-            }
-        }
-        context.write(data, promise: promise)
     }
 
     // MARK: Timeouts
@@ -491,28 +476,15 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func checkTimeouts(_ context: ChannelHandlerContext) {
         timer = nil
         guard context.channel.isActive else { return }
-        let now = context.eventLoop.now
-        let deadline: NIODeadline
-        if openFiles > 0 || !context.channel.isWritable {
-            deadline = lastProgress + timeout           // the client stopped reading
-        } else if reading != .nothing {
-            deadline = requestStarted + timeout         // a request body dribbled
-        } else if work == .none, waiting.isEmpty {
-            deadline = lastActivity + timeout           // idle, or headers dribbled
-        } else {
-            deadline = now + timeout                    // an answer being made
-        }
-        if deadline <= now {
-            abort(context)
-        } else {
-            schedule(context, at: deadline)
+        switch state.deadline(now: context.eventLoop.now, isWritable: context.channel.isWritable) {
+        case .abort: abort(context)
+        case .wait(let deadline): schedule(context, at: deadline)
         }
     }
 
     /// Closes now, dropping whatever is not sent.
     private func abort(_ context: ChannelHandlerContext) {
-        closing = true
-        waiting.removeAll()
+        state.abort()
         context.triggerUserOutboundEvent(CloseAfterWritesHandler.CloseNow(), promise: nil)
         context.close(promise: nil)
     }

@@ -5,6 +5,9 @@ extension HTTPField.Name {
     static let secCHDPR = HTTPField.Name("Sec-CH-DPR")!
     /// The legacy spelling of the same hint.
     static let dpr = HTTPField.Name("DPR")!
+    /// An `<img sizes>`'s layout width in device pixels, and the viewport's in CSS pixels.
+    static let secCHWidth = HTTPField.Name("Sec-CH-Width")!
+    static let secCHViewportWidth = HTTPField.Name("Sec-CH-Viewport-Width")!
     /// The density of the variant sent, so `<img src>` without width/height lays out at CSS size.
     static let contentDPR = HTTPField.Name("Content-DPR")!
     /// The hints a page asks its subresource requests to carry.

@@ -1,8 +1,6 @@
 import DPPXBuild
 import DPPXCore
 import Foundation
-import Hummingbird
-import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -11,11 +9,12 @@ import ServiceLifecycle
 /// `dppx serve`: a static file server over ROOT that answers an image's 1x URL with the variant
 /// each screen needs.
 ///
-/// One path answers every request outside `/_dppx/`: `StaticResponder` decides the complete
-/// answer (files, variants, HTML pages with `Accept-CH` and in dev mode the reload script, error
-/// pages, redirects) and `ConnectionHandler` writes it, right where NIO parsed the request
-/// (`ServerChannel`): no conversion to Swift HTTP types, no Swift task, no middleware. The
-/// server's own pages under `/_dppx/` (DPR script, inspector, live reload) are Hummingbird routes.
+/// One path answers every request: `StaticResponder` decides the complete answer (files,
+/// variants, HTML pages with `Accept-CH` and in dev mode the reload script, error pages,
+/// redirects, and through `ServerPages` the server's own pages under `/_dppx/`: DPR script,
+/// inspector, live reload) and `ConnectionHandler` writes it, right where NIO parsed the request
+/// (`ServerChannel`): no conversion to Swift HTTP types, no Swift task, no middleware.
+/// `HTTPListener` runs it as a ServiceLifecycle service.
 public struct ImageServer: Sendable {
     public let options: ServerOptions
     /// ROOT's manifest, re-read when a build replaces it.
@@ -55,40 +54,28 @@ public struct ImageServer: Sendable {
         guard isDirectory.boolValue else { throw .rootNotFolder(options.root) }
     }
 
-    /// The router of the server's own pages under `/_dppx/`.
-    func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
-        ServerPages(manifests: manifests, session: session, templatesFolder: options.templatesFolder).register(on: router)
-        if let session { DevelopmentRoutes(session: session).register(on: router) }
-        return router
-    }
-
-    /// The Hummingbird application: `onRunning` gets the port once it listens (useful with port
-    /// 0). ROOT must exist. Raises the process's descriptor limit (`DescriptorLimit`).
-    public func makeApplication(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let port = options.port
+    /// The listening server, a ServiceLifecycle service (`HTTPListener`): `onRunning` gets the
+    /// port once it listens (useful with port 0). ROOT must exist. Raises the process's
+    /// descriptor limit (`DescriptorLimit`).
+    public func makeListener(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> HTTPListener {
         let timeout = options.idleTimeout.components
-        let responder = StaticResponder(files: RootedFileSystem(root: options.root), manifests: manifests,
+        let pages = ServerPages(manifests: manifests, session: session, templatesFolder: options.templatesFolder)
+        let responder = StaticResponder(files: RootedFileSystem(root: options.root), manifests: manifests, pages: pages,
                                         cachePolicy: options.cachePolicy, addsReloadScript: session != nil,
                                         rewrite: options.rewrite)
         let maximumConnections = options.maximumConnections ?? DescriptorLimit.maximumConnections(for: DescriptorLimit.raiseToHard())
-        return Application(
-            router: makeRouter(),
-            server: ServerChannel.builder(
-                timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000),
-                files: responder, accessLogger: accessLogger),
-            // Clients past the maximum wait in the listen queue (nginx's is 511 on Linux).
-            configuration: .init(address: .hostname(options.host, port: options.port), backlog: 1024,
-                                 availableConnectionsDelegate: MaximumAvailableConnections(maximumConnections, logger: quietLogger())),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
-            logger: quietLogger())
+        let connection = ServerChannel(
+            timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000),
+            responder: responder, accessLogger: accessLogger)
+        return HTTPListener(host: options.host, port: options.port, maximumConnections: maximumConnections,
+                            connection: connection, onRunning: onRunning, logger: quietLogger())
     }
 
-    /// The services `run` starts, in start order: the application, then dev mode's watcher.
+    /// The services `run` starts, in start order: the listener, then dev mode's watcher.
     /// Graceful shutdown goes in reverse, so live-reload streams end before the server waits
     /// for in-flight responses.
     public func makeServices(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> [any Service] {
-        var services: [any Service] = [makeApplication(onRunning: onRunning)]
+        var services: [any Service] = [makeListener(onRunning: onRunning)]
         if let session { services.append(DevelopmentService(session: session)) }
         return services
     }

@@ -1,10 +1,10 @@
 import HTTPTypes
 import HummingbirdCore
 
-/// What `StaticResponder` reads from a request: the method, the target, and the few headers an
-/// answer depends on, gathered in one pass over the header lines of NIO's parsed head (no
-/// conversion to Swift HTTP types, no lookup per header).
-struct FileRequest {
+/// Every request as the responders read it (`StaticResponder`, `ServerPages`): the method, the
+/// target, and the few headers an answer depends on, gathered in one pass over the header lines
+/// of NIO's parsed head (no conversion to Swift HTTP types, no lookup per header).
+struct ClientRequest {
     enum Method {
         case get, head
         /// Anything else: 405.

@@ -1,4 +1,3 @@
-import DPPXTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -7,29 +6,33 @@ import Glibc
 
 /// A bare TCP connection to the server under test: the request goes out byte for byte (no
 /// client library normalising `..` or `%2e`), and the response is read as it arrives.
-final class RawHTTPConnection: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public final class RawHTTPConnection: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// A parsed response.
-    struct Response {
-        let status: Int
-        let headers: [(name: String, value: String)]
-        let body: [UInt8]
+    public struct Response {
+        public let status: Int
+        public let headers: [(name: String, value: String)]
+        public let body: [UInt8]
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
 
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
     private let descriptor: Int32
 
     /// `receiveBuffer`: the socket's receive buffer in bytes (`SO_RCVBUF`, set before connecting,
     /// so the window the server sees is that small), or the system's default.
-    init(port: Int, timeout: Duration = .seconds(10), receiveBuffer: Int? = nil) throws {
+    public init(port: Int, timeout: Duration = .seconds(10), receiveBuffer: Int? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         if var size = receiveBuffer.map(Int32.init) {
@@ -54,7 +57,7 @@ final class RawHTTPConnection: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    func sendBlocking(_ text: String) throws {
+    public func sendBlocking(_ text: String) throws {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -65,14 +68,14 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Sends as much of `bytes` as the socket takes without waiting; how many it took.
-    func sendWithoutWaiting(_ bytes: [UInt8]) -> Int {
+    public func sendWithoutWaiting(_ bytes: [UInt8]) -> Int {
         let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         return max(0, sent)
     }
 
     /// Bytes read until the server ends the stream (or resets it, or `timeout` passes with
     /// nothing), and whether it was ended.
-    func drainBlocking() -> (bytes: Int, ended: Bool) {
+    public func drainBlocking() -> (bytes: Int, ended: Bool) {
         var total = 0
         while true {
             guard let chunk = try? receiveBlocking() else { return (total, false) }
@@ -82,7 +85,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Up to `count` bytes; empty at end of stream. Throws on timeout.
-    func receiveBlocking(upTo count: Int = 65536) throws -> [UInt8] {
+    public func receiveBlocking(upTo count: Int = 65536) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, count, 0) }
         guard received >= 0 else { throw Failure(description: "receive: \(String(cString: strerror(errno)))") }
@@ -90,7 +93,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Sends a GET (or `method`) for `target` with `headers`, and reads one response.
-    func requestBlocking(_ target: String, method: String = "GET", headers: [String: String] = [:]) throws -> Response {
+    public func requestBlocking(_ target: String, method: String = "GET", headers: [String: String] = [:]) throws -> Response {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         try sendBlocking(text + "\r\n")
@@ -98,12 +101,12 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Reads one response: head, then a `Content-Length` or chunked body.
-    func readResponseBlocking(bodyExpected: Bool = true) throws -> Response {
+    public func readResponseBlocking(bodyExpected: Bool = true) throws -> Response {
         try readRestBlocking(after: [], bodyExpected: bodyExpected)
     }
 
     /// Reads the rest of a response whose first bytes were already received.
-    func readRestBlocking(after received: [UInt8], bodyExpected: Bool = true) throws -> Response {
+    public func readRestBlocking(after received: [UInt8], bodyExpected: Bool = true) throws -> Response {
         var data = received
         let separator = Array("\r\n\r\n".utf8)
         var headEnd = Self.find(separator, in: data)
@@ -156,7 +159,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Reads until `text` has arrived (for event streams); returns everything read.
-    func readBlocking(until text: String, limit: Int = 1 << 20) throws -> String {
+    public func readBlocking(until text: String, limit: Int = 1 << 20) throws -> String {
         var data: [UInt8] = []
         let needle = Array(text.utf8)
         while Self.find(needle, in: data) == nil {
@@ -169,37 +172,44 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// True when the server closed the connection (a read returns end of stream).
-    func isClosedByServerBlocking() -> Bool {
+    public func isClosedByServerBlocking() -> Bool {
         (try? receiveBlocking()) == []
     }
 
     // Async faces of the blocking calls above: each runs on its own thread (see `offPool`).
 
-    func send(_ text: String) async throws { try await offPool { try self.sendBlocking(text) } }
+    public func send(_ text: String) async throws { try await offPool { try self.sendBlocking(text) } }
 
-    func receive(upTo count: Int = 65536) async throws -> [UInt8] { try await offPool { try self.receiveBlocking(upTo: count) } }
+    public func receive(upTo count: Int = 65536) async throws -> [UInt8] { try await offPool { try self.receiveBlocking(upTo: count) } }
 
-    func request(_ target: String, method: String = "GET", headers: [String: String] = [:]) async throws -> Response {
+    public func request(_ target: String, method: String = "GET", headers: [String: String] = [:]) async throws -> Response {
         try await offPool { try self.requestBlocking(target, method: method, headers: headers) }
     }
 
-    func readResponse(bodyExpected: Bool = true) async throws -> Response {
+    public func readResponse(bodyExpected: Bool = true) async throws -> Response {
         try await offPool { try self.readResponseBlocking(bodyExpected: bodyExpected) }
     }
 
-    func readRest(after received: [UInt8], bodyExpected: Bool = true) async throws -> Response {
+    public func readRest(after received: [UInt8], bodyExpected: Bool = true) async throws -> Response {
         try await offPool { try self.readRestBlocking(after: received, bodyExpected: bodyExpected) }
     }
 
-    func read(until text: String, limit: Int = 1 << 20) async throws -> String {
+    public func read(until text: String, limit: Int = 1 << 20) async throws -> String {
         try await offPool { try self.readBlocking(until: text, limit: limit) }
     }
 
-    func isClosedByServer() async -> Bool {
+    public func isClosedByServer() async -> Bool {
         (try? await offPool { self.isClosedByServerBlocking() }) ?? false
     }
 
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    /// One GET of `path` with `headers` and `Connection: close` on a connection of its own,
+    /// read whole (for servers under test that are other processes: Varnish, `dppx serve`).
+    public static func get(port: Int, path: String, headers: [String: String], timeout: Duration = .seconds(15)) throws -> Response {
+        try RawHTTPConnection(port: port, timeout: timeout)
+            .requestBlocking(path, headers: headers.merging(["Connection": "close"]) { mine, _ in mine })
+    }
+
+    public static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         for index in 0...(haystack.count - needle.count) where haystack[index..<(index + needle.count)].elementsEqual(needle) {
             return index
