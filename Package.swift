@@ -78,13 +78,15 @@ let package = Package(
             name: "DPPXImaging",
             dependencies: ["CVips", "DPPXCore"]
         ),
-        // Scan, plan, incremental cache, parallel execution, atomic writes, CSS/HTML files.
+        // Scan, plan, incremental cache, parallel execution, atomic writes, CSS/HTML files, and the
+        // development loop (a ServiceLifecycle service) that build --watch and serve --watch run.
         // Templates/ is compiled in by the EmbedTemplates plugin: a copied binary needs no files.
         .target(
             name: "DPPXBuild",
             dependencies: [
                 "DPPXImaging", "DPPXRewrite", "DPPXFiles", "DPPXCore",
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             plugins: ["EmbedTemplates"]
         ),
@@ -124,6 +126,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // Fixtures made with libvips at test time, and readers that check outputs pixel by pixel.
@@ -135,7 +139,14 @@ let package = Package(
         .testTarget(name: "DPPXCoreTests", dependencies: ["DPPXCore"], exclude: ["Golden"]),
         .testTarget(name: "DPPXRewriteTests", dependencies: ["DPPXRewrite", "DPPXCore"], exclude: ["Golden"]),
         .testTarget(name: "DPPXFilesTests", dependencies: ["DPPXFiles", "DPPXCore", "DPPXTestSupport"]),
-        .testTarget(name: "DPPXBuildTests", dependencies: ["DPPXBuild", "DPPXFiles", "DPPXImaging", "DPPXCore", "DPPXTestSupport"]),
+        .testTarget(
+            name: "DPPXBuildTests",
+            dependencies: [
+                "DPPXBuild", "DPPXFiles", "DPPXImaging", "DPPXCore", "DPPXTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "DPPXServerTests",
             dependencies: [

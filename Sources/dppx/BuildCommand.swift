@@ -83,50 +83,15 @@ struct BuildCommand: AsyncParsableCommand {
         // The stylesheet and [rewrite] pages: after each build, or after the merge for a shard,
         // whose manifest is partial.
         let site = options.shard == nil ? SiteFiles(settings: settings) : nil
-        // With --watch, Ctrl-C during the first build also lets it finish.
-        let interrupt = watch ? InterruptSignal() : nil
-        let succeeded = await run(options, site: site)
-        if let interrupt {
-            await watchSource(options, until: interrupt) { await run(options, site: site) }
-        } else if !succeeded {
-            throw ExitCode(ExitStatus.failure)
+        let round = DevelopmentRound(build: options, stylesheet: site?.stylesheet, pages: site?.pages)
+        let reporter = BuildReporter(round, quiet: quiet, json: json, watching: watch)
+        if watch {
+            try await watchSource(round, reporter: reporter)
+            return
         }
-    }
-
-    /// Runs one build and reports it: progress, summary (or JSON), failures, then the stylesheet
-    /// and pages. False when anything failed (said on stderr).
-    private func run(_ options: BuildOptions, site: SiteFiles?) async -> Bool {
-        let out = options.outputRoot
-        let progress = BuildProgress(mode: json ? .silent : quiet ? .errorsOnly : .normal)
-        let report: BuildReport
-        switch await Builder(options: options).runInBackground(onEvent: progress.handle) {
-        case .success(let built):
-            report = built
-        case .failure(let error):
-            progress.finish()
-            Terminal.error(error.description)
-            return false
-        }
-        progress.finish()
-        let stylesheetWritten = site?.writeStylesheet(report.manifest, imageRoot: out, quiet: quiet || json) ?? true
-        if json {
-            Terminal.printJSON(report.summary(manifestPath: out + "/" + (options.shard.map(PartialManifest.fileName(for:)) ?? Manifest.fileName)))
-        } else if !quiet {
-            Terminal.out(report.summaryLine)
-            Terminal.out(report.diskLine(out: out))
-            if let shard = options.shard {
-                Terminal.out("\(shard.spelled): wrote \(out)/\(PartialManifest.fileName(for: shard)); once every shard is built: dppx merge \(out) --out \(out)")
-            }
-            let defaulted = report.manifest.images.filter { $0.intent == .default && !$0.densityIndependent }
-            if let example = defaulted.first {
-                Terminal.out("note: \(defaulted.count) master\(defaulted.count == 1 ? "" : "s") (such as \(example.source)) state\(defaulted.count == 1 ? "s" : "") no density: kept at \(defaulted.count == 1 ? "its" : "their") own size under the plain name, with smaller copies by width for srcset; for density variants, name \(defaulted.count == 1 ? "it" : "them") @2x (or @Nx), pass --source-density, or give a [[rule]] density or width in dppx.toml")
-            }
-            if let note = report.notUpscaledNote { Terminal.out(note) }
-        }
-        if !report.succeeded, !json {
-            Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built")
-        }
-        let pagesRewritten = site?.rewritePages(quiet: quiet || json) ?? true
-        return report.succeeded && stylesheetWritten && pagesRewritten
+        await reporter.roundStarting(changed: [])
+        let outcome = await round.run(onEvent: reporter.buildEvent)
+        await reporter.roundFinished(outcome, changed: [])
+        if !outcome.succeeded { throw ExitCode(ExitStatus.failure) }
     }
 }

@@ -56,10 +56,9 @@ struct MergeCommand: AsyncParsableCommand {
             Terminal.out(report.summaryLine + ": wrote \(output)/\(Manifest.fileName)")
         }
         // Now that the manifest is whole: what one build writes after its images.
-        let site = SiteFiles(settings: settings)
-        let stylesheetWritten = site.writeStylesheet(report.manifest, imageRoot: output, quiet: quiet || json)
-        let pagesRewritten = site.rewritePages(quiet: quiet || json)
-        if !stylesheetWritten || !pagesRewritten { throw ExitCode(ExitStatus.failure) }
+        if !SiteFiles(settings: settings).write(manifest: report.manifest, imageRoot: output, quiet: quiet || json) {
+            throw ExitCode(ExitStatus.failure)
+        }
     }
 
     static func megabytes(_ bytes: Int) -> String { String(format: "%.2f MB", Double(bytes) / 1_000_000) }

@@ -158,6 +158,12 @@ struct BuildCommandTests {
         let jobs = try #require(build.stdout.range(of: "--jobs")).upperBound
         let jobsHelp = String(build.stdout[jobs...]).components(separatedBy: "--quality")[0]
         #expect(jobsHelp.components(separatedBy: "default").count == 2, "--jobs states its default once: \(jobsHelp)")
+        // Each default is the one the build uses, declared once with the setting.
+        let flat = build.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for setting in [SettingRegistry.quality, SettingRegistry.webpQuality, SettingRegistry.avifQuality] {
+            #expect(flat.contains("(default: \(setting.fallback))"), "--\(setting.key) states its default")
+        }
+        #expect(flat.contains("--png-compression <N> PNG compression level, 0 (fast) to 9 (small) (default: 6)."))
     }
 
     @Test("--help paragraphs are wrapped by the terminal's width, never broken mid-sentence; examples fit on their lines",

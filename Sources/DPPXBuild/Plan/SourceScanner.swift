@@ -3,21 +3,6 @@ import DPPXFiles
 import Foundation
 import SystemPackage
 
-/// A master found in the source folder.
-public struct SourceFile: Hashable, Sendable {
-    /// Relative to the source folder, with `/`.
-    public let relativePath: String
-    /// The path to open.
-    public let absolutePath: String
-    public let name: MasterName
-    /// Size in bytes and modification time in nanoseconds: the cheap "unchanged?" check.
-    public let byteCount: Int
-    public let modified: Int64
-    /// The file's inode: a file replaced by another (an editor's rename-over save) is a change
-    /// even when size and time match.
-    public let inode: UInt64
-}
-
 /// Finds the masters under a source folder: image extensions only, hidden files and folders
 /// skipped, symbolically linked folders not followed (they can loop), names that are not
 /// UTF-8 or hold a line break rejected, the output folder skipped when it sits inside the
@@ -32,14 +17,14 @@ public struct SourceScanner {
     }
 
     /// Masters and the names that could not be taken (with the reason).
-    public func scan() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure]) {
+    public func scan() throws(BuildError) -> (sources: [SourceFile], rejected: [FileProblem]) {
         let found = try scanReportingSkipped()
         return (found.sources, found.rejected)
     }
 
     /// As `scan`, with the files that are not images dppx reads (`notes.txt`, `Thumbs.db`),
     /// relative and sorted, so a build can say it left them alone.
-    public func scanReportingSkipped() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure], skipped: [String]) {
+    public func scanReportingSkipped() throws(BuildError) -> (sources: [SourceFile], rejected: [FileProblem], skipped: [String]) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
             throw .sourceMissing(root)
@@ -48,24 +33,24 @@ public struct SourceScanner {
             // A single file: build just that master.
             let file = (root as NSString).lastPathComponent
             var sources: [SourceFile] = []
-            var rejected: [BuildFailure] = []
+            var rejected: [FileProblem] = []
             var skipped: [String] = []
             visit(file: file, relative: file, absolute: root, into: &sources, rejected: &rejected, skipped: &skipped)
             return (sources, rejected, skipped)
         }
         var sources: [SourceFile] = []
-        var rejected: [BuildFailure] = []
+        var rejected: [FileProblem] = []
         var skipped: [String] = []
         walk(directory: root, relative: "", into: &sources, rejected: &rejected, skipped: &skipped)
         return (sources.sorted { $0.relativePath < $1.relativePath }, rejected, skipped.sorted())
     }
 
-    private func walk(directory: String, relative: String, into sources: inout [SourceFile], rejected: inout [BuildFailure],
+    private func walk(directory: String, relative: String, into sources: inout [SourceFile], rejected: inout [FileProblem],
                       skipped: inout [String]) {
         if let excluded, PathContainment.canonical(directory) == excluded { return }
         let names: [[UInt8]]
         do { names = try Folder.names(at: directory) } catch {
-            rejected.append(BuildFailure(file: relative.isEmpty ? directory : relative,
+            rejected.append(FileProblem(file: relative.isEmpty ? directory : relative,
                                          reason: "cannot be listed: \(error)"))
             return
         }
@@ -77,7 +62,7 @@ public struct SourceScanner {
             let absolute = directory.hasSuffix("/") ? directory + entry.name : directory + "/" + entry.name
             let relativePath = relative.isEmpty ? entry.name : relative + "/" + entry.name
             guard String(validating: entry.raw, as: UTF8.self) != nil else {
-                rejected.append(BuildFailure(file: relativePath,
+                rejected.append(FileProblem(file: relativePath,
                                              reason: "has a name that is not valid UTF-8 and cannot become a URL; rename it"))
                 continue
             }
@@ -85,7 +70,7 @@ public struct SourceScanner {
             do { info = try FileStatus(path: absolute) } catch {
                 // A dangling symlink or a file removed while we looked.
                 if ImageFormat(fileExtension: (entry.name as NSString).pathExtension) != nil {
-                    rejected.append(BuildFailure(file: relativePath, reason: "cannot be read: \(error)"))
+                    rejected.append(FileProblem(file: relativePath, reason: "cannot be read: \(error)"))
                 }
                 continue
             }
@@ -101,7 +86,7 @@ public struct SourceScanner {
     }
 
     private func visit(file: String, relative: String, absolute: String, info: FileStatus? = nil,
-                       into sources: inout [SourceFile], rejected: inout [BuildFailure], skipped: inout [String]) {
+                       into sources: inout [SourceFile], rejected: inout [FileProblem], skipped: inout [String]) {
         guard let name = MasterName(relativePath: relative) else {
             skipped.append(relative)
             return
@@ -111,12 +96,12 @@ public struct SourceScanner {
             status = info
         } else {
             do { status = try FileStatus(path: absolute) } catch {
-                rejected.append(BuildFailure(file: relative, reason: "cannot be read: \(error)"))
+                rejected.append(FileProblem(file: relative, reason: "cannot be read: \(error)"))
                 return
             }
         }
         if relative.contains("\n") || relative.contains("\r") {
-            rejected.append(BuildFailure(file: relative.debugDescription,
+            rejected.append(FileProblem(file: relative.debugDescription,
                                          reason: "has a line break in its name, which cannot become a URL; rename it"))
             return
         }

@@ -21,7 +21,7 @@ public struct RenderInput: Sendable {
     /// for masters built into a folder of the same layout).
     public let imageRoot: String
     /// Masters whose headers could not be read, and name collisions; the rest are described.
-    public let failures: [BuildFailure]
+    public let failures: [FileProblem]
     /// Every file read, as the user named them: what a make depfile lists.
     public let inputs: [String]
 

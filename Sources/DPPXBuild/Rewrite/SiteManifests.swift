@@ -8,10 +8,10 @@ import Foundation
 public enum SiteManifests {
     /// The images of every manifest under `root`, and a problem for each manifest that cannot
     /// be read (its images are left out).
-    public static func load(under root: String) -> (images: SiteImages, manifests: [String], problems: [BuildFailure]) {
+    public static func load(under root: String) -> (images: SiteImages, manifests: [String], problems: [FileProblem]) {
         var manifests: [(folder: String, manifest: Manifest)] = []
         var paths: [String] = []
-        var problems: [BuildFailure] = []
+        var problems: [FileProblem] = []
         for path in ManifestDiscovery.find(under: root) {
             let folder = String((path as NSString).deletingLastPathComponent.dropFirst(root.count))
             let relative = folder.hasPrefix("/") ? String(folder.dropFirst()) : folder
@@ -20,7 +20,7 @@ public enum SiteManifests {
                 manifests.append((relative, try Manifest.decode(bytes)))
                 paths.append(path)
             } catch {
-                problems.append(BuildFailure(file: path, reason: "\(error); its images are not rewritten (build again to write it)"))
+                problems.append(FileProblem(file: path, reason: "\(error); its images are not rewritten (build again to write it)"))
             }
         }
         return (SiteImages(manifests: manifests), paths, problems)

@@ -24,7 +24,7 @@ public struct SiteRewrite: Sendable {
         /// What was left alone, with what to do.
         public var findings: [RewriteFinding] = []
         /// Pages, and manifests, that could not be read or written.
-        public var failures: [BuildFailure] = []
+        public var failures: [FileProblem] = []
         /// Every manifest read: what the pages depend on besides themselves.
         public var manifests: [String] = []
         /// Images given candidates.
@@ -48,16 +48,16 @@ public struct SiteRewrite: Sendable {
         let rewriter = PageRewriter(images: site.images, options: options)
         for page in pages {
             guard let relative = relativePath(of: page) else {
-                outcome.failures.append(BuildFailure(file: page, reason: "is not inside the site's root \(root); pass --root with the folder the site is served from"))
+                outcome.failures.append(FileProblem(file: page, reason: "is not inside the site's root \(root); pass --root with the folder the site is served from"))
                 continue
             }
             guard let kind = PageKind(path: page) else {
-                outcome.failures.append(BuildFailure(file: page, reason: "is neither an HTML page (.html, .htm) nor a stylesheet (.css); give only pages and stylesheets"))
+                outcome.failures.append(FileProblem(file: page, reason: "is neither an HTML page (.html, .htm) nor a stylesheet (.css); give only pages and stylesheets"))
                 continue
             }
             let bytes: [UInt8]
             do { bytes = try AtomicFile.read(page) } catch {
-                outcome.failures.append(BuildFailure(file: page, reason: "cannot be read: \(error)"))
+                outcome.failures.append(FileProblem(file: page, reason: "cannot be read: \(error)"))
                 continue
             }
             let result = kind == .html ? rewriter.rewriteHTML(bytes, at: relative) : rewriter.rewriteCSS(bytes, at: relative)
@@ -72,7 +72,7 @@ public struct SiteRewrite: Sendable {
                 if try AtomicFile.writeIfChanged(result.bytes, to: target) { outcome.changed.append(page) } else { outcome.unchanged.append(page) }
             } catch {
                 outcome.changed.append(page)
-                outcome.failures.append(BuildFailure(file: target, reason: "cannot be written: \(error)"))
+                outcome.failures.append(FileProblem(file: target, reason: "cannot be written: \(error)"))
             }
         }
         return outcome

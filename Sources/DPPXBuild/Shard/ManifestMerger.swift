@@ -53,7 +53,7 @@ public enum ManifestMerger {
                 report.removed = removed
                 report.warnings += kept
             } catch {
-                report.warnings.append(BuildFailure(file: manifestPath, reason: "\(error); the files it lists are left in place"))
+                report.warnings.append(FileProblem(file: manifestPath, reason: "\(error); the files it lists are left in place"))
             }
         }
         do { try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName) } catch { throw .build(.file(error)) }
