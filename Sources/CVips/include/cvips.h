@@ -139,6 +139,13 @@ int cvips_area_average_rgba(VipsImage *in, int frame_height, int width, int heig
 /* An sRGB image made from a copy of width x height 8-bit RGBA pixels. */
 int cvips_image_from_rgba(const void *rgba, int width, int height, VipsImage **out);
 
+/* --- sample.c: a small stand-in for a large image --- */
+
+/* A columns x rows mosaic of tile x tile pieces of an 8-bit image, taken on an even grid over
+ * it (corners on multiples of 16, the size of JPEG's and WebP's macroblocks) and placed side
+ * by side in the same order: what a quality search encodes and scores before the whole image. */
+int cvips_tile_sample(VipsImage *in, int tile, int columns, int rows, VipsImage **out);
+
 /* --- save.c: encoders, to g_malloc'd buffers (free with g_free); metadata stripped --- */
 
 int cvips_jpegsave(VipsImage *in, int quality, int progressive, void **buf, size_t *len);
