@@ -61,7 +61,7 @@ struct BuildCommand: AsyncParsableCommand {
             throw ValidationError("--watch rebuilds a whole folder as it changes; a shard is one job of a batch: drop --watch or --shard")
         }
         if shard != nil, build.css != nil {
-            throw ValidationError("a shard knows only its own images; write the stylesheet after 'dppx merge': dppx css OUT -o \(build.css ?? "FILE")")
+            throw ValidationError("a shard knows only its own images; write the stylesheet after 'dppx merge': dppx css OUT -o \(build.css ?? "FILE") (or name it under [css] file in dppx.toml, and 'dppx merge' writes it)")
         }
     }
 
@@ -80,15 +80,10 @@ struct BuildCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let options = build.buildOptions(settings: settings, source: source, output: out, shard: slice)
-        // A shard's manifest is partial: the project's stylesheet is written after the merge.
-        let stylesheet = options.shard == nil ? StylesheetTarget(settings: settings) : nil
-        // [rewrite] pages: the site's pages get the new images' candidates after each build (after
-        // the merge for a shard, whose manifest is partial).
-        let site = (root: settings.rewriteSiteRoot, options: settings.rewriteOptions)
-        let pages = options.shard != nil ? nil : settings.rewritePages.map { patterns -> @Sendable () -> SiteRewrite in
-            { SiteRewrite(root: site.root, pages: SiteRewrite.files(matching: patterns), options: site.options) }
-        }
-        let round = DevelopmentRound(build: options, stylesheet: stylesheet, pages: pages)
+        // The stylesheet and [rewrite] pages: after each build, or after the merge for a shard,
+        // whose manifest is partial.
+        let site = options.shard == nil ? SiteFiles(settings: settings) : nil
+        let round = DevelopmentRound(build: options, stylesheet: site?.stylesheet, pages: site?.pages)
         let reporter = BuildReporter(round, quiet: quiet, json: json, watching: watch)
         if watch {
             try await watchSource(round, reporter: reporter)

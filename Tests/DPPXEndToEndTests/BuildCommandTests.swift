@@ -28,6 +28,21 @@ struct BuildCommandTests {
         #expect(second.stdout.contains("2 images: 0 built, 2 unchanged"))
     }
 
+    @Test("DPPX_VIPS_VECTOR=1 turns libvips's ORC code back on: its slightly other pixels are another build's, so everything is rebuilt, and again without it")
+    func vectorCodeIsPartOfTheSettings() async throws {
+        let source = try sources()
+        let output = ScratchFolder("dppx-cli-out")
+        let arguments = ["build", source.path, "--out", output.path]
+        let plain = try await DPPXBinary.run(arguments, in: source.path, environment: ["VIPS_NOVECTOR": nil, "DPPX_VIPS_VECTOR": nil])
+        #expect(plain.status == 0 && plain.stdout.contains("2 images: 2 built, 0 unchanged"), "\(plain)")
+        let vector = try await DPPXBinary.run(arguments, in: source.path, environment: ["VIPS_NOVECTOR": nil, "DPPX_VIPS_VECTOR": "1"])
+        #expect(vector.status == 0 && vector.stdout.contains("2 images: 2 built, 0 unchanged"), "\(vector)")
+        let again = try await DPPXBinary.run(arguments, in: source.path, environment: ["VIPS_NOVECTOR": nil, "DPPX_VIPS_VECTOR": nil])
+        #expect(again.status == 0 && again.stdout.contains("2 images: 2 built, 0 unchanged"), "\(again)")
+        let unchanged = try await DPPXBinary.run(arguments, in: source.path, environment: ["VIPS_NOVECTOR": nil, "DPPX_VIPS_VECTOR": nil])
+        #expect(unchanged.stdout.contains("2 images: 0 built, 2 unchanged"), "\(unchanged)")
+    }
+
     @Test("OUT holds only the variants and the manifest; the cache goes to .dppx-cache in the working folder, or to --cache-dir")
     func buildStateOutsideOutput() async throws {
         let project = ScratchFolder("dppx-cli-project")

@@ -32,6 +32,11 @@ void cvips_warnings_into_errors(void);
 /* Takes (and clears) the process-wide error text; free the result with g_free. */
 char *cvips_error_take(void);
 
+/* Turns libvips's vector code (ORC before libvips 8.15, Highway after) on or off for the process;
+ * libvips's own switch, whose header (vips/vector.h) needs liborc's headers before 8.15. */
+void cvips_set_vector_enabled(int enabled);
+int cvips_vector_enabled(void);
+
 /* libvips keeps one error buffer for the whole process, so when two calls fail at once on two
  * threads, each one's text can hold the other's. dppx runs libvips work as "shared" sections
  * (any number at once) and, when one fails, runs it again "alone" (no other libvips work at

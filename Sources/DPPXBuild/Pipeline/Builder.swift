@@ -219,8 +219,10 @@ public final class Builder: Sendable {
             let encode: EncodeSettings
             let vips: String
         }
+        // libvips's ORC code rounds a little differently from its C paths (DPPX_VIPS_VECTOR=1).
+        let vips = Vips.version + (Vips.usesORC && Vips.vectorCodeEnabled ? " orc" : "")
         let data = (try? encoder.encode(Fingerprint(pipeline: Self.pipelineVersion, plan: options.plan,
-                                                    encode: options.encode, vips: Vips.version))) ?? Data()
+                                                    encode: options.encode, vips: vips))) ?? Data()
         return ContentHash.sha256(Array(data))
     }
 

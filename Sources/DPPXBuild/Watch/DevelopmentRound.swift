@@ -56,9 +56,33 @@ public struct DevelopmentRound: Sendable {
             return Outcome(build: .failure(error), problems: [FileProblem(file: build.sourceRoot, reason: error.description)])
         }
         var outcome = Outcome(build: .success(report), problems: report.failures)
+        let site = Self.writeSiteFiles(stylesheet: stylesheet, pages: pages, manifest: report.manifest, imageRoot: build.outputRoot)
+        outcome.stylesheet = site.stylesheet
+        outcome.pages = site.pages
+        outcome.problems += site.problems
+        return outcome
+    }
+
+    /// What writing the stylesheet and the pages did.
+    public struct SiteFilesOutcome: Sendable {
+        /// Whether the stylesheet was written (false: already up to date), or why it could not be.
+        public var stylesheet: Result<Bool, RenderOutputError>?
+        /// What the page rewrite did.
+        public var pages: SiteRewrite.Outcome?
+        /// The stylesheet or pages that failed, with the reason.
+        public var problems: [FileProblem] = []
+    }
+
+    /// What follows the images: `stylesheet` written from `manifest` (its files under
+    /// `imageRoot`), then `pages` rewritten from the manifests on disk. A round does this after
+    /// its build, and `dppx merge` after the shards' (whose manifests are partial, so a shard
+    /// does neither): one sharded build and its merge leave what one build leaves.
+    public static func writeSiteFiles(stylesheet: StylesheetTarget?, pages: (@Sendable () -> SiteRewrite)?,
+                                      manifest: Manifest, imageRoot: String) -> SiteFilesOutcome {
+        var outcome = SiteFilesOutcome()
         if let stylesheet {
             do throws(RenderOutputError) {
-                outcome.stylesheet = .success(try stylesheet.write(manifest: report.manifest, imageRoot: build.outputRoot))
+                outcome.stylesheet = .success(try stylesheet.write(manifest: manifest, imageRoot: imageRoot))
             } catch {
                 outcome.stylesheet = .failure(error)
                 outcome.problems.append(FileProblem(file: stylesheet.path, reason: "\(error)"))
