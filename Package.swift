@@ -4,7 +4,7 @@ import PackageDescription
 /// dppx: density variants, density CSS/HTML and a DPR-aware server, on libvips.
 ///
 /// Arrows point one way: dppx -> DPPXServer -> DPPXBuild -> DPPXImaging -> CVips, and
-/// DPPXBuild -> DPPXRewrite (pages) -> CGumbo;
+/// DPPXBuild -> DPPXRewrite (pages) -> CGumbo; DPPXBuild and DPPXServer -> DPPXFiles (files);
 /// and every module may use DPPXCore, which uses nothing of ours and does no I/O.
 let package = Package(
     name: "dppx",
@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // libvips and libwebp, found through pkg-config (Debian and Homebrew alike).
@@ -63,16 +64,30 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // Files over swift-system: stat, open folders, atomic and write-if-changed writes, path
+        // containment, manifest discovery. The only module that imports the C library for files.
+        .target(
+            name: "DPPXFiles",
+            dependencies: [
+                "DPPXCore",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // libvips: init once, images that free themselves, encoders, errors as Swift values.
         .target(
             name: "DPPXImaging",
             dependencies: ["CVips", "DPPXCore"]
         ),
-        // Scan, plan, incremental cache, parallel execution, atomic writes, CSS/HTML files.
+        // Scan, plan, incremental cache, parallel execution, atomic writes, CSS/HTML files, and the
+        // development loop (a ServiceLifecycle service) that build --watch and serve --watch run.
         // Templates/ is compiled in by the EmbedTemplates plugin: a copied binary needs no files.
         .target(
             name: "DPPXBuild",
-            dependencies: ["DPPXImaging", "DPPXRewrite", "DPPXCore"],
+            dependencies: [
+                "DPPXImaging", "DPPXRewrite", "DPPXFiles", "DPPXCore",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             plugins: ["EmbedTemplates"]
         ),
         // Page rewriting: srcset and image-set() added to HTML and CSS from the manifests, every
@@ -89,7 +104,8 @@ let package = Package(
         .target(
             name: "DPPXServer",
             dependencies: [
-                "DPPXBuild", "DPPXRewrite", "DPPXCore",
+                "DPPXBuild", "DPPXRewrite", "DPPXFiles", "DPPXCore",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -106,9 +122,12 @@ let package = Package(
         .executableTarget(
             name: "dppx",
             dependencies: [
-                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXCore",
+                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXFiles", "DPPXCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // Fixtures made with libvips at test time, and readers that check outputs pixel by pixel.
@@ -119,11 +138,19 @@ let package = Package(
         ),
         .testTarget(name: "DPPXCoreTests", dependencies: ["DPPXCore"], exclude: ["Golden"]),
         .testTarget(name: "DPPXRewriteTests", dependencies: ["DPPXRewrite", "DPPXCore"], exclude: ["Golden"]),
-        .testTarget(name: "DPPXBuildTests", dependencies: ["DPPXBuild", "DPPXImaging", "DPPXCore", "DPPXTestSupport"]),
+        .testTarget(name: "DPPXFilesTests", dependencies: ["DPPXFiles", "DPPXCore", "DPPXTestSupport"]),
+        .testTarget(
+            name: "DPPXBuildTests",
+            dependencies: [
+                "DPPXBuild", "DPPXFiles", "DPPXImaging", "DPPXCore", "DPPXTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "DPPXServerTests",
             dependencies: [
-                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXCore", "DPPXTestSupport",
+                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXFiles", "DPPXCore", "DPPXTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

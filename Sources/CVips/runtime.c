@@ -26,6 +26,14 @@ void cvips_warnings_into_errors(void) {
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, cvips_warning_to_error, NULL);
 }
 
+/* Declared in vips/vector.h, which includes liborc's headers before libvips 8.15. */
+extern void vips_vector_set_enabled(gboolean enabled);
+extern gboolean vips_vector_isenabled(void);
+
+void cvips_set_vector_enabled(int enabled) { vips_vector_set_enabled(enabled ? TRUE : FALSE); }
+
+int cvips_vector_enabled(void) { return vips_vector_isenabled() ? 1 : 0; }
+
 char *cvips_error_take(void) {
     char *text = g_strdup(vips_error_buffer());
     vips_error_clear();

@@ -22,14 +22,10 @@ public struct DecodeLimits: Sendable, Hashable {
     /// is decoded; below it the decoder's grey fill is kept, as browsers show it.
     public var failOn: FailOn = .default
 
-    /// 100 megapixels (10000 x 10000): four times an 8K screen, so a 4x variant of a
-    /// full-width image fits, and the decoded master stays under 400 MB. (libvips's and sharp's
-    /// 16384 x 16384 lets a 1 MB PNG of zeros claim a gigabyte.)
-    public static let defaultMaxPixels = 100_000_000
-    /// Over 40 s of animation at 25 frames a second.
-    public static let defaultMaxFrames = 1000
-    /// Ten times what encoders write (libjpeg's and mozjpeg's progressive scripts: 10 scans).
-    public static let defaultMaxScans = 100
+    /// The defaults, declared with their reasons in `SettingRegistry`.
+    public static let defaultMaxPixels = SettingRegistry.maxPixels.fallback
+    public static let defaultMaxFrames = SettingRegistry.maxFrames.fallback
+    public static let defaultMaxScans = SettingRegistry.maxScans.fallback
 
     public init(maxPixels: Int = DecodeLimits.defaultMaxPixels, maxFrames: Int = DecodeLimits.defaultMaxFrames,
                 maxScans: Int = DecodeLimits.defaultMaxScans) {

@@ -1,7 +1,6 @@
 import DPPXCore
 
-/// Encoder settings per output format. Defaults trade a little size for speed the way the
-/// field's common tools do (sharp: JPEG 80, WebP 80, AVIF 50).
+/// Encoder settings per output format. The defaults are those `SettingRegistry` declares.
 public struct EncodeSettings: Hashable, Codable, Sendable {
     /// JPEG quality, 1-100, or `auto` (see `QualitySearch`).
     public var jpegQuality = EncoderQuality.fixed(EncodeSettings.defaultJPEGQuality)
@@ -12,11 +11,11 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
     /// AVIF quality, 1-100, or `auto`.
     public var avifQuality = EncoderQuality.fixed(EncodeSettings.defaultAVIFQuality)
     /// AVIF encoder effort, 0 (fastest) to 9.
-    public var avifEffort = 2
+    public var avifEffort = SettingRegistry.avifEffort.fallback
     /// WebP encoder effort, 0 (fastest) to 6.
     public var webpEffort = 4
     /// PNG zlib compression level, 0-9.
-    public var pngCompression = 6
+    public var pngCompression = SettingRegistry.pngCompression.fallback
     /// WebP written losslessly for masters that are lossless (PNG) with alpha.
     public var webpLosslessForPNG = false
     /// JPEG XL quality, 1-100, for variants encoded from pixels (`--jxl-quality`); nil: lossless
@@ -26,16 +25,17 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
     /// JPEG XL encoder effort, 1 (fastest) to 9: libjxl's own default.
     public var jxlEffort = 7
 
-    /// libvips's quality 90, libjxl's distance 1.0: cjxl's default, "visually lossless".
-    public static let defaultLossyJXLQuality = 90
+    /// See `SettingRegistry.lossyJXLQuality`.
+    public static let defaultLossyJXLQuality = SettingRegistry.lossyJXLQuality
 
     /// The scores `auto` qualities aim at.
     public var qualityTargets = QualityTargets()
 
-    /// The fixed qualities used where none is said, and what `auto` reports its savings against.
-    public static let defaultJPEGQuality = 82
-    public static let defaultWebPQuality = 80
-    public static let defaultAVIFQuality = 55
+    /// The fixed qualities used where none is said, and what `auto` reports its savings against
+    /// (declared in `SettingRegistry`).
+    public static let defaultJPEGQuality = SettingRegistry.quality.fallback.fixedValue ?? 0
+    public static let defaultWebPQuality = SettingRegistry.webpQuality.fallback.fixedValue ?? 0
+    public static let defaultAVIFQuality = SettingRegistry.avifQuality.fallback.fixedValue ?? 0
 
     /// The default fixed quality of `format`, for formats that have one.
     public static func defaultQuality(for format: ImageFormat) -> Int? {

@@ -9,12 +9,24 @@ public enum Vips {
             return .failure(ImagingError(file: nil, reason: "libvips could not start: \(takeErrorText())"))
         }
         cvips_warnings_into_errors()
+        if usesORC, ProcessInfo.processInfo.environment["DPPX_VIPS_VECTOR"] != "1" { cvips_set_vector_enabled(0) }
         // dppx keeps no decoded image around between operations: the operation cache would
         // only hold memory.
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
         return .success(())
     }()
+
+    /// Whether libvips runs its vector code through liborc (before 8.15; Highway since), which
+    /// dppx keeps off. liborc 0.4.33 (Debian 12) corrupts memory when one thread frees the ORC
+    /// programs of a vertical reduce (every resize) while another compiles its own, and dppx
+    /// resizes several masters at once: 2 crashes in 40 runs of 16 threads resizing with it on,
+    /// none with it off, and the plain C paths cost little (BENCHMARKS.md, "libvips's vector
+    /// code"). `DPPX_VIPS_VECTOR=1` keeps it on, for measuring or with a liborc known to be safe.
+    public static var usesORC: Bool { vips_version(0) == 8 && vips_version(1) < 15 }
+
+    /// Whether libvips's vector code is on (after `start`).
+    public static var vectorCodeEnabled: Bool { cvips_vector_enabled() != 0 }
 
     /// Starts libvips if it is not running yet. Safe to call from any thread, any number of times.
     public static func start() throws(ImagingError) {

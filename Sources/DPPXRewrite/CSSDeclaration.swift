@@ -16,13 +16,18 @@ struct CSSDeclaration: Sendable {
     let indentation: String?
 
     /// Every declaration in `bytes`, in order (at-rule preludes and selectors are skipped).
-    static func all(in bytes: [UInt8]) -> [CSSDeclaration] {
+    /// `startsLine`: whether the first byte starts a line (it does in a file, not in a
+    /// `<style>` or an attribute). `isDeclarationList`: the declarations of a `style` attribute,
+    /// whose last one ends with the text rather than with `;` or `}`.
+    static func all(in bytes: [UInt8], startsLine: Bool = true, isDeclarationList: Bool = false) -> [CSSDeclaration] {
         var found: [CSSDeclaration] = []
         var segmentStart = 0
         var depth = 0
         var index = 0
         func close(at terminator: Int, semicolon: Bool) {
-            if let declaration = CSSDeclaration(bytes, segmentStart..<terminator, semicolon: semicolon) { found.append(declaration) }
+            if let declaration = CSSDeclaration(bytes, segmentStart..<terminator, semicolon: semicolon, startsLine: startsLine) {
+                found.append(declaration)
+            }
         }
         while index < bytes.count {
             let byte = bytes[index]
@@ -56,10 +61,11 @@ struct CSSDeclaration: Sendable {
             }
             index += 1
         }
+        if isDeclarationList, segmentStart < bytes.count { close(at: bytes.count, semicolon: false) }
         return found
     }
 
-    private init?(_ bytes: [UInt8], _ segment: Range<Int>, semicolon: Bool) {
+    private init?(_ bytes: [UInt8], _ segment: Range<Int>, semicolon: Bool, startsLine: Bool) {
         var start = segment.lowerBound
         // Skip whitespace and comments before the property.
         while start < segment.upperBound {
@@ -85,7 +91,7 @@ struct CSSDeclaration: Sendable {
         hasSemicolon = semicolon
         var lineStart = start
         while lineStart > 0, bytes[lineStart - 1] == UInt8(ascii: " ") || bytes[lineStart - 1] == UInt8(ascii: "\t") { lineStart -= 1 }
-        indentation = lineStart == 0 || bytes[lineStart - 1] == UInt8(ascii: "\n") || bytes[lineStart - 1] == UInt8(ascii: "\r")
+        indentation = (lineStart == 0 && startsLine) || (lineStart > 0 && (bytes[lineStart - 1] == UInt8(ascii: "\n") || bytes[lineStart - 1] == UInt8(ascii: "\r")))
             ? String(decoding: bytes[lineStart..<start], as: UTF8.self) : nil
     }
 

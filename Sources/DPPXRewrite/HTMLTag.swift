@@ -1,7 +1,8 @@
 import CGumbo
 
-/// An `<img>` start tag as the HTML5 parser found it: its attributes with where each sits in
-/// the page's bytes, so attributes can be changed or added without touching anything else.
+/// A start tag (`<img>`, `<source>`, or any element with a `style`) as the HTML5 parser found
+/// it: its attributes with where each sits in the page's bytes, so attributes can be changed or
+/// added without touching anything else.
 struct HTMLTag: Sendable {
     struct Attribute: Sendable {
         /// Lowercased, as HTML compares them.
@@ -24,50 +25,8 @@ struct HTMLTag: Sendable {
 
     func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
 
-    /// Every `<img>` start tag written in `bytes` (UTF-8), in document order: in `<template>`,
-    /// `<noscript>` and `<picture>` too. Images the parser makes up for a malformed page have
-    /// no tag in the source and are not listed.
-    static func images(in bytes: [UInt8]) -> [HTMLTag] {
-        bytes.withUnsafeBufferPointer { buffer -> [HTMLTag] in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return [] }
-            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { text -> [HTMLTag] in
-                var options = kGumboDefaultOptions
-                guard let output = gumbo_parse_with_options(&options, text, buffer.count) else { return [] }
-                defer { gumbo_destroy_output(&options, output) }
-                var found: [HTMLTag] = []
-                collect(output.pointee.document, base: text, into: &found)
-                return found.sorted { $0.start < $1.start }
-            }
-        }
-    }
-
-    /// Walks the tree from `root` with a stack of its own (a deeply nested page must not
-    /// exhaust the thread's stack).
-    private static func collect(_ root: UnsafeMutablePointer<GumboNode>?, base: UnsafePointer<CChar>, into found: inout [HTMLTag]) {
-        var pending: [UnsafeMutablePointer<GumboNode>] = root.map { [$0] } ?? []
-        while let node = pending.popLast() {
-            let children: GumboVector
-            switch node.pointee.type {
-            case GUMBO_NODE_DOCUMENT:
-                children = node.pointee.v.document.children
-            case GUMBO_NODE_ELEMENT, GUMBO_NODE_TEMPLATE:
-                let element = node.pointee.v.element
-                if element.tag == GUMBO_TAG_IMG, element.tag_namespace == GUMBO_NAMESPACE_HTML,
-                   let tag = HTMLTag(element, base: base, sources: sources(around: node, base: base)) {
-                    found.append(tag)
-                }
-                children = element.children
-            default:
-                continue
-            }
-            for index in 0..<Int(children.length) {
-                if let child = children.data[index]?.assumingMemoryBound(to: GumboNode.self) { pending.append(child) }
-            }
-        }
-    }
-
     /// The `<source>` tags of the `<picture>` `node` is in; nil when its parent is no picture.
-    private static func sources(around node: UnsafeMutablePointer<GumboNode>, base: UnsafePointer<CChar>) -> [HTMLTag]? {
+    static func sources(around node: UnsafeMutablePointer<GumboNode>, base: UnsafePointer<CChar>) -> [HTMLTag]? {
         guard let parent = node.pointee.parent, parent.pointee.type == GUMBO_NODE_ELEMENT,
               name(of: parent.pointee.v.element) == "picture" else { return nil }
         let children = parent.pointee.v.element.children
@@ -83,7 +42,7 @@ struct HTMLTag: Sendable {
 
     /// The element's tag name, lowercased: gumbo names the tags it knows, and `<picture>`,
     /// newer than gumbo 0.10, is read from the source.
-    private static func name(of element: GumboElement) -> String {
+    static func name(of element: GumboElement) -> String {
         guard element.tag == GUMBO_TAG_UNKNOWN else { return String(cString: gumbo_normalized_tagname(element.tag)) }
         var piece = element.original_tag
         guard piece.data != nil, piece.length > 0 else { return "" }
@@ -94,7 +53,7 @@ struct HTMLTag: Sendable {
         }
     }
 
-    private init?(_ element: GumboElement, base: UnsafePointer<CChar>, sources: [HTMLTag]?) {
+    init?(_ element: GumboElement, base: UnsafePointer<CChar>, sources: [HTMLTag]?) {
         guard let tagText = element.original_tag.data, element.original_tag.length > 0 else { return nil }
         start = tagText - base
         end = start + element.original_tag.length

@@ -11,16 +11,76 @@ extension PageRewriter {
     public func rewriteCSS(_ bytes: [UInt8], at path: String) -> RewriteResult {
         var edits = ByteEdits()
         var findings: [RewriteFinding] = []
+        let rewritten = addImageSets(to: CSSSource(text: bytes), at: path, into: &edits, findings: &findings) {
+            RewriteFinding.line(of: $0, in: bytes)
+        }
+        return RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten)
+    }
+
+    /// The CSS inside the HTML page `bytes`, rewritten as a stylesheet is (`rewriteCSS`): the
+    /// text of each `<style>` element, and the declarations of each `style` attribute. An
+    /// attribute's additions are escaped for it (their strings in the quote it does not use); a
+    /// value written with character references, or without quotes, is written again whole.
+    /// Returns the backgrounds given candidates.
+    func rewriteStyles(of page: HTMLPage, in bytes: [UInt8], at path: String,
+                       into edits: inout ByteEdits, findings: inout [RewriteFinding]) -> Int {
         var rewritten = 0
-        let declarations = CSSDeclaration.all(in: bytes)
+        for sheet in page.styleSheets {
+            let source = CSSSource(text: Array(bytes[sheet]), offset: sheet.lowerBound, startsLine: false)
+            rewritten += addImageSets(to: source, at: path, into: &edits, findings: &findings) {
+                RewriteFinding.line(of: sheet.lowerBound + $0, in: bytes)
+            }
+        }
+        for attribute in page.styleAttributes {
+            guard let written = attribute.writtenValue, !written.isEmpty else { continue }
+            let line = RewriteFinding.line(of: written.lowerBound, in: bytes)
+            let quote = bytes[written.lowerBound]
+            let isQuoted = (quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")) && written.count >= 2
+                && bytes[written.upperBound - 1] == quote
+            let value = Array(attribute.value.utf8)
+            let inner = isQuoted ? (written.lowerBound + 1)..<(written.upperBound - 1) : written
+            // The attribute keeps its quote (an unquoted one gets double quotes); the CSS
+            // strings added take the other one, so they need no escaping.
+            let attributeQuote: Character = isQuoted && quote == UInt8(ascii: "'") ? "'" : "\""
+            let cssQuote: Character = attributeQuote == "'" ? "\"" : "'"
+            if isQuoted, bytes[inner].elementsEqual(value) {
+                // Written as it reads: the additions go in place, escaped for this attribute.
+                let source = CSSSource(text: value, offset: inner.lowerBound, startsLine: false, isDeclarationList: true,
+                                       quote: cssQuote, escape: { Self.escapeAttribute($0, quote: attributeQuote) })
+                rewritten += addImageSets(to: source, at: path, into: &edits, findings: &findings) { _ in line }
+            } else {
+                var local = ByteEdits()
+                let source = CSSSource(text: value, startsLine: false, isDeclarationList: true, quote: cssQuote)
+                rewritten += addImageSets(to: source, at: path, into: &local, findings: &findings) { _ in line }
+                if !local.isEmpty {
+                    let text = String(decoding: local.applied(to: value), as: UTF8.self)
+                    edits.replace(written, with: String(attributeQuote) + Self.escapeAttribute(text, quote: attributeQuote) + String(attributeQuote))
+                }
+            }
+        }
+        return rewritten
+    }
+
+    /// The one place CSS gets its `image-set()`s, wherever it is written: the edits that give
+    /// `source` them go into `edits` (at `source.offset`), and what is left alone into
+    /// `findings`, on the line `line` gives for an offset in `source.text`. Returns the
+    /// backgrounds given candidates (or whose candidates were kept up to date).
+    func addImageSets(to source: CSSSource, at path: String, into edits: inout ByteEdits,
+                      findings: inout [RewriteFinding], line: (Int) -> Int) -> Int {
+        let bytes = source.text
+        var rewritten = 0
+        let declarations = CSSDeclaration.all(in: bytes, startsLine: source.startsLine, isDeclarationList: source.isDeclarationList)
+        func replace(_ range: Range<Int>, with text: String) {
+            edits.replace((range.lowerBound + source.offset)..<(range.upperBound + source.offset), with: source.escape(text))
+        }
         for (index, declaration) in declarations.enumerated() {
             guard declaration.property == "background" || declaration.property == "background-image",
                   !declaration.value.lowercased().contains("image-set(") else { continue }
             let urls = declaration.urls
             let references = urls.compactMap { ImageReference($0, pagePath: path, images: images, baseURL: options.baseURL) }
             guard let reference = references.first else { continue }
-            let report = { (message: String) in
-                findings.append(RewriteFinding(file: path, line: RewriteFinding.line(of: declaration.range.lowerBound, in: bytes), message: message))
+            func report(_ message: String) {
+                findings.append(RewriteFinding(file: path, line: line(declaration.range.lowerBound), message: message))
             }
             guard urls.count == 1 else {
                 report("\(declaration.property) has \(urls.count) images; only a single image is given an image-set(), left as it is")
@@ -32,7 +92,7 @@ extension PageRewriter {
             }
             guard reference.primary.count > 1 else { continue }
             let important = declaration.value.lowercased().replacingOccurrences(of: " ", with: "").hasSuffix("!important")
-            let text = "background-image: " + Self.imageSet(reference) + (important ? " !important" : "")
+            let text = "background-image: " + Self.imageSet(reference, quote: source.quote) + (important ? " !important" : "")
             rewritten += 1
             // A following image-set() of this image's files is the one an earlier run wrote.
             if index + 1 < declarations.count {
@@ -41,30 +101,31 @@ extension PageRewriter {
                    reference.owns(next.urls, pagePath: path, images: images, baseURL: options.baseURL),
                    !bytes[declaration.end..<next.range.lowerBound].contains(UInt8(ascii: "}")) {
                     let current = String(decoding: bytes[next.range], as: UTF8.self)
-                    if current != text { edits.replace(next.range, with: text) }
+                    if current != text { replace(next.range, with: text) }
                     continue
                 }
             }
             let separator = declaration.indentation.map { (Self.lineBreak(in: bytes)) + $0 } ?? " "
             if declaration.hasSemicolon {
-                edits.replace(declaration.end..<declaration.end, with: separator + text + ";")
+                replace(declaration.end..<declaration.end, with: separator + text + ";")
             } else {
-                edits.replace(declaration.range.upperBound..<declaration.range.upperBound, with: ";" + separator + text)
+                replace(declaration.range.upperBound..<declaration.range.upperBound, with: ";" + separator + text)
             }
         }
-        return RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten)
+        return rewritten
     }
 
-    /// `image-set(url("hero.avif") type("image/avif") 1x, ..., url("hero.jpg") 1x, url("hero@2x.jpg") 2x)`.
-    static func imageSet(_ reference: ImageReference) -> String {
+    /// `image-set(url("hero.avif") type("image/avif") 1x, ..., url("hero.jpg") 1x, url("hero@2x.jpg") 2x)`,
+    /// its strings in `quote`.
+    static func imageSet(_ reference: ImageReference, quote: Character = "\"") -> String {
         var options: [String] = []
         for (format, candidates) in reference.candidates.extra {
             for candidate in candidates {
-                options.append("\(URLEncoding.cssURL(candidate.url)) type(\"\(format.mediaType)\") \(candidate.density)x")
+                options.append("\(URLEncoding.cssURL(candidate.url, quote: quote)) type(\(URLEncoding.cssString(format.mediaType, quote: quote))) \(candidate.density)x")
             }
         }
         for candidate in reference.primary {
-            options.append("\(URLEncoding.cssURL(reference.url(of: candidate))) \(candidate.density)x")
+            options.append("\(URLEncoding.cssURL(reference.url(of: candidate), quote: quote)) \(candidate.density)x")
         }
         return "image-set(" + options.joined(separator: ", ") + ")"
     }

@@ -21,7 +21,7 @@ public struct PageRewriter: Sendable {
         guard options.picture, !first.wrapped.isEmpty else { return first.result }
         // A <picture> cannot hold an <img> the parser moves out of it (out of inline SVG, say):
         // such images keep their srcset and are not wrapped, so a second run changes nothing.
-        let inPictures = Set(HTMLTag.images(in: first.result.bytes).filter { $0.pictureSources != nil }.map(\.start))
+        let inPictures = Set(HTMLPage(parsing: first.result.bytes).images.filter { $0.pictureSources != nil }.map(\.start))
         let misplaced = first.wrapped.filter { !inPictures.contains($0.value) }.map(\.key)
         guard !misplaced.isEmpty else { return first.result }
         return rewriteHTML(bytes, at: pagePath, unwrapped: Set(misplaced)).result
@@ -35,7 +35,8 @@ public struct PageRewriter: Sendable {
         var edits = ByteEdits()
         var findings: [RewriteFinding] = []
         var rewritten = 0
-        for tag in HTMLTag.images(in: bytes) {
+        let page = HTMLPage(parsing: bytes)
+        for tag in page.images {
             guard let src = tag.attribute("src"),
                   let reference = ImageReference(src.value, pagePath: pagePath, images: images, baseURL: options.baseURL)
             else { continue }
@@ -89,6 +90,9 @@ public struct PageRewriter: Sendable {
                               with: added.map { " \($0.name)=\"\(Self.escapeAttribute($0.value))\"" }.joined())
             }
         }
+        rewritten += rewriteStyles(of: page, in: bytes, at: pagePath, into: &edits, findings: &findings)
+        // In page order, the images' and the styles' findings together.
+        findings = findings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
         let result = RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten)
         // The `<img` of a wrapped tag follows the `<picture>...` inserted at its start.
         let wrapped = Dictionary(uniqueKeysWithValues: wrappedStarts.map { ($0, edits.newOffset(of: $0 + 1) - 1) })
@@ -144,13 +148,14 @@ public struct PageRewriter: Sendable {
         }
     }
 
-    /// `&` and `"` escaped for a double-quoted attribute.
-    static func escapeAttribute(_ text: String) -> String {
+    /// `&` and `quote` escaped for an attribute in that quote (double by default).
+    static func escapeAttribute(_ text: String, quote: Character = "\"") -> String {
         var result = ""
         for character in text {
             switch character {
             case "&": result += "&amp;"
-            case "\"": result += "&quot;"
+            case "\"" where quote == "\"": result += "&quot;"
+            case "'" where quote == "'": result += "&#39;"
             default: result.append(character)
             }
         }

@@ -1,10 +1,10 @@
 import ArgumentParser
+import DPPXCore
 
 /// `--base-url URL`: image URLs under a CDN or site path instead of relative ones, for every
 /// command that writes URLs (`css`, `html`, and `build`/`serve` with `--css`).
 struct BaseURLOption: ParsableArguments {
-    @Option(name: .customLong("base-url"),
-            help: ArgumentHelp("Put image URLs under URL instead of making them relative, e.g. https://cdn.example.com/img/.", valueName: "URL"))
+    @Option(name: SettingRegistry.baseURL.name(), help: SettingRegistry.baseURL.argumentHelp)
     var baseURL: String?
 
     func validate() throws {

@@ -61,7 +61,7 @@ struct BuildCommand: AsyncParsableCommand {
             throw ValidationError("--watch rebuilds a whole folder as it changes; a shard is one job of a batch: drop --watch or --shard")
         }
         if shard != nil, build.css != nil {
-            throw ValidationError("a shard knows only its own images; write the stylesheet after 'dppx merge': dppx css OUT -o \(build.css ?? "FILE")")
+            throw ValidationError("a shard knows only its own images; write the stylesheet after 'dppx merge': dppx css OUT -o \(build.css ?? "FILE") (or name it under [css] file in dppx.toml, and 'dppx merge' writes it)")
         }
     }
 
@@ -80,71 +80,18 @@ struct BuildCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let options = build.buildOptions(settings: settings, source: source, output: out, shard: slice)
-        // A shard's manifest is partial: the project's stylesheet is written after the merge.
-        let stylesheet = options.shard == nil ? StylesheetTarget(settings: settings) : nil
-        // [rewrite] pages: the site's pages get the new images' candidates after each build (after
-        // the merge for a shard, whose manifest is partial).
-        let site = (root: settings.rewriteSiteRoot, options: settings.rewriteOptions)
-        let pages = options.shard != nil ? nil : settings.rewritePages.map { patterns -> @Sendable () -> SiteRewrite in
-            { SiteRewrite(root: site.root, pages: SiteRewrite.files(matching: patterns), options: site.options) }
+        // The stylesheet and [rewrite] pages: after each build, or after the merge for a shard,
+        // whose manifest is partial.
+        let site = options.shard == nil ? SiteFiles(settings: settings) : nil
+        let round = DevelopmentRound(build: options, stylesheet: site?.stylesheet, pages: site?.pages)
+        let reporter = BuildReporter(round, quiet: quiet, json: json, watching: watch)
+        if watch {
+            try await watchSource(round, reporter: reporter)
+            return
         }
-        // With --watch, Ctrl-C during the first build also lets it finish.
-        let interrupt = watch ? InterruptSignal() : nil
-        let succeeded = await run(options, stylesheet: stylesheet, pages: pages)
-        if let interrupt {
-            await watchSource(options, until: interrupt) { await run(options, stylesheet: stylesheet, pages: pages) }
-        } else if !succeeded {
-            throw ExitCode(ExitStatus.failure)
-        }
-    }
-
-    /// Runs one build and reports it: progress, summary (or JSON), failures, the stylesheet.
-    /// False when anything failed (said on stderr).
-    private func run(_ options: BuildOptions, stylesheet: StylesheetTarget?, pages: (@Sendable () -> SiteRewrite)?) async -> Bool {
-        let out = options.outputRoot
-        let progress = BuildProgress(mode: json ? .silent : quiet ? .errorsOnly : .normal)
-        let report: BuildReport
-        switch await Builder(options: options).runInBackground(onEvent: progress.handle) {
-        case .success(let built):
-            report = built
-        case .failure(let error):
-            progress.finish()
-            Terminal.error(error.description)
-            return false
-        }
-        progress.finish()
-        let stylesheetFailed = stylesheet.map { writeStylesheet(report.manifest, to: $0, imageRoot: out) } ?? false
-        if json {
-            Terminal.printJSON(report.summary(manifestPath: out + "/" + (options.shard.map(PartialManifest.fileName(for:)) ?? Manifest.fileName)))
-        } else if !quiet {
-            Terminal.out(report.summaryLine)
-            Terminal.out(report.diskLine(out: out))
-            if let shard = options.shard {
-                Terminal.out("\(shard.spelled): wrote \(out)/\(PartialManifest.fileName(for: shard)); once every shard is built: dppx merge \(out) --out \(out)")
-            }
-            let defaulted = report.manifest.images.filter { $0.intent == .default && !$0.densityIndependent }
-            if let example = defaulted.first {
-                Terminal.out("note: \(defaulted.count) master\(defaulted.count == 1 ? "" : "s") (such as \(example.source)) state\(defaulted.count == 1 ? "s" : "") no density: kept at \(defaulted.count == 1 ? "its" : "their") own size under the plain name, with smaller copies by width for srcset; for density variants, name \(defaulted.count == 1 ? "it" : "them") @2x (or @Nx), pass --source-density, or give a [[rule]] density or width in dppx.toml")
-            }
-            if let note = report.notUpscaledNote { Terminal.out(note) }
-        }
-        if !report.succeeded, !json {
-            Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built")
-        }
-        let pagesFailed = pages.map { !RewriteCommand.run($0(), check: false, depfile: nil, quiet: quiet || json) } ?? false
-        return report.succeeded && !stylesheetFailed && !pagesFailed
-    }
-
-    /// Writes the `--css` stylesheet from the new manifest; true when it failed (said on stderr).
-    private func writeStylesheet(_ manifest: Manifest, to target: StylesheetTarget, imageRoot: String) -> Bool {
-        do {
-            if try target.write(manifest: manifest, imageRoot: imageRoot), !quiet, !json {
-                Terminal.out("wrote \(target.path)")
-            }
-            return false
-        } catch {
-            Terminal.error("\(target.path): \(error)")
-            return true
-        }
+        await reporter.roundStarting(changed: [])
+        let outcome = await round.run(onEvent: reporter.buildEvent)
+        await reporter.roundFinished(outcome, changed: [])
+        if !outcome.succeeded { throw ExitCode(ExitStatus.failure) }
     }
 }

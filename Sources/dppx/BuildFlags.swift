@@ -11,7 +11,7 @@ struct BuildFlags: ParsableArguments {
     @OptionGroup(title: "Encoding")
     var encoder: EncoderOptions
 
-    @Option(help: ArgumentHelp("Also write the density stylesheet after each build (as 'dppx css OUT -o FILE' would, with the same stylesheet options), rewritten only when it changes.", valueName: "FILE"))
+    @Option(name: SettingRegistry.stylesheet.name(), help: SettingRegistry.stylesheet.argumentHelp)
     var css: String?
 
     @OptionGroup(title: "Stylesheet (with --css)")

@@ -44,7 +44,7 @@ struct CSSCommand: ParsableCommand {
         let settings = request.settings
         let renderer = StylesheetRenderer(templates: try render.loadTemplates(.stylesheet, request))
         let input = try render.loadInput(request)
-        try stylesheet.placeholder.check(input)
+        try stylesheet.placeholder.check(input, style: settings.placeholder, key: SettingRegistry.placeholder.qualifiedKey)
         let failedInput = render.reportFailures(of: input)
         let selection = render.select(in: input, request)
         let css: String

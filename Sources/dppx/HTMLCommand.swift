@@ -34,10 +34,10 @@ struct HTMLCommand: ParsableCommand {
     @Flag(help: "Print the same data as JSON (src, srcset, width, height, sources, html per image) for other tools.")
     var json = false
 
-    @Option(help: ArgumentHelp("The sizes attribute of fluid images no rule gives one (default: 'auto, 100vw').", valueName: "SIZES"))
+    @Option(name: SettingRegistry.sizes.name(), help: SettingRegistry.sizes.argumentHelp)
     var sizes: String?
 
-    @Flag(inversion: .prefixedNo, help: "Write width and height, the CSS size, so the page does not jump while images load (the default). --no-dimensions leaves them out: a page whose CSS sets an image's width but not 'height: auto' stretches it to that height.")
+    @Flag(name: SettingRegistry.dimensions.name(), inversion: .prefixedNo, help: SettingRegistry.dimensions.argumentHelp)
     var dimensions: Bool?
 
     @OptionGroup var url: BaseURLOption
@@ -63,10 +63,12 @@ struct HTMLCommand: ParsableCommand {
         flags.markupBaseURL = url.baseURL
         flags.sizes = sizes
         flags.dimensions = dimensions
+        flags.markupPlaceholder = placeholder.placeholder
         let request = try render.request(dir: dir, paths: paths, flags: flags)
         let renderer = MarkupRenderer(templates: try render.loadTemplates(.markup, request))
         let input = try render.loadInput(request)
-        try placeholder.check(input)
+        let style = request.settings.markupPlaceholder
+        try placeholder.check(input, style: style, key: SettingRegistry.markupPlaceholder.qualifiedKey)
         let failedInput = render.reportFailures(of: input)
         var selection = render.select(in: input, request)
         var preloaded: String?
@@ -80,10 +82,10 @@ struct HTMLCommand: ParsableCommand {
         }
         let urls = render.urls(for: input, request, baseURL: request.settings.markupBaseURL)
         let sizes = request.settings.markupSizes
-        let dimensions = request.settings.dimensions ?? true
+        let dimensions = SettingRegistry.dimensions.resolved(in: request.settings)
         let text = json
-            ? renderer.json(selection.images, urls: urls, sizes: sizes, dimensions: dimensions, placeholder: placeholder.placeholder, preload: preloaded)
-            : renderer.html(selection.images, urls: urls, sizes: sizes, dimensions: dimensions, placeholder: placeholder.placeholder, preload: preloaded)
+            ? renderer.json(selection.images, urls: urls, sizes: sizes, dimensions: dimensions, placeholder: style, preload: preloaded)
+            : renderer.html(selection.images, urls: urls, sizes: sizes, dimensions: dimensions, placeholder: style, preload: preloaded)
         if dimensions && !json && !render.check && Terminal.stderrIsTerminal {
             Terminal.note(Self.dimensionsHint)
         }

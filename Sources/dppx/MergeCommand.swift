@@ -11,7 +11,7 @@ struct MergeCommand: AsyncParsableCommand {
         discussion: """
         Each PART is a folder a shard built into (its dppx-manifest.shard-K-of-N.json files are taken) or one such file; without PART, OUT itself. The variants must already be in OUT: build every shard into OUT, or copy the shards' folders into it first. The manifest written is byte for byte the one a single 'dppx build' of the same masters writes; 'dppx css', 'dppx html' and 'dppx serve' then work as usual.
 
-        Nothing is written when a shard is missing or given twice, when shards were built with different settings, dppx versions or sources, when two shards claim one master, or when a file they list is not in OUT: the error names the files. Files of masters deleted since the previous manifest are removed, and so are the merged partial manifests inside OUT.
+        Nothing is written when a shard is missing or given twice, when shards were built with different settings, dppx versions or sources, when two shards claim one master, or when a file they list is not in OUT: the error names the files. Files of masters deleted since the previous manifest are removed, and so are the merged partial manifests inside OUT. Then, as 'dppx build' does after its images, the stylesheet [css] file names in dppx.toml is written and the [rewrite] pages are rewritten (shards write neither, their manifests being partial).
 
         Examples:
           dppx merge --out public/img          # shards built into public/img
@@ -34,9 +34,8 @@ struct MergeCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        var output = out
-        if output == nil { output = try project.load().output }
-        guard let output else {
+        let settings = try project.load()
+        guard let output = out ?? settings.output else {
             throw ValidationError("Missing expected argument '--out <OUT>': the folder that holds the shards' variants, e.g. dppx merge --out public/img (or out under [build] in dppx.toml)")
         }
         let report: MergeReport
@@ -55,6 +54,10 @@ struct MergeCommand: AsyncParsableCommand {
                 Terminal.out("shard \(share.shard) of \(share.of): \(share.masters) master\(share.masters == 1 ? "" : "s"), \(share.files) file\(share.files == 1 ? "" : "s"), \(Self.megabytes(share.bytes)) (\(share.file))")
             }
             Terminal.out(report.summaryLine + ": wrote \(output)/\(Manifest.fileName)")
+        }
+        // Now that the manifest is whole: what one build writes after its images.
+        if !SiteFiles(settings: settings).write(manifest: report.manifest, imageRoot: output, quiet: quiet || json) {
+            throw ExitCode(ExitStatus.failure)
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import DPPXRewrite
 import Foundation
 
@@ -32,26 +33,25 @@ struct RewriteCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("HTML pages and CSS files to rewrite (default: [rewrite] pages in dppx.toml).", valueName: "PAGES"))
     var pages: [String] = []
 
-    @Option(help: ArgumentHelp("The folder the site is served from: manifests are found under it and URLs starting with / begin there (default: [rewrite] root, else [serve] root, else this folder).", valueName: "DIR"))
+    @Option(name: SettingRegistry.rewriteRoot.name(), help: SettingRegistry.rewriteRoot.argumentHelp)
     var root: String?
 
     @Option(help: ArgumentHelp("Write the rewritten pages under DIR, at their path below the root, instead of in place.", valueName: "DIR"))
     var out: String?
 
-    @Option(name: .customLong("base-url"),
-            help: ArgumentHelp("URLs starting with URL stand for the root (pages that name images on a CDN, e.g. https://cdn.example.com/).", valueName: "URL"))
+    @Option(name: SettingRegistry.rewriteBaseURL.name(), help: SettingRegistry.rewriteBaseURL.argumentHelp)
     var baseURL: String?
 
-    @Option(help: ArgumentHelp("The sizes attribute of fluid images nothing else sizes (no sizes or width of their own, no rule).", valueName: "SIZES"))
+    @Option(name: SettingRegistry.rewriteSizes.name(), help: SettingRegistry.rewriteSizes.argumentHelp)
     var sizes: String?
 
-    @Flag(inversion: .prefixedNo, help: "Also add width and height (the CSS size) to images that have neither: reserves their box while loading, but stretches an image whose CSS sets only its width.")
+    @Flag(name: SettingRegistry.rewriteDimensions.name(), inversion: .prefixedNo, help: SettingRegistry.rewriteDimensions.argumentHelp)
     var dimensions: Bool?
 
-    @Flag(inversion: .prefixedNo, help: "Also wrap images that have AVIF or WebP files in a <picture> with a <source> per format: smaller files where the browser reads them, but selectors such as 'a > img' no longer match the image.")
+    @Flag(name: SettingRegistry.rewritePicture.name(), inversion: .prefixedNo, help: SettingRegistry.rewritePicture.argumentHelp)
     var picture: Bool?
 
-    @Option(help: ArgumentHelp("Also paint each image's placeholder (recorded by 'dppx build') in its box until it arrives, as an inline style the page's CSS can override: its average colour, or blur (a tiny preview covering the box, over that colour). An <img> with a style of its own is left alone and reported.", valueName: "color|blur"))
+    @Option(name: SettingRegistry.rewritePlaceholder.name(), help: SettingRegistry.rewritePlaceholder.argumentHelp)
     var placeholder: PlaceholderStyle?
 
     @Flag(help: "Write nothing; exit 1 naming each page that is not what a rewrite gives. For CI.")
@@ -97,26 +97,16 @@ struct RewriteCommand: ParsableCommand {
     }
 
     /// Runs `rewrite` and says what it did; false when something failed or `check` found
-    /// stale pages. `dppx build` calls this too, after the images.
+    /// stale pages.
     static func run(_ rewrite: SiteRewrite, check: Bool, depfile: String?, quiet: Bool) -> Bool {
         let outcome = rewrite.run(check: check)
-        for finding in outcome.findings { Terminal.warning(finding.description) }
-        for failure in outcome.failures { Terminal.error(failure.description) }
-        var failed = !outcome.failures.isEmpty
-        if check {
-            for page in outcome.changed {
-                Terminal.error("\(page) is stale: its images' candidates are missing or out of date; run the same 'dppx rewrite' command without --check")
-            }
-            failed = failed || !outcome.changed.isEmpty
-        } else if !quiet {
-            Terminal.out("rewrote \(outcome.changed.count) page\(outcome.changed.count == 1 ? "" : "s"), \(outcome.unchanged.count) unchanged (\(outcome.imagesRewritten) image\(outcome.imagesRewritten == 1 ? "" : "s") with candidates)")
-        }
+        var failed = !report(outcome, check: check, quiet: quiet)
         if let depfile {
             let targets = rewrite.pages.map(rewrite.target(of:))
             let text = Depfile.text(targets: targets, prerequisites: outcome.manifests + (rewrite.output == nil ? [] : rewrite.pages))
             do {
                 if check {
-                    if (try? AtomicFile.read(depfile)) != Array(text.utf8) {
+                    if !AtomicFile.holds(Array(text.utf8), at: depfile) {
                         Terminal.error("\(depfile) is stale; run the same 'dppx rewrite' command without --check")
                         failed = true
                     }
@@ -130,6 +120,25 @@ struct RewriteCommand: ParsableCommand {
         }
         return !failed
     }
+
+    /// Says what a rewrite did: what was left alone, what failed, and the pages written (with
+    /// `check`: the stale ones); false when something failed or was stale. `dppx build` says
+    /// this of the pages it rewrites after each build.
+    @discardableResult
+    static func report(_ outcome: SiteRewrite.Outcome, check: Bool, quiet: Bool) -> Bool {
+        for finding in outcome.findings { Terminal.warning(finding.description) }
+        for failure in outcome.failures { Terminal.error(failure.description) }
+        if check {
+            for page in outcome.changed {
+                Terminal.error("\(page) is stale: its images' candidates are missing or out of date; run the same 'dppx rewrite' command without --check")
+            }
+            return outcome.failures.isEmpty && outcome.changed.isEmpty
+        }
+        if !quiet {
+            Terminal.out("rewrote \(outcome.changed.count) page\(outcome.changed.count == 1 ? "" : "s"), \(outcome.unchanged.count) unchanged (\(outcome.imagesRewritten) image\(outcome.imagesRewritten == 1 ? "" : "s") with candidates)")
+        }
+        return outcome.failures.isEmpty
+    }
 }
 
 extension ProjectSettings {
@@ -138,7 +147,7 @@ extension ProjectSettings {
 
     /// How `dppx rewrite`, `dppx build` and `dppx serve` rewrite pages.
     var rewriteOptions: RewriteOptions {
-        RewriteOptions(baseURL: rewriteBaseURL, sizes: rewriteSizes, rules: rules, dimensions: rewriteDimensions ?? false,
-                       picture: rewritePicture ?? false, placeholder: rewritePlaceholder)
+        RewriteOptions(baseURL: rewriteBaseURL, sizes: rewriteSizes, rules: rules, dimensions: SettingRegistry.rewriteDimensions.resolved(in: self),
+                       picture: SettingRegistry.rewritePicture.resolved(in: self), placeholder: rewritePlaceholder)
     }
 }

@@ -32,16 +32,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The folder to serve (default: Public).", valueName: "ROOT"))
     var root: String?
 
-    @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (this machine, the default) or 0.0.0.0 (every interface).", valueName: "HOST"))
+    @Option(name: SettingRegistry.host.name(), help: SettingRegistry.host.argumentHelp)
     var host: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The TCP port; 0 picks a free one (default: 8080).", valueName: "PORT"))
+    @Option(name: SettingRegistry.port.name(short: "p"), help: SettingRegistry.port.argumentHelp)
     var port: Int?
 
-    @Option(help: ArgumentHelp("Cache-Control for files, e.g. \"public, max-age=3600\" (default: no-cache, i.e. revalidate with ETags).", valueName: "VALUE"))
+    @Option(name: SettingRegistry.cacheControl.name(), help: SettingRegistry.cacheControl.argumentHelp)
     var cacheControl: String?
 
-    @Option(help: ArgumentHelp("Close a connection that sends no complete request headers, stops sending its request body, or stops reading its answer for this many seconds (default: 30).", valueName: "SECONDS"))
+    @Option(name: SettingRegistry.idleTimeout.name(), help: SettingRegistry.idleTimeout.argumentHelp)
     var idleTimeout: Int?
 
     @Option(help: ArgumentHelp("Development: build SRC into ROOT, rebuild on changes and reload open pages. A bare --watch builds [build] source of dppx.toml into its [build] out.", valueName: "SRC"))

@@ -1,7 +1,8 @@
 import ArgumentParser
+import DPPXCore
 
 /// `--templates DIR`: every command that writes text from templates takes it.
 struct TemplatesOption: ParsableArguments {
-    @Option(help: ArgumentHelp("A folder with your copies of dppx's templates; those it holds replace the defaults.", valueName: "DIR"))
+    @Option(name: SettingRegistry.templates.name(), help: SettingRegistry.templates.argumentHelp)
     var templates: String?
 }

@@ -1,12 +1,10 @@
+import DPPXFiles
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPackage
 
 /// Where the CLI's text goes: data on stdout, messages on stderr, never mixed.
 enum Terminal {
-    static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
+    static let stderrIsTerminal = FileDescriptor.standardError.isTerminal
     private static let lock = NSLock()
 
     static func out(_ line: String) {

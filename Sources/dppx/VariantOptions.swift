@@ -7,22 +7,22 @@ import DPPXCore
 struct VariantOptions: ParsableArguments {
     // Parsed with a transform, so a bad list is answered with the parser's own reason
     // ("'0' is not a density: ..."), not only "invalid value".
-    @Option(help: ArgumentHelp("Densities to write, comma-separated (default: 1,1.5,2).", valueName: "LIST"),
+    @Option(name: SettingRegistry.densities.name(), help: SettingRegistry.densities.argumentHelp,
             transform: { text throws in try Density.parseList(text) })
     var densities: [Density]?
 
-    @Option(help: ArgumentHelp("Density of masters whose name has no @Nx suffix and no rule, between 0 and 10 (default: none; such masters keep their own size, with smaller copies by width).", valueName: "D"))
+    @Option(name: SettingRegistry.sourceDensity.name(), help: SettingRegistry.sourceDensity.argumentHelp)
     var sourceDensity: Density?
 
-    @Option(help: ArgumentHelp("Extra encodings of every variant, comma-separated: webp, avif, jxl, jpeg, png.", valueName: "LIST"),
+    @Option(name: SettingRegistry.formats.name(), help: SettingRegistry.formats.argumentHelp,
             transform: { text throws in try ImageFormat.parseList(text) })
     var formats: [ImageFormat]?
 
-    @Option(help: ArgumentHelp("Make every raster master fluid: write it at these widths in pixels, comma-separated, or 'auto' for dppx's ladder (up to the master's width), instead of at densities.", valueName: "LIST"),
+    @Option(name: SettingRegistry.widths.name(), help: SettingRegistry.widths.argumentHelp,
             transform: { text throws in try WidthRequest(parsing: text) })
     var widths: WidthRequest?
 
-    @Flag(inversion: .prefixedNo, help: "Also write densities above a master's own (upscaled, so blurry).")
+    @Flag(name: SettingRegistry.upscale.name(), inversion: .prefixedNo, help: SettingRegistry.upscale.argumentHelp)
     var upscale: Bool?
 
     /// What these flags say.

@@ -1,5 +1,6 @@
 import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import DPPXTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 import DPPXTestSupport
 import Foundation
@@ -61,6 +62,18 @@ struct JPEGXLVariantTests {
         #expect(lossy.bands == 4)
         #expect(lossy.pixels != (try fixture.decoded("badge@2x.png")).pixels)
         #expect(try AtomicFile.read(fixture.output("badge@2x.jxl")).count < lossless)
+    }
+
+    @Test("a rule's jxl-quality makes its PNG masters' JXL lossy; other masters stay lossless")
+    func ruleQuality() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("badges/ruled.png"), width: 300, height: 200, bands: 4)
+        try TestImages.write(fixture.source("plain.png"), width: 300, height: 200, bands: 4)
+        let rules = try ProjectFile.settings(parsing: "[[rule]]\nmatch = \"badges/**\"\njxl-quality = 60\n").rules
+        #expect(try fixture.build(PlanSettings(sourceDensityGiven: true, extraFormats: [.jxl], rules: rules)).succeeded)
+        let ruled = try fixture.decoded("badges/ruled@2x.jxl")
+        #expect(ruled.pixels != (try fixture.decoded("badges/ruled@2x.png")).pixels, "the rule's quality is lossy")
+        #expect(try fixture.decoded("plain@2x.jxl").pixels == (try fixture.decoded("plain@2x.png")).pixels, "no rule: lossless")
     }
 
     @Test("animated and SVG masters get no JXL, said once each")

@@ -1,5 +1,6 @@
 import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 import DPPXTestSupport
 import Foundation

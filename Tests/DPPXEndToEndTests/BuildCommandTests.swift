@@ -28,6 +28,21 @@ struct BuildCommandTests {
         #expect(second.stdout.contains("2 images: 0 built, 2 unchanged"))
     }
 
+    @Test("DPPX_VIPS_VECTOR=1 turns libvips's ORC code back on: its slightly other pixels are another build's, so everything is rebuilt, and again without it")
+    func vectorCodeIsPartOfTheSettings() async throws {
+        let source = try sources()
+        let output = ScratchFolder("dppx-cli-out")
+        let arguments = ["build", source.path, "--out", output.path]
+        let plain = try await DPPXBinary.run(arguments, in: source.path, environment: ["VIPS_NOVECTOR": nil, "DPPX_VIPS_VECTOR": nil])
+        #expect(plain.status == 0 && plain.stdout.contains("2 images: 2 built, 0 unchanged"), "\(plain)")
+        let vector = try await DPPXBinary.run(arguments, in: source.path, environment: ["VIPS_NOVECTOR": nil, "DPPX_VIPS_VECTOR": "1"])
+        #expect(vector.status == 0 && vector.stdout.contains("2 images: 2 built, 0 unchanged"), "\(vector)")
+        let again = try await DPPXBinary.run(arguments, in: source.path, environment: ["VIPS_NOVECTOR": nil, "DPPX_VIPS_VECTOR": nil])
+        #expect(again.status == 0 && again.stdout.contains("2 images: 2 built, 0 unchanged"), "\(again)")
+        let unchanged = try await DPPXBinary.run(arguments, in: source.path, environment: ["VIPS_NOVECTOR": nil, "DPPX_VIPS_VECTOR": nil])
+        #expect(unchanged.stdout.contains("2 images: 0 built, 2 unchanged"), "\(unchanged)")
+    }
+
     @Test("OUT holds only the variants and the manifest; the cache goes to .dppx-cache in the working folder, or to --cache-dir")
     func buildStateOutsideOutput() async throws {
         let project = ScratchFolder("dppx-cli-project")
@@ -143,6 +158,12 @@ struct BuildCommandTests {
         let jobs = try #require(build.stdout.range(of: "--jobs")).upperBound
         let jobsHelp = String(build.stdout[jobs...]).components(separatedBy: "--quality")[0]
         #expect(jobsHelp.components(separatedBy: "default").count == 2, "--jobs states its default once: \(jobsHelp)")
+        // Each default is the one the build uses, declared once with the setting.
+        let flat = build.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for setting in [SettingRegistry.quality, SettingRegistry.webpQuality, SettingRegistry.avifQuality] {
+            #expect(flat.contains("(default: \(setting.fallback))"), "--\(setting.key) states its default")
+        }
+        #expect(flat.contains("--png-compression <N> PNG compression level, 0 (fast) to 9 (small) (default: 6)."))
     }
 
     @Test("--help paragraphs are wrapped by the terminal's width, never broken mid-sentence; examples fit on their lines",

@@ -44,6 +44,49 @@ struct BuildWatchTests {
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
+    @Test("with [rewrite] pages in dppx.toml, every rebuild brings the pages' srcset up to date")
+    func rewritesPages() async throws {
+        let scratch = ScratchFolder("dppx-watch-pages")
+        try TestImages.write(scratch("src/hero@2x.jpg"), width: 400, height: 200)
+        try "[build]\nsource = \"src\"\nout = \"site/img\"\n[rewrite]\npages = [\"site/*.html\"]\nroot = \"site\"\n"
+            .write(toFile: scratch("dppx.toml"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: scratch("site"), withIntermediateDirectories: true)
+        try "<!doctype html><p><img src=\"img/hero.jpg\" alt=\"\"> <img src=\"img/late.jpg\" alt=\"\"></p>\n"
+            .write(toFile: scratch("site/index.html"), atomically: true, encoding: .utf8)
+        let page: @Sendable () -> String = { (try? String(contentsOfFile: scratch("site/index.html"), encoding: .utf8)) ?? "" }
+        let watching = try LoggedProcess(["build", "--watch"], in: scratch.path)
+
+        try await watching.waitFor("the page rewritten after the first build") { page().contains("img/hero@2x.jpg 2x") }
+        #expect(!page().contains("late@2x"))
+        try TestImages.write(scratch("src/late@2x.jpg"), width: 200, height: 100)
+        try await watching.waitFor("the page rewritten after the rebuild") { page().contains("img/late@2x.jpg 2x") }
+        #expect(watching.log().contains("rewrote 1 page"), "\(watching.log())")
+        let status = try await watching.interrupt()
+        #expect(status == 0, "\(watching.log())")
+    }
+
+    @Test("a second Ctrl-C while a build runs stops at once with 130, saying the next build removes the temporary files")
+    func secondInterrupt() async throws {
+        let scratch = ScratchFolder("dppx-watch-twice")
+        for index in 0..<6 { try TestImages.write(scratch("src/big\(index)@2x.jpg"), width: 2400, height: 1600, seed: UInt64(index)) }
+        let watching = try LoggedProcess(["build", "src", "--out", "public", "--jobs", "1", "--watch"], in: scratch.path)
+        try await watching.waitFor("the first master built") { watching.log().contains("built big") }
+        let process = watching.process
+        kill(process.processIdentifier, SIGINT)
+        try await Task.sleep(for: .milliseconds(300))
+        kill(process.processIdentifier, SIGINT)
+        let status = try await offPool {
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(status == 130, "\(watching.log())")
+        #expect(watching.log().contains("interrupted during a build; the next build removes its temporary files"))
+        #expect(!watching.log().contains("watching src"), "it stopped before the first build ended: \(watching.log())")
+    }
+
     private func manifestSize(_ scratch: ScratchFolder, _ source: String) -> PixelSize? {
         guard let bytes = FileManager.default.contents(atPath: scratch("public/dppx-manifest.json")),
               let manifest = try? Manifest.decode(Array(bytes)) else { return nil }

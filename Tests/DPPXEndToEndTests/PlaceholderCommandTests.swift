@@ -56,6 +56,27 @@ struct PlaceholderCommandTests {
         #expect(wrong.stderr.contains("color") && wrong.stderr.contains("blur"), "\(wrong.stderr)")
     }
 
+    @Test("[css] placeholder and [html] placeholder in dppx.toml do what --placeholder does; the flag overrides the file")
+    func projectFile() async throws {
+        let scenario = try RenderScenario()
+        try await scenario.build()
+        let hero = try placeholder(scenario, "hero@2x.jpg")
+        let color = try #require(hero.color)
+        try scenario.write("[css]\nplaceholder = \"color\"\n[html]\nplaceholder = \"blur\"\n", to: "dppx.toml")
+        let css = try await scenario.dppx("css", "public")
+        let flagged = try await scenario.dppx("css", "public", "--placeholder", "color")
+        #expect(css.status == 0 && css.stdout.contains("background-color: \(color);"), "\(css)")
+        #expect(css.stdout == flagged.stdout, "the file's key writes what the flag writes")
+        let html = try await scenario.dppx("html", "public", "hero.jpg")
+        #expect(html.stdout.contains(#"style="background: url(\#(try #require(hero.preview))) \#(color) 50% 50% / cover no-repeat""#), "\(html.stdout)")
+        let overridden = try await scenario.dppx("html", "public", "hero.jpg", "--placeholder", "color")
+        #expect(overridden.stdout.contains(#"style="background-color: \#(color)""#), "\(overridden.stdout)")
+        // Of a folder of masters, the file's key is named as the asker.
+        let masters = try await scenario.dppx("html", "src")
+        #expect(masters.status == 2, "\(masters)")
+        #expect(masters.stderr.contains("html.placeholder in the project file reads the placeholders"), "\(masters.stderr)")
+    }
+
     @Test("html --preload prints the preload link first, matching its <img>, which loads at once")
     func preload() async throws {
         let scenario = try RenderScenario()

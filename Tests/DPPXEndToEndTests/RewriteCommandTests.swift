@@ -52,6 +52,22 @@ struct RewriteCommandTests {
         #expect(scenario.read("site/index.html")?.contains(#"srcset="img/logo.png 1x, img/logo@1.5x.png 1.5x, img/logo@2x.png 2x""#) == true)
     }
 
+    @Test("a page's <style> and style attributes get image-set() as a stylesheet does; --check names the page until then; a second run changes nothing")
+    func inlineStyles() async throws {
+        let scenario = try await Self.site()
+        try scenario.write("<!doctype html>\n<style>\n.logo {\n  background: url(img/logo.png) no-repeat;\n}\n</style>\n<p style=\"background-image: url(img/logo.png)\">Hi</p>\n<p style=\"background-image: url(img/photo.jpg)\">Fluid</p>\n", to: "site/styled.html")
+        let check = try await scenario.dppx("rewrite", "site/styled.html", "--root", "site", "--check")
+        #expect(check.status == 1 && check.stderr.contains("site/styled.html is stale"), "\(check)")
+
+        let result = try await scenario.dppx("rewrite", "site/styled.html", "--root", "site")
+        #expect(result.status == 0 && result.stdout.contains("rewrote 1 page, 0 unchanged (2 images with candidates)"), "\(result)")
+        #expect(result.stderr.contains("styled.html:8: url(img/photo.jpg) is fluid"), "\(result.stderr)")
+        #expect(scenario.read("site/styled.html") == "<!doctype html>\n<style>\n.logo {\n  background: url(img/logo.png) no-repeat;\n  background-image: image-set(url(\"img/logo.png\") 1x, url(\"img/logo@2x.png\") 2x);\n}\n</style>\n<p style=\"background-image: url(img/logo.png); background-image: image-set(url('img/logo.png') 1x, url('img/logo@2x.png') 2x)\">Hi</p>\n<p style=\"background-image: url(img/photo.jpg)\">Fluid</p>\n")
+
+        let again = try await scenario.dppx("rewrite", "site/styled.html", "--root", "site", "--check")
+        #expect(again.status == 0, "\(again)")
+    }
+
     @Test("--out writes under another folder at each page's path; --depfile lists the manifests; pages outside the root fail")
     func outAndDepfile() async throws {
         let scenario = try await Self.site()

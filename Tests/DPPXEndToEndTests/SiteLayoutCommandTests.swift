@@ -53,6 +53,15 @@ struct SiteLayoutCommandTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "one line, not one per variant: \(result)")
     }
 
+    @Test("dppx css on a site finds a nested manifest as deep as dppx serve and dppx rewrite do")
+    func deeplyNestedManifest() async throws {
+        let scenario = try RenderScenario()
+        try await scenario.build(into: "site/static/v2/assets/images/photos/web")
+        let result = try await scenario.dppx("css", "site")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("site/static/v2/assets/images/photos/web/dppx-manifest.json"), "\(result)")
+    }
+
     @Test("dppx css on a built folder without its manifest says so in one line")
     func builtWithoutManifest() async throws {
         let scenario = try RenderScenario()

@@ -2,14 +2,20 @@ import DPPXCore
 @testable import DPPXRewrite
 import Testing
 
-/// Thousands of pages and stylesheets made of random pieces of markup: the rewriter never
-/// crashes, only adds bytes, and a second run changes nothing.
+/// Thousands of pages and stylesheets made of random pieces of markup (`<style>` and `style`
+/// attributes among them): the rewriter never crashes, only adds bytes, and a second run
+/// changes nothing.
 @Suite struct RewriteFuzzTests {
     static let htmlPieces = [
         "<img src=\"img/logo.png\">", "<IMG SRC=img/hero.jpg ", "<img src='/img/photo.jpg' width=300>", "<img srcset=\"x 2x\" src=img/logo.png>",
         "<picture>", "</picture>", "<source srcset=\"img/hero.webp\" type=\"image/webp\">", "<template>", "</template>", "<noscript>",
         "<!--", "-->", "<![CDATA[", "]]>", "<svg>", "</svg>", "<script>", "</script>", "<style>", "</style>", "\"", "'", "<", ">", "/>",
         "=", " ", "\r\n", "\u{FEFF}", "é", "&amp;", "&", "<div>", "</div>", "<p>", "<table><tr><td>", "sizes=\"50vw\"", "alt",
+        // Inline CSS: <style> text and style attributes, quoted every way, with references.
+        "<p style=\"background:url(img/logo.png)\">", "<div style='background-image: url(\"/img/hero.jpg\")'>",
+        "<b style=background:url(img/logo.png)>", "style=\"background: url(&quot;img/hero.jpg&quot;) !important;\"",
+        "<img src=img/logo.png style=\"background:url(img/hero.jpg)\">", ".a{background:url(img/logo.png)}", "background-image:url(",
+        "img/hero.jpg);", "&#39;", "&quot;", "}", ";", "/*", "*/",
     ]
     static let cssPieces = [
         "a{", "}", "background:", "background-image:", "url(", ")", "url(\"../img/logo.png\")", "url(img/hero.jpg)", ";", "/*", "*/",

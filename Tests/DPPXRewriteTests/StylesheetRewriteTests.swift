@@ -20,6 +20,42 @@ import Testing
             == #".a{background:url(img/logo.png); background-image: image-set(url("img/logo.png") 1x, url("img/logo@2x.png") 2x)}"#)
     }
 
+    @Test func theStylesOfTheGoldenPage() throws {
+        let page = try HTMLRewriteTests.golden("styles.html")
+        let result = RewriteFixtures.rewriter().rewriteHTML(page, at: "blog/styles.html")
+        #expect(String(decoding: result.bytes, as: UTF8.self) == String(decoding: try HTMLRewriteTests.expected("styles.rewritten.html", actual: result.bytes), as: UTF8.self))
+        #expect(result.findings.map(\.description) == [
+            "blog/styles.html:11: url(../img/photo.jpg) is fluid: its size comes from the page, so no image-set() is added; use dppx css's width media queries for it",
+            "blog/styles.html:23: url(../img/photo.jpg) is fluid: its size comes from the page, so no image-set() is added; use dppx css's width media queries for it",
+            "blog/styles.html:24: background has 2 images; only a single image is given an image-set(), left as it is",
+        ])
+        #expect(result.imagesRewritten == 12, "11 backgrounds and the <img>")
+        #expect(RewriteFixtures.rewriter().rewriteHTML(result.bytes, at: "blog/styles.html").bytes == result.bytes, "a second run changes nothing")
+    }
+
+    @Test func aStyleAttributeKeepsItsQuoteAndItsOtherBytes() {
+        #expect(RewriteFixtures.html(#"<p style="background:url(img/logo.png)">"#).text
+            == #"<p style="background:url(img/logo.png); background-image: image-set(url('img/logo.png') 1x, url('img/logo@2x.png') 2x)">"#)
+        #expect(RewriteFixtures.html(#"<p style='background:url(img/logo.png);'>"#).text
+            == #"<p style='background:url(img/logo.png); background-image: image-set(url("img/logo.png") 1x, url("img/logo@2x.png") 2x);'>"#)
+        #expect(RewriteFixtures.html(#"<p style=background:url(img/logo.png) id=a>"#).text
+            == #"<p style="background:url(img/logo.png); background-image: image-set(url('img/logo.png') 1x, url('img/logo@2x.png') 2x)" id=a>"#)
+        // A URL with `&` in a query is escaped where it is added.
+        let query = RewriteFixtures.html(#"<p style="background:url('img/logo.png?v=1&amp;w=2')">"#)
+        #expect(query.text == #"<p style="background:url('img/logo.png?v=1&amp;w=2'); background-image: image-set(url('img/logo.png?v=1&amp;w=2') 1x, url('img/logo@2x.png') 2x)">"#, "\(query.text)")
+        #expect(RewriteFixtures.html(query.text).text == query.text, "a second run changes nothing")
+    }
+
+    @Test func aStyleElementIsRewrittenAsAStylesheetIs() {
+        let css = ".a {\n  background: url(img/logo.png);\n}\n"
+        let page = RewriteFixtures.html("<style>\(css)</style>", at: "index.html").text
+        #expect(page == "<style>" + RewriteFixtures.css(css, at: "index.html").text + "</style>")
+        let crlf = RewriteFixtures.html("<p>a</p>\r\n<style>\r\n.a {\r\n  background: url(img/logo.png);\r\n}\r\n</style>", at: "index.html").text
+        #expect(crlf.contains("url(img/logo.png);\r\n  background-image: image-set("), "\(crlf)")
+        let unclosed = RewriteFixtures.html("<style>.a{background:url(img/logo.png)}", at: "index.html").text
+        #expect(unclosed.hasSuffix("background-image: image-set(url(\"img/logo.png\") 1x, url(\"img/logo@2x.png\") 2x)}"), "\(unclosed)")
+    }
+
     @Test func brokenStylesheetsDoNotCrash() {
         for text in ["", "{", "}", "a{background:url(", "a{background:url('img/logo.png", "/* unclosed", "\"", "a{b:c;;;}", "@media{{{"] {
             _ = RewriteFixtures.css(text)

@@ -32,6 +32,11 @@ void cvips_warnings_into_errors(void);
 /* Takes (and clears) the process-wide error text; free the result with g_free. */
 char *cvips_error_take(void);
 
+/* Turns libvips's vector code (ORC before libvips 8.15, Highway after) on or off for the process;
+ * libvips's own switch, whose header (vips/vector.h) needs liborc's headers before 8.15. */
+void cvips_set_vector_enabled(int enabled);
+int cvips_vector_enabled(void);
+
 /* libvips keeps one error buffer for the whole process, so when two calls fail at once on two
  * threads, each one's text can hold the other's. dppx runs libvips work as "shared" sections
  * (any number at once) and, when one fails, runs it again "alone" (no other libvips work at
@@ -133,6 +138,13 @@ int cvips_area_average_rgba(VipsImage *in, int frame_height, int width, int heig
 
 /* An sRGB image made from a copy of width x height 8-bit RGBA pixels. */
 int cvips_image_from_rgba(const void *rgba, int width, int height, VipsImage **out);
+
+/* --- sample.c: a small stand-in for a large image --- */
+
+/* A columns x rows mosaic of tile x tile pieces of an 8-bit image, taken on an even grid over
+ * it (corners on multiples of 16, the size of JPEG's and WebP's macroblocks) and placed side
+ * by side in the same order: what a quality search encodes and scores before the whole image. */
+int cvips_tile_sample(VipsImage *in, int tile, int columns, int rows, VipsImage **out);
 
 /* --- save.c: encoders, to g_malloc'd buffers (free with g_free); metadata stripped --- */
 

@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 import Foundation
 
@@ -44,8 +45,8 @@ struct BuildCache: Codable, Sendable {
     /// (`...-shard-2-of-4.json`), so N shards sharing one cache folder never write one file.
     static func path(output: String, cacheFolder: String?, shard: Shard? = nil,
                      workingFolder: String = FileManager.default.currentDirectoryPath) -> String {
-        let resolvedOutput = SourceScanner.canonical(output)
-        let folder = cacheFolder ?? defaultFolder(output: resolvedOutput, workingFolder: SourceScanner.canonical(workingFolder))
+        let resolvedOutput = PathContainment.canonical(output)
+        let folder = cacheFolder ?? defaultFolder(output: resolvedOutput, workingFolder: PathContainment.canonical(workingFolder))
         let name = (resolvedOutput as NSString).lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
         let key = ContentHash.sha256(Array(resolvedOutput.utf8)).prefix(16)
         let slice = shard.map { "-shard-\($0.index)-of-\($0.count)" } ?? ""
@@ -58,9 +59,9 @@ struct BuildCache: Codable, Sendable {
     private static func defaultFolder(output resolvedOutput: String, workingFolder: String) -> String {
         var project = workingFolder
         if let projectFile = ProjectLocator.find(from: workingFolder) {
-            project = SourceScanner.canonical(workingFolder + "/" + (projectFile as NSString).deletingLastPathComponent)
+            project = PathContainment.canonical(workingFolder + "/" + (projectFile as NSString).deletingLastPathComponent)
         }
-        if SourceScanner.isWithin(project, folder: resolvedOutput) {
+        if PathContainment.relativePath(ofCanonical: project, inside: resolvedOutput) != nil {
             return (resolvedOutput as NSString).deletingLastPathComponent + "/" + defaultFolderName
         }
         return project + "/" + defaultFolderName
@@ -91,6 +92,6 @@ struct BuildCache: Codable, Sendable {
 
     /// Deletes the state earlier dppx versions kept inside OUT.
     static func removeLegacyFiles(in output: String) {
-        for name in legacyFileNames { unlink(output + "/" + name) }
+        for name in legacyFileNames { try? AtomicFile.remove(output + "/" + name) }
     }
 }

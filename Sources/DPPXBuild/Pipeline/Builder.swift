@@ -1,14 +1,7 @@
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Builds a folder of masters into density variants and a manifest, incrementally:
 /// unchanged masters are not read, changed ones are rebuilt, deleted ones have their
@@ -83,7 +76,7 @@ public final class Builder: Sendable {
             onEvent(.built(source: source.relativePath, variants: result.image.variants.count))
             state.record(.built(result, hash), for: source)
         }
-        let failed = { @Sendable (source: SourceFile, failure: BuildFailure) in
+        let failed = { @Sendable (source: SourceFile, failure: FileProblem) in
             onEvent(.failed(failure))
             state.record(.failed(failure), for: source)
         }
@@ -93,7 +86,7 @@ public final class Builder: Sendable {
                 case .master(let index):
                     let source = buildable[order[index]]
                     var job: MasterBuilder.Job?
-                    do throws(BuildFailure) {
+                    do throws(FileProblem) {
                         let hash: String
                         if let known = oldCache?.knownHash(for: source) { hash = known } else { hash = try Self.hash(source) }
                         // An entry from before placeholders existed is rebuilt to get one.
@@ -114,7 +107,7 @@ public final class Builder: Sendable {
                 case .output(let job, let index):
                     let last = worker.encode(job, output: index)
                     if last {
-                        do throws(BuildFailure) {
+                        do throws(FileProblem) {
                             built(job.source, job.sourceHash, try worker.finish(job))
                         } catch {
                             failed(job.source, error)
@@ -166,10 +159,10 @@ public final class Builder: Sendable {
         } else {
             do { try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName) } catch { throw .file(error) }
             // The whole manifest now says what the shards' partial manifests said.
-            for name in partialFiles { unlink(folder.path(name)) }
+            for name in partialFiles { try? AtomicFile.remove(folder.path(name)) }
         }
         do { try cache.save(to: cachePath) } catch {
-            warnings.append(BuildFailure(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
+            warnings.append(FileProblem(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
         }
         report.manifest = manifest
         let listed = Set(manifest.images.map(\.source))
@@ -186,8 +179,8 @@ public final class Builder: Sendable {
     /// merge or whole build) replacing that slice's entries. A shard reads only its own partial
     /// manifest and keeps only its slice. Returns the partial manifests read, and a warning for
     /// each file that could not be used (its masters are rebuilt).
-    static func previousManifest(in folder: OutputFolder, shard: Shard?) -> (Manifest, [BuildFailure], [String]) {
-        var warnings: [BuildFailure] = []
+    static func previousManifest(in folder: OutputFolder, shard: Shard?) -> (Manifest, [FileProblem], [String]) {
+        var warnings: [FileProblem] = []
         var images: [String: Manifest.Image] = [:]
         let manifestPath = folder.path(Manifest.fileName)
         if let bytes = try? AtomicFile.read(manifestPath) {
@@ -196,7 +189,7 @@ public final class Builder: Sendable {
                 try Self.checkPaths(of: whole)
                 for image in whole.images where shard?.contains(image.source) ?? true { images[image.source] = image }
             } catch {
-                warnings.append(BuildFailure(file: manifestPath, reason: "\(error); rebuilding everything"))
+                warnings.append(FileProblem(file: manifestPath, reason: "\(error); rebuilding everything"))
             }
         }
         let partialFiles = shard.map { [PartialManifest.fileName(for: $0)] } ?? PartialManifest.names(inFolder: folder.root)
@@ -210,7 +203,7 @@ public final class Builder: Sendable {
                 for image in partial.images where shard?.contains(image.source) ?? true { images[image.source] = image }
                 read.append(name)
             } catch {
-                warnings.append(BuildFailure(file: folder.path(name), reason: "\(error); rebuilding its masters"))
+                warnings.append(FileProblem(file: folder.path(name), reason: "\(error); rebuilding its masters"))
             }
         }
         return (Manifest(images: Array(images.values)), warnings, read)
@@ -226,25 +219,21 @@ public final class Builder: Sendable {
             let encode: EncodeSettings
             let vips: String
         }
+        // libvips's ORC code rounds a little differently from its C paths (DPPX_VIPS_VECTOR=1).
+        let vips = Vips.version + (Vips.usesORC && Vips.vectorCodeEnabled ? " orc" : "")
         let data = (try? encoder.encode(Fingerprint(pipeline: Self.pipelineVersion, plan: options.plan,
-                                                    encode: options.encode, vips: Vips.version))) ?? Data()
+                                                    encode: options.encode, vips: vips))) ?? Data()
         return ContentHash.sha256(Array(data))
     }
 
     /// SHA-256 of a master, streamed.
-    static func hash(_ source: SourceFile) throws(BuildFailure) -> String {
-        guard let handle = FileHandle(forReadingAtPath: source.absolutePath) else {
-            throw BuildFailure(file: source.relativePath, reason: "cannot be read: \(String(cString: strerror(errno))); check its permissions")
-        }
-        defer { try? handle.close() }
+    static func hash(_ source: SourceFile) throws(FileProblem) -> String {
         var hasher = ContentHash()
         do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                chunk.withUnsafeBytes { hasher.update($0) }
-            }
+            try AtomicFile.read(source.absolutePath, inChunksOf: 1 << 20) { hasher.update($0) }
         } catch {
             _ = hasher.finish()
-            throw BuildFailure(file: source.relativePath, reason: "cannot be read: \(error.localizedDescription)")
+            throw FileProblem(file: source.relativePath, reason: "cannot be read: \(error.code); check its permissions")
         }
         return hasher.finish()
     }
@@ -252,7 +241,7 @@ public final class Builder: Sendable {
     /// Masters whose outputs would overwrite each other's (`logo.png` and `logo@2x.png`,
     /// `hero.jpg` and `hero.webp` with `--formats webp`, or `card-480w.jpg` beside a fluid
     /// `card.jpg`) fail, each naming the other.
-    static func separateCollisions(_ sources: [SourceFile], extraFormats: [ImageFormat], plan: PlanSettings) -> ([SourceFile], [BuildFailure]) {
+    static func separateCollisions(_ sources: [SourceFile], extraFormats: [ImageFormat], plan: PlanSettings) -> ([SourceFile], [FileProblem]) {
         let fluidStems = Set(sources.filter { plan.widthRequest(for: $0.name, at: $0.relativePath) != nil }
             .map { $0.name.directory + "/" + $0.name.stem })
         var groups: [String: [SourceFile]] = [:]
@@ -267,7 +256,7 @@ public final class Builder: Sendable {
             groups[key, default: []].append(source)
         }
         var clashing = Set<String>()
-        var failures: [BuildFailure] = []
+        var failures: [FileProblem] = []
         for group in groups.values where group.count > 1 {
             for (i, a) in group.enumerated() {
                 for b in group[(i + 1)...] {
@@ -276,7 +265,7 @@ public final class Builder: Sendable {
                     guard !aFormats.isDisjoint(with: bFormats) else { continue }
                     for (one, other) in [(a, b), (b, a)] where !clashing.contains(one.relativePath) {
                         clashing.insert(one.relativePath)
-                        failures.append(BuildFailure(file: one.relativePath, reason: "would write the same files as \(other.relativePath) (\(one.name.variantPath(density: Density(1), format: one.name.format))...); rename or remove one of them"))
+                        failures.append(FileProblem(file: one.relativePath, reason: "would write the same files as \(other.relativePath) (\(one.name.variantPath(density: Density(1), format: one.name.format))...); rename or remove one of them"))
                     }
                 }
             }
@@ -288,22 +277,22 @@ public final class Builder: Sendable {
     /// SRC is OUT, or SRC lies inside OUT. (OUT inside SRC is fine: the scan skips it.)
     static func checkLayout(source: String, output: String) throws(BuildError) {
         guard FileManager.default.fileExists(atPath: source) else { return }
-        let source = SourceScanner.canonical(source)
-        let output = SourceScanner.canonical(output)
+        let source = PathContainment.canonical(source)
+        let output = PathContainment.canonical(output)
         if source == output { throw .outputInsideItself(output) }
-        if SourceScanner.isWithin(source, folder: output) {
+        if PathContainment.relativePath(ofCanonical: source, inside: output) != nil {
             throw .sourceInsideOutput(source: source, output: output)
         }
     }
 
     /// Masters that are links to files inside OUT fail: a variant could be written over them.
-    static func separateLinksIntoOutput(_ sources: [SourceFile], output: String) -> ([SourceFile], [BuildFailure]) {
-        let root = SourceScanner.canonical(output)
-        var failures: [BuildFailure] = []
+    static func separateLinksIntoOutput(_ sources: [SourceFile], output: String) -> ([SourceFile], [FileProblem]) {
+        let root = PathContainment.canonical(output)
+        var failures: [FileProblem] = []
         let outside = sources.filter { source in
-            let target = SourceScanner.canonical(source.absolutePath)
-            guard target != root, SourceScanner.isWithin(target, folder: root) else { return true }
-            failures.append(BuildFailure(file: source.relativePath, reason: "is a link to \(target), inside the output folder, where a variant could be written over it; keep masters outside --out"))
+            let target = PathContainment.canonical(source.absolutePath)
+            guard target != root, PathContainment.relativePath(ofCanonical: target, inside: root) != nil else { return true }
+            failures.append(FileProblem(file: source.relativePath, reason: "is a link to \(target), inside the output folder, where a variant could be written over it; keep masters outside --out"))
             return false
         }
         return (outside, failures)
@@ -323,16 +312,16 @@ public final class Builder: Sendable {
     /// Removes files the previous manifest listed that the new one does not, when they are
     /// still the files dppx wrote (see `OutputFolder.remove`). Returns the removed paths, and a
     /// warning for each orphan left in place.
-    static func removeOrphans(previous: Manifest, current: Manifest, in folder: OutputFolder) -> ([String], [BuildFailure]) {
+    static func removeOrphans(previous: Manifest, current: Manifest, in folder: OutputFolder) -> ([String], [FileProblem]) {
         let keep = Set(current.images.flatMap { $0.variants.map(\.path) })
         var removed: [String] = []
-        var kept: [BuildFailure] = []
+        var kept: [FileProblem] = []
         for image in previous.images {
             for variant in image.variants where !keep.contains(variant.path) {
                 switch folder.remove(variant.path, bytes: variant.bytes, hash: variant.hash) {
                 case .removed: removed.append(variant.path)
                 case .missing: break
-                case .kept(let reason): kept.append(BuildFailure(file: image.source, reason: reason))
+                case .kept(let reason): kept.append(FileProblem(file: image.source, reason: reason))
                 }
             }
         }
@@ -355,7 +344,7 @@ final class BuildState: @unchecked Sendable {
     enum Outcome: Sendable {
         case unchanged(Manifest.Image, String)
         case built(MasterBuilder.Result, String)
-        case failed(BuildFailure)
+        case failed(FileProblem)
     }
 
     private let lock = NSLock()

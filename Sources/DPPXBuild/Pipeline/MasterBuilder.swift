@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 import Foundation
 
@@ -14,7 +15,7 @@ struct MasterBuilder: Sendable {
 
     struct Result: Sendable {
         var image: Manifest.Image
-        var warnings: [BuildFailure]
+        var warnings: [FileProblem]
         var filesWritten: Int
         /// Extra-format files not written because they were not smaller than the file of the
         /// master's format they would replace.
@@ -45,7 +46,7 @@ struct MasterBuilder: Sendable {
         /// By index in `outputs`: the JPEG XL written from that JPEG output's bytes, in the
         /// same task (it needs them, and nothing else of the master).
         let companions: [Int: ImagePlan.Output]
-        let warnings: [BuildFailure]
+        let warnings: [FileProblem]
         /// Made from the decoded master as the job starts; recorded in the manifest entry.
         let placeholder: ImagePlaceholder
         /// What the job holds until its last output is written: the decoded master while any
@@ -70,13 +71,13 @@ struct MasterBuilder: Sendable {
         /// than the master-format file of its density, known once every output is encoded.
         private var held: [String: [UInt8]] = [:]
         private var written = 0
-        private var failure: BuildFailure?
+        private var failure: FileProblem?
         /// The build's encoder settings with this master's rule applied.
         let encodeSettings: EncodeSettings
 
         /// Takes every output's encoder input from `decoded`.
         init(source: SourceFile, sourceHash: String, master: MasterImage, plan: ImagePlan, decoded: DecodedImage,
-             placeholder: ImagePlaceholder, encode settings: EncodeSettings, warnings: [BuildFailure]) throws(ImagingError) {
+             placeholder: ImagePlaceholder, encode settings: EncodeSettings, warnings: [FileProblem]) throws(ImagingError) {
             self.placeholder = placeholder
             self.encodeSettings = settings
             self.source = source
@@ -187,7 +188,7 @@ struct MasterBuilder: Sendable {
         }
 
         /// Records one output and its companion; true when it was the last.
-        func record(_ outcome: Swift.Result<[(path: String, bytes: Int, hash: String, written: Bool)], BuildFailure>) -> Bool {
+        func record(_ outcome: Swift.Result<[(path: String, bytes: Int, hash: String, written: Bool)], FileProblem>) -> Bool {
             lock.withLock {
                 switch outcome {
                 case .success(let done):
@@ -203,7 +204,7 @@ struct MasterBuilder: Sendable {
             }
         }
 
-        fileprivate func outcome() -> Swift.Result<(files: [String: (bytes: Int, hash: String)], searched: [String: Manifest.QualitySearchResult], written: Int), BuildFailure> {
+        fileprivate func outcome() -> Swift.Result<(files: [String: (bytes: Int, hash: String)], searched: [String: Manifest.QualitySearchResult], written: Int), FileProblem> {
             lock.withLock {
                 if let failure { return .failure(failure) }
                 return .success((files, searched, written))
@@ -212,17 +213,17 @@ struct MasterBuilder: Sendable {
     }
 
 
-    func start(_ source: SourceFile, sourceHash: String) throws(BuildFailure) -> Started {
-        try reportingAsBuildFailure(source) { () throws -> Started in
+    func start(_ source: SourceFile, sourceHash: String) throws(FileProblem) -> Started {
+        try reportingAsFileProblem(source) { () throws -> Started in
             let master = try MasterOpener.open(source, limits: options.limits)
             let plan = ImagePlan(name: source.name, source: source.relativePath, masterSize: master.size,
                                  hasAlpha: master.hasAlpha, animated: master.frames > 1, settings: options.plan)
             var warnings = Self.warnings(for: plan)
             guard !plan.outputs.isEmpty else {
-                throw BuildFailure(file: source.relativePath, reason: "has no density to write: it is a \(plan.masterDensity)x master and every density asked for (\(options.densities.map(\.description).joined(separator: ", "))) is above it; add a lower density or pass --upscale")
+                throw FileProblem(file: source.relativePath, reason: "has no density to write: it is a \(plan.masterDensity)x master and every density asked for (\(options.densities.map(\.description).joined(separator: ", "))) is above it; add a lower density or pass --upscale")
             }
             if master.frames > 1 {
-                warnings.append(BuildFailure(file: source.relativePath, reason: "is animated (\(master.frames) frames); the animation is kept in every variant"))
+                warnings.append(FileProblem(file: source.relativePath, reason: "is animated (\(master.frames) frames); the animation is kept in every variant"))
             }
             if plan.densityIndependent {
                 let bytes = try AtomicFile.read(source.absolutePath)
@@ -249,10 +250,10 @@ struct MasterBuilder: Sendable {
     func encode(_ job: Job, output index: Int) -> Bool {
         let output = job.outputs[index]
         guard !job.hasFailed else {
-            return job.record(.failure(BuildFailure(file: job.source.relativePath, reason: "skipped")))
+            return job.record(.failure(FileProblem(file: job.source.relativePath, reason: "skipped")))
         }
-        do throws(BuildFailure) {
-            let files = try reportingAsBuildFailure(job.source) { () throws -> [(path: String, bytes: Int, hash: String, written: Bool)] in
+        do throws(FileProblem) {
+            let files = try reportingAsFileProblem(job.source) { () throws -> [(path: String, bytes: Int, hash: String, written: Bool)] in
                 // Taken either way, so the master is released once every output is done with it.
                 let input = job.takeInput(index)
                 let bytes: [UInt8]
@@ -265,7 +266,7 @@ struct MasterBuilder: Sendable {
                     bytes = encoded.bytes
                     search = encoded.choice
                 } else {
-                    throw BuildFailure(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
+                    throw FileProblem(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }
                 if let search { job.recordSearch(search, for: output.path) }
                 // Extra formats (the JPEG's JPEG XL companion too) wait for `finish`, which
@@ -294,7 +295,7 @@ struct MasterBuilder: Sendable {
     /// The manifest entry once every output of `job` is encoded: the extra-format files
     /// smaller than the master-format file of their density are written, the others left out
     /// (a WebP larger than its JPEG helps nobody: browsers would fetch more, and OUT grow).
-    func finish(_ job: Job) throws(BuildFailure) -> Result {
+    func finish(_ job: Job) throws(FileProblem) -> Result {
         let held = job.takeHeld()
         switch job.outcome() {
         case .failure(let failure):
@@ -312,7 +313,7 @@ struct MasterBuilder: Sendable {
                     notSmaller.append(NotSmallerFile(path: output.path, bytes: bytes.count, replaces: replaced.path, replacedBytes: replacedBytes))
                     continue
                 }
-                let wrote = try reportingAsBuildFailure(job.source) { try outputFolder.writeIfChanged(bytes, to: output.path) }
+                let wrote = try reportingAsFileProblem(job.source) { try outputFolder.writeIfChanged(bytes, to: output.path) }
                 if wrote { written += 1 }
             }
             var image = job.plan.manifestImage(sourceHash: job.sourceHash, files: files, searched: done.searched)
@@ -332,48 +333,32 @@ struct MasterBuilder: Sendable {
     }
 
     /// Runs `body`, turning imaging and file errors into a failure that names the master.
-    private func reportingAsBuildFailure<T>(_ source: SourceFile, _ body: () throws -> T) throws(BuildFailure) -> T {
+    private func reportingAsFileProblem<T>(_ source: SourceFile, _ body: () throws -> T) throws(FileProblem) -> T {
         do {
             return try body()
         } catch let error as ImagingError {
-            throw BuildFailure(file: source.relativePath, reason: error.reason)
+            throw FileProblem(file: source.relativePath, reason: error.reason)
         } catch let error as FileError {
-            throw BuildFailure(file: source.relativePath, reason: error.description)
-        } catch let error as BuildFailure {
+            throw FileProblem(file: source.relativePath, reason: error.description)
+        } catch let error as FileProblem {
             throw error
         } catch {
-            throw BuildFailure(file: source.relativePath, reason: String(describing: error))
+            throw FileProblem(file: source.relativePath, reason: String(describing: error))
         }
     }
 
-    static func warnings(for plan: ImagePlan) -> [BuildFailure] {
-        var warnings: [BuildFailure] = []
+    static func warnings(for plan: ImagePlan) -> [FileProblem] {
+        var warnings: [FileProblem] = []
         // Skipped densities are not a problem: only a master whose density was stated has any (one
         // that states nothing keeps its own size), and the build's summary says in one line what
         // such masters were not upscaled to (BuildReport.notUpscaledNote).
         if !plan.skippedWidths.isEmpty {
             let list = plan.skippedWidths.map { "\($0)w" }.joined(separator: ", ")
-            warnings.append(BuildFailure(file: plan.source, reason: "skipped \(list): the master is \(plan.cssSize.width) px wide and dppx does not upscale; its own width is the widest file"))
+            warnings.append(FileProblem(file: plan.source, reason: "skipped \(list): the master is \(plan.cssSize.width) px wide and dppx does not upscale; its own width is the widest file"))
         }
         for skipped in plan.skippedFormats {
-            warnings.append(BuildFailure(file: plan.source, reason: "no \(skipped.format.rawValue) variants: \(skipped.reason)"))
+            warnings.append(FileProblem(file: plan.source, reason: "no \(skipped.format.rawValue) variants: \(skipped.reason)"))
         }
         return warnings
-    }
-}
-
-/// Opens a master's header with messages that say what is wrong with the file.
-enum MasterOpener {
-    static func open(_ source: SourceFile, limits: DecodeLimits) throws(BuildFailure) -> MasterImage {
-        if source.byteCount == 0 {
-            throw BuildFailure(file: source.relativePath, reason: "is empty (0 bytes); replace it with the image")
-        }
-        do {
-            return try MasterImage(path: source.absolutePath, limits: limits)
-        } catch where error.code == .unknownFormat {
-            throw BuildFailure(file: source.relativePath, reason: "is not an image libvips can read (its extension says \(source.name.format.rawValue)); replace or remove it")
-        } catch {
-            throw BuildFailure(file: source.relativePath, reason: error.reason)
-        }
     }
 }

@@ -65,7 +65,7 @@ extension BuildOptions {
                   maxScans: settings.maxScans ?? DecodeLimits.defaultMaxScans,
                   jobs: settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                   encode: EncodeSettings(settings: settings))
-        limits.failOn = settings.failOn ?? .default
+        limits.failOn = SettingRegistry.failOn.resolved(in: settings)
     }
 }
 
@@ -88,6 +88,7 @@ extension EncodeSettings {
         if let value = rule.jpegQuality { result.jpegQuality = value }
         if let value = rule.webpQuality { result.webpQuality = value }
         if let value = rule.avifQuality { result.avifQuality = value }
+        if let value = rule.jxlQuality { result.jxlQuality = value }
         result.qualityTargets = QualityTargets(standard: rule.qualityTarget, hiDPI: rule.qualityTargetHiDPI, base: qualityTargets)
         return result
     }
@@ -97,7 +98,7 @@ extension BuildOptions {
     /// The masters this build takes: the source folder's, less those a rule excludes (their
     /// outputs, if any, are removed as if the master were deleted); and the files that are not
     /// images (`notes.txt`), which the build leaves alone and reports.
-    public func scanSources() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure], skipped: [String]) {
+    public func scanSources() throws(BuildError) -> (sources: [SourceFile], rejected: [FileProblem], skipped: [String]) {
         let (sources, rejected, skipped) = try SourceScanner(root: sourceRoot, excluding: outputRoot == sourceRoot ? nil : outputRoot)
             .scanReportingSkipped()
         guard !plan.rules.isEmpty else { return (sources, rejected, skipped) }

@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 
 /// The manifest a build would write, from image headers only: lets `dppx css` run on a folder
@@ -8,12 +9,12 @@ public enum ManifestPredictor {
     public struct Prediction: Sendable {
         public var manifest: Manifest
         /// Masters whose headers could not be read, and name collisions.
-        public var failures: [BuildFailure]
+        public var failures: [FileProblem]
         /// Every master read, absolute paths: what a make depfile lists.
         public var inputs: [String]
         /// Masters that would write another's files: many of them mean the folder holds
         /// variants a build wrote, not masters.
-        public var collisions: [BuildFailure]
+        public var collisions: [FileProblem]
     }
 
     public static func predict(options: BuildOptions) throws(BuildError) -> Prediction {
@@ -28,7 +29,7 @@ public enum ManifestPredictor {
                 let plan = ImagePlan(name: source.name, source: source.relativePath, masterSize: master.size,
                                      hasAlpha: master.hasAlpha, animated: master.frames > 1, settings: options.plan)
                 guard !plan.outputs.isEmpty else {
-                    failures.append(BuildFailure(file: source.relativePath, reason: "has no density to write (every density asked for is above its \(plan.masterDensity)x)"))
+                    failures.append(FileProblem(file: source.relativePath, reason: "has no density to write (every density asked for is above its \(plan.masterDensity)x)"))
                     continue
                 }
                 images.append(plan.manifestImage(sourceHash: "", files: [:]))

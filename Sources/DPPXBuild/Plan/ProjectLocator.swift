@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import Foundation
 
 /// Finds and reads the project file: `--config FILE`, else the first `dppx.toml` in the working

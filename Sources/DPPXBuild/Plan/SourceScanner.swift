@@ -1,24 +1,7 @@
 import DPPXCore
+import DPPXFiles
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// A master found in the source folder.
-public struct SourceFile: Hashable, Sendable {
-    /// Relative to the source folder, with `/`.
-    public let relativePath: String
-    /// The path to open.
-    public let absolutePath: String
-    public let name: MasterName
-    /// Size in bytes and modification time in nanoseconds: the cheap "unchanged?" check.
-    public let byteCount: Int
-    public let modified: Int64
-    /// The file's inode: a file replaced by another (an editor's rename-over save) is a change
-    /// even when size and time match.
-    public let inode: UInt64
-}
+import SystemPackage
 
 /// Finds the masters under a source folder: image extensions only, hidden files and folders
 /// skipped, symbolically linked folders not followed (they can loop), names that are not
@@ -30,18 +13,18 @@ public struct SourceScanner {
 
     public init(root: String, excluding excluded: String? = nil) {
         self.root = root
-        self.excluded = excluded.map { Self.canonical($0) }
+        self.excluded = excluded.map { PathContainment.canonical($0) }
     }
 
     /// Masters and the names that could not be taken (with the reason).
-    public func scan() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure]) {
+    public func scan() throws(BuildError) -> (sources: [SourceFile], rejected: [FileProblem]) {
         let found = try scanReportingSkipped()
         return (found.sources, found.rejected)
     }
 
     /// As `scan`, with the files that are not images dppx reads (`notes.txt`, `Thumbs.db`),
     /// relative and sorted, so a build can say it left them alone.
-    public func scanReportingSkipped() throws(BuildError) -> (sources: [SourceFile], rejected: [BuildFailure], skipped: [String]) {
+    public func scanReportingSkipped() throws(BuildError) -> (sources: [SourceFile], rejected: [FileProblem], skipped: [String]) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
             throw .sourceMissing(root)
@@ -50,90 +33,79 @@ public struct SourceScanner {
             // A single file: build just that master.
             let file = (root as NSString).lastPathComponent
             var sources: [SourceFile] = []
-            var rejected: [BuildFailure] = []
+            var rejected: [FileProblem] = []
             var skipped: [String] = []
             visit(file: file, relative: file, absolute: root, into: &sources, rejected: &rejected, skipped: &skipped)
             return (sources, rejected, skipped)
         }
         var sources: [SourceFile] = []
-        var rejected: [BuildFailure] = []
+        var rejected: [FileProblem] = []
         var skipped: [String] = []
         walk(directory: root, relative: "", into: &sources, rejected: &rejected, skipped: &skipped)
         return (sources.sorted { $0.relativePath < $1.relativePath }, rejected, skipped.sorted())
     }
 
-    private func walk(directory: String, relative: String, into sources: inout [SourceFile], rejected: inout [BuildFailure],
+    private func walk(directory: String, relative: String, into sources: inout [SourceFile], rejected: inout [FileProblem],
                       skipped: inout [String]) {
-        if let excluded, Self.canonical(directory) == excluded { return }
-        guard let handle = opendir(directory) else {
-            rejected.append(BuildFailure(file: relative.isEmpty ? directory : relative,
-                                         reason: "cannot be listed: \(String(cString: strerror(errno)))"))
+        if let excluded, PathContainment.canonical(directory) == excluded { return }
+        let names: [[UInt8]]
+        do { names = try Folder.names(at: directory) } catch {
+            rejected.append(FileProblem(file: relative.isEmpty ? directory : relative,
+                                         reason: "cannot be listed: \(error)"))
             return
         }
-        defer { closedir(handle) }
         var entries: [(name: String, raw: [UInt8])] = []
-        while let entry = readdir(handle) {
-            let raw = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            guard raw.first != UInt8(ascii: ".") else { continue }
+        for raw in names where raw.first != UInt8(ascii: ".") {
             entries.append((String(decoding: raw, as: UTF8.self), raw))
         }
         for entry in entries.sorted(by: { $0.raw.lexicographicallyPrecedes($1.raw) }) {
             let absolute = directory.hasSuffix("/") ? directory + entry.name : directory + "/" + entry.name
             let relativePath = relative.isEmpty ? entry.name : relative + "/" + entry.name
             guard String(validating: entry.raw, as: UTF8.self) != nil else {
-                rejected.append(BuildFailure(file: relativePath,
+                rejected.append(FileProblem(file: relativePath,
                                              reason: "has a name that is not valid UTF-8 and cannot become a URL; rename it"))
                 continue
             }
-            var info = stat()
-            guard stat(absolute, &info) == 0 else {
+            let info: FileStatus
+            do { info = try FileStatus(path: absolute) } catch {
                 // A dangling symlink or a file removed while we looked.
                 if ImageFormat(fileExtension: (entry.name as NSString).pathExtension) != nil {
-                    rejected.append(BuildFailure(file: relativePath, reason: "cannot be read: \(String(cString: strerror(errno)))"))
+                    rejected.append(FileProblem(file: relativePath, reason: "cannot be read: \(error)"))
                 }
                 continue
             }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                var linkInfo = stat()
+            if info.isFolder {
                 // Symlinked folders are not followed: they can loop.
-                if lstat(absolute, &linkInfo) == 0, (linkInfo.st_mode & S_IFMT) == S_IFLNK { continue }
+                if (try? FileStatus(path: absolute, followingLinks: false))?.kind == .symbolicLink { continue }
                 walk(directory: absolute, relative: relativePath, into: &sources, rejected: &rejected, skipped: &skipped)
-            } else if (info.st_mode & S_IFMT) == S_IFREG {
+            } else if info.isRegularFile {
                 visit(file: entry.name, relative: relativePath, absolute: absolute, info: info, into: &sources,
                       rejected: &rejected, skipped: &skipped)
             }
         }
     }
 
-    private func visit(file: String, relative: String, absolute: String, info: stat? = nil,
-                       into sources: inout [SourceFile], rejected: inout [BuildFailure], skipped: inout [String]) {
+    private func visit(file: String, relative: String, absolute: String, info: FileStatus? = nil,
+                       into sources: inout [SourceFile], rejected: inout [FileProblem], skipped: inout [String]) {
         guard let name = MasterName(relativePath: relative) else {
             skipped.append(relative)
             return
         }
-        var status = info ?? stat()
-        if info == nil, stat(absolute, &status) != 0 {
-            rejected.append(BuildFailure(file: relative, reason: "cannot be read: \(String(cString: strerror(errno)))"))
-            return
+        let status: FileStatus
+        if let info {
+            status = info
+        } else {
+            do { status = try FileStatus(path: absolute) } catch {
+                rejected.append(FileProblem(file: relative, reason: "cannot be read: \(error)"))
+                return
+            }
         }
         if relative.contains("\n") || relative.contains("\r") {
-            rejected.append(BuildFailure(file: relative.debugDescription,
+            rejected.append(FileProblem(file: relative.debugDescription,
                                          reason: "has a line break in its name, which cannot become a URL; rename it"))
             return
         }
-        let modified = status.modificationNanoseconds
         sources.append(SourceFile(relativePath: relative, absolutePath: absolute, name: name,
-                                  byteCount: Int(status.st_size), modified: modified, inode: UInt64(status.st_ino)))
-    }
-
-    /// Whether `path` is `folder` or lies below it (both already canonical).
-    static func isWithin(_ path: String, folder: String) -> Bool {
-        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-    }
-
-    static func canonical(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return (path as NSString).standardizingPath }
-        defer { free(resolved) }
-        return String(cString: resolved)
+                                  byteCount: status.size, modified: status.modified, inode: status.inode))
     }
 }

@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 
 /// Writes generated text files the way build tools need: only when the content changes (so
 /// `make` timestamps stay meaningful and nothing downstream rebuilds for nothing), atomically,

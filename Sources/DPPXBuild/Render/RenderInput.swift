@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import Foundation
 
 /// The images `dppx css` and `dppx html` describe, from either kind of folder:
@@ -20,7 +21,7 @@ public struct RenderInput: Sendable {
     /// for masters built into a folder of the same layout).
     public let imageRoot: String
     /// Masters whose headers could not be read, and name collisions; the rest are described.
-    public let failures: [BuildFailure]
+    public let failures: [FileProblem]
     /// Every file read, as the user named them: what a make depfile lists.
     public let inputs: [String]
 
@@ -52,7 +53,7 @@ public struct RenderInput: Sendable {
             throw .input(path: path, problem: error.description)
         }
         let looksBuilt = prediction.collisions.count > 1 && prediction.collisions.count * 2 >= prediction.inputs.count
-        if isDirectory.boolValue, looksBuilt || prediction.manifest.images.isEmpty, let nested = manifests(under: path).first {
+        if isDirectory.boolValue, looksBuilt || prediction.manifest.images.isEmpty, let nested = ManifestDiscovery.find(under: path).first {
             let folder = parent(of: nested)
             throw .input(path: path, problem: "has no \(Manifest.fileName), but \(nested) describes the images built into \(folder); give that folder, e.g. dppx css \(folder)")
         }
@@ -63,21 +64,6 @@ public struct RenderInput: Sendable {
         let root = isDirectory.boolValue ? path : parent(of: path)
         return RenderInput(manifest: prediction.manifest, origin: .masters(path), imageRoot: root,
                            failures: prediction.failures, inputs: prediction.inputs.sorted())
-    }
-
-    /// The manifests in folders below `folder` (at most 4 levels down, hidden folders
-    /// skipped), sorted: where a site's built images are when its root has no manifest.
-    static func manifests(under folder: String) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
-        var found: [String] = []
-        while let item = walker.nextObject() as? String {
-            if walker.level > 4 || (item as NSString).lastPathComponent.hasPrefix(".") {
-                walker.skipDescendants()
-                continue
-            }
-            if (item as NSString).lastPathComponent == Manifest.fileName { found.append(join(folder, item)) }
-        }
-        return found.sorted()
     }
 
     private static func join(_ folder: String, _ name: String) -> String {

@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 
 /// Why `dppx css`, `dppx html` or `dppx build --css` wrote nothing: the input, a template,
 /// the images' names, or the output file. Each message names the file and what to do.

@@ -1,14 +1,14 @@
 import DPPXCore
+import DPPXFiles
 
 /// Why a build could not run at all (as opposed to one master failing, which is a
-/// `BuildFailure` and does not stop the others).
+/// `FileProblem` and does not stop the others).
 public enum BuildError: Error, CustomStringConvertible, Equatable, Sendable {
     case sourceMissing(String)
     case outputInsideItself(String)
     case sourceInsideOutput(source: String, output: String)
     case locked(output: String, holder: String)
     case file(FileError)
-    case nameCollision(first: String, second: String, output: String)
 
     public var description: String {
         switch self {
@@ -22,23 +22,6 @@ public enum BuildError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(output): another dppx build (\(holder)) is writing this folder; wait for it to finish or build into another --out"
         case .file(let error):
             error.description
-        case .nameCollision(let first, let second, let output):
-            "\(first) and \(second) would both write \(output); rename one of them"
         }
     }
-}
-
-/// One master that could not be built, and why; the rest of the build goes on.
-public struct BuildFailure: Error, Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The master, relative to the source folder.
-    public let file: String
-    /// What is wrong, and where it helps, what to do.
-    public let reason: String
-
-    public init(file: String, reason: String) {
-        self.file = file
-        self.reason = reason
-    }
-
-    public var description: String { "\(file): \(reason)" }
 }

@@ -12,9 +12,9 @@ public struct BuildReport: Sendable {
     /// Files removed because their master was deleted or now writes other files.
     public var removed: [String] = []
     /// Masters that failed; their previous outputs, if any, are kept.
-    public var failures: [BuildFailure] = []
+    public var failures: [FileProblem] = []
     /// Things done differently from what was asked (skipped densities, formats).
-    public var warnings: [BuildFailure] = []
+    public var warnings: [FileProblem] = []
     /// Files in the source folder that are not images dppx reads (`notes.txt`), left alone.
     public var skipped: [String] = []
     /// Output files written this run.
@@ -121,8 +121,8 @@ public struct BuildReport: Sendable {
         public var built: [String]
         public var unchanged: [String]
         public var removed: [String]
-        public var failures: [BuildFailure]
-        public var warnings: [BuildFailure]
+        public var failures: [FileProblem]
+        public var warnings: [FileProblem]
         public var skipped: [String]
         /// Masters of stated density not upscaled (see `notUpscaled`).
         public var notUpscaled: [String]
@@ -155,6 +155,6 @@ public enum BuildEvent: Sendable {
     case started(total: Int, toBuild: Int)
     /// One master finished (built, or failed).
     case built(source: String, variants: Int)
-    case failed(BuildFailure)
-    case warning(BuildFailure)
+    case failed(FileProblem)
+    case warning(FileProblem)
 }

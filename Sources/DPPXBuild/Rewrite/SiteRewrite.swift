@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import DPPXRewrite
 import Foundation
 
@@ -23,7 +24,7 @@ public struct SiteRewrite: Sendable {
         /// What was left alone, with what to do.
         public var findings: [RewriteFinding] = []
         /// Pages, and manifests, that could not be read or written.
-        public var failures: [BuildFailure] = []
+        public var failures: [FileProblem] = []
         /// Every manifest read: what the pages depend on besides themselves.
         public var manifests: [String] = []
         /// Images given candidates.
@@ -47,34 +48,31 @@ public struct SiteRewrite: Sendable {
         let rewriter = PageRewriter(images: site.images, options: options)
         for page in pages {
             guard let relative = relativePath(of: page) else {
-                outcome.failures.append(BuildFailure(file: page, reason: "is not inside the site's root \(root); pass --root with the folder the site is served from"))
+                outcome.failures.append(FileProblem(file: page, reason: "is not inside the site's root \(root); pass --root with the folder the site is served from"))
                 continue
             }
             guard let kind = PageKind(path: page) else {
-                outcome.failures.append(BuildFailure(file: page, reason: "is neither an HTML page (.html, .htm) nor a stylesheet (.css); give only pages and stylesheets"))
+                outcome.failures.append(FileProblem(file: page, reason: "is neither an HTML page (.html, .htm) nor a stylesheet (.css); give only pages and stylesheets"))
                 continue
             }
             let bytes: [UInt8]
             do { bytes = try AtomicFile.read(page) } catch {
-                outcome.failures.append(BuildFailure(file: page, reason: "cannot be read: \(error)"))
+                outcome.failures.append(FileProblem(file: page, reason: "cannot be read: \(error)"))
                 continue
             }
             let result = kind == .html ? rewriter.rewriteHTML(bytes, at: relative) : rewriter.rewriteCSS(bytes, at: relative)
             outcome.findings += result.findings
             outcome.imagesRewritten += result.imagesRewritten
             let target = self.target(of: page, relative: relative)
-            let current = try? AtomicFile.read(target)
-            if current == result.bytes {
-                outcome.unchanged.append(page)
+            if check {
+                if AtomicFile.holds(result.bytes, at: target) { outcome.unchanged.append(page) } else { outcome.changed.append(page) }
                 continue
             }
-            outcome.changed.append(page)
-            guard !check else { continue }
             do {
-                try AtomicFile.createDirectory((target as NSString).deletingLastPathComponent)
-                try AtomicFile.write(result.bytes, to: target)
+                if try AtomicFile.writeIfChanged(result.bytes, to: target) { outcome.changed.append(page) } else { outcome.unchanged.append(page) }
             } catch {
-                outcome.failures.append(BuildFailure(file: target, reason: "cannot be written: \(error)"))
+                outcome.changed.append(page)
+                outcome.failures.append(FileProblem(file: target, reason: "cannot be written: \(error)"))
             }
         }
         return outcome
@@ -82,10 +80,8 @@ public struct SiteRewrite: Sendable {
 
     /// `page`'s path below the root, nil when it is not inside it.
     public func relativePath(of page: String) -> String? {
-        let canonicalRoot = SourceScanner.canonical(root)
-        let canonical = SourceScanner.canonical(page)
-        guard SourceScanner.isWithin(canonical, folder: canonicalRoot), canonical != canonicalRoot else { return nil }
-        return String(String(canonical.dropFirst(canonicalRoot.count)).drop { $0 == "/" })
+        guard let relative = PathContainment.relativePath(of: page, inside: root), !relative.isEmpty else { return nil }
+        return relative
     }
 
     /// The file `page` is rewritten into: itself, or its place under `output`.

@@ -1,13 +1,6 @@
 import DPPXCore
+import DPPXFiles
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `dppx merge`: N partial manifests of one sharded build become OUT's `dppx-manifest.json`,
 /// byte for byte the manifest one whole build of the same masters writes.
@@ -60,13 +53,13 @@ public enum ManifestMerger {
                 report.removed = removed
                 report.warnings += kept
             } catch {
-                report.warnings.append(BuildFailure(file: manifestPath, reason: "\(error); the files it lists are left in place"))
+                report.warnings.append(FileProblem(file: manifestPath, reason: "\(error); the files it lists are left in place"))
             }
         }
         do { try folder.writeIfChanged(manifest.encoded(), to: Manifest.fileName) } catch { throw .build(.file(error)) }
-        let root = SourceScanner.canonical(output)
-        for (path, _) in partials where SourceScanner.canonical((path as NSString).deletingLastPathComponent) == root {
-            unlink(path)
+        let root = PathContainment.canonical(output)
+        for (path, _) in partials where PathContainment.canonical((path as NSString).deletingLastPathComponent) == root {
+            try? AtomicFile.remove(path)
         }
         // The shards are done: what a killed one left half-written can go.
         folder.removeStaleTemporaries()
@@ -88,7 +81,7 @@ public enum ManifestMerger {
                 found = PartialManifest.names(inFolder: part).map { folder + "/" + $0 }
                 if found.isEmpty { throw .noPartials(folder: part) }
             }
-            for file in found where seen.insert(SourceScanner.canonical(file)).inserted { files.append(file) }
+            for file in found where seen.insert(PathContainment.canonical(file)).inserted { files.append(file) }
         }
         return files
     }

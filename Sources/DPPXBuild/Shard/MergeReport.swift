@@ -18,7 +18,7 @@ public struct MergeReport: Sendable {
     /// Files the previous manifest listed that no shard does (masters deleted since), removed.
     public var removed: [String] = []
     /// Orphans left in place, and the like.
-    public var warnings: [BuildFailure] = []
+    public var warnings: [FileProblem] = []
     public var seconds: Double = 0
 
     /// `merged 4 shards: 300 images, 900 files in 0.05 s`.

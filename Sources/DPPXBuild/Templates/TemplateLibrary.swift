@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import Foundation
 
 /// Finds and reads the Mustache templates dppx renders CSS, HTML and server pages with.

@@ -7,6 +7,9 @@ public enum EncoderQuality: Hashable, Sendable, Codable, ExpressibleByIntegerLit
     case fixed(Int)
     case auto
 
+    /// What a fixed quality may be: the encoders' own scale.
+    public static let range = 1...100
+
     public init(integerLiteral value: Int) { self = .fixed(value) }
 
     /// `auto`, or a whole number (range checked by the caller); nil for anything else.

@@ -2,6 +2,8 @@
 /// apply in file order and the last rule that matches a master and sets a field wins for that
 /// field, so a general rule first and exceptions after read naturally.
 ///
+/// Which keys a rule may hold is declared in `SettingRegistry` (a setting with a rule field).
+///
 /// The fields are the image's intent: a `density` or a display `width` given here is intent
 /// the server may act on (see `SizeIntent`).
 public struct ImageRule: Hashable, Sendable, Codable {
@@ -25,6 +27,8 @@ public struct ImageRule: Hashable, Sendable, Codable {
     /// The scores `auto` qualities aim at for these masters (below and from 1.5x).
     public var qualityTarget: Double? = nil
     public var qualityTargetHiDPI: Double? = nil
+    /// JPEG XL quality for these masters' variants encoded from pixels (`jxl-quality`).
+    public var jxlQuality: Int? = nil
     /// Leave these masters out of the build, the stylesheet and the markup.
     public var exclude: Bool?
     /// Whether these masters get stylesheet rules (`css = false` for images only ever shown
@@ -49,7 +53,7 @@ public struct ImageRule: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case match, density, width, widths, formats, jpegQuality, webpQuality, avifQuality, qualityTarget, qualityTargetHiDPI, exclude
+        case match, density, width, widths, formats, jpegQuality, webpQuality, avifQuality, qualityTarget, qualityTargetHiDPI, jxlQuality, exclude
     }
 
     /// Whether the rule applies to the master at `path`.

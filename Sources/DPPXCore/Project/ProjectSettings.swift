@@ -3,7 +3,8 @@
 /// one run, and what neither says takes the documented default where it is used.
 ///
 /// One type for both layers keeps `build`, `css`, `html` and `serve --watch` reading the same
-/// settings the same way.
+/// settings the same way. Each field is one setting of `SettingRegistry`, which declares its
+/// key, flag, range, default and help.
 public struct ProjectSettings: Hashable, Sendable {
     // Folders.
     /// The folder of masters (`[build] source`).
@@ -53,7 +54,8 @@ public struct ProjectSettings: Hashable, Sendable {
     /// A leading part of image paths left out of class names (`[css] strip`, `--strip`):
     /// `assets/img/` makes `assets/img/hero.jpg` the class `.hero`.
     public var stripPath: String?
-    /// What `css` and `html` paint in an image's box until it arrives (`--placeholder`).
+    /// What the stylesheet paints in an image's box until it arrives (`[css] placeholder`,
+    /// `dppx css --placeholder`).
     public var placeholder: PlaceholderStyle?
     /// The images that get stylesheet rules (`[css] match`); nil for every image.
     public var cssMatch: [PathGlob]?
@@ -65,6 +67,9 @@ public struct ProjectSettings: Hashable, Sendable {
     public var sizes: String?
     /// Whether `<img>` gets `width` and `height` (`[html] dimensions`, `--no-dimensions`).
     public var dimensions: Bool?
+    /// What the markup paints in an image's box until it arrives (`[html] placeholder`,
+    /// `dppx html --placeholder`).
+    public var markupPlaceholder: PlaceholderStyle?
 
     // Page rewriting (`dppx rewrite`, run by `dppx build` after the images, and by `dppx serve`).
     /// The pages and stylesheets to rewrite: paths or patterns (`site/**/*.html`), resolved
@@ -99,20 +104,7 @@ public struct ProjectSettings: Hashable, Sendable {
     /// these (and so win).
     public func overlaid(by other: ProjectSettings) -> ProjectSettings {
         var result = self
-        func take<Value>(_ path: WritableKeyPath<ProjectSettings, Value?>) {
-            if let value = other[keyPath: path] { result[keyPath: path] = value }
-        }
-        take(\.source); take(\.output)
-        take(\.densities); take(\.sourceDensity); take(\.formats); take(\.upscale); take(\.widths)
-        take(\.maxPixels); take(\.maxFrames); take(\.maxScans); take(\.jobs); take(\.jpegQuality); take(\.webpQuality); take(\.avifQuality)
-        take(\.qualityTarget); take(\.qualityTargetHiDPI)
-        take(\.avifEffort); take(\.jxlQuality); take(\.pngCompression); take(\.templates)
-        take(\.failOn)
-        take(\.stylesheet); take(\.classPrefix); take(\.stripPath); take(\.markupBaseURL); take(\.sizes); take(\.box); take(\.legacy); take(\.baseURL)
-        take(\.placeholder)
-        take(\.cssMatch); take(\.dimensions)
-        take(\.rewritePages); take(\.rewriteRoot); take(\.rewriteBaseURL); take(\.rewriteSizes); take(\.rewriteDimensions); take(\.rewritePicture); take(\.rewritePlaceholder)
-        take(\.serveRoot); take(\.host); take(\.port); take(\.cacheControl); take(\.idleTimeout)
+        for setting in SettingRegistry.all { setting.overlay(other, &result) }
         result.rules += other.rules
         return result
     }
@@ -121,10 +113,10 @@ public struct ProjectSettings: Hashable, Sendable {
     /// defaults for what is not said. A source density said here (flag or file) is intent the
     /// user gave; the default is not.
     public var planSettings: PlanSettings {
-        PlanSettings(densities: densities ?? Density.defaultSet,
+        PlanSettings(densities: SettingRegistry.densities.resolved(in: self),
                      defaultSourceDensity: sourceDensity ?? PlanSettings.defaultSourceDensity,
                      sourceDensityGiven: sourceDensity != nil,
-                     extraFormats: formats ?? [], allowUpscale: upscale ?? false, widths: widths, rules: rules)
+                     extraFormats: formats ?? [], allowUpscale: SettingRegistry.upscale.resolved(in: self), widths: widths, rules: rules)
     }
 
     /// The `sizes` of fluid images: the rules', else the one said here, else the default.
@@ -132,7 +124,8 @@ public struct ProjectSettings: Hashable, Sendable {
 
     /// The stylesheet options, with the defaults for what is not said.
     public var stylesheetOptions: StylesheetOptions {
-        StylesheetOptions(classPrefix: classPrefix ?? StylesheetOptions.defaultClassPrefix, box: box ?? true, legacy: legacy ?? false,
+        StylesheetOptions(classPrefix: SettingRegistry.classPrefix.resolved(in: self), box: SettingRegistry.box.resolved(in: self),
+                          legacy: SettingRegistry.legacy.resolved(in: self),
                           stripPath: stripPath ?? "", match: cssMatch, rules: rules, placeholder: placeholder)
     }
 }

@@ -40,12 +40,13 @@ public enum URLEncoding {
         return result
     }
 
-    /// A CSS string literal: `"` and `\` escaped, line breaks as `\a `.
-    public static func cssString(_ text: String) -> String {
-        var result = "\""
+    /// A CSS string literal in `quote` (`"` or `'`): the quote and `\` escaped, line breaks as `\a `.
+    public static func cssString(_ text: String, quote: Character = "\"") -> String {
+        var result = String(quote)
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\"": result += "\\\""
+            case "\"" where quote == "\"": result += "\\\""
+            case "'" where quote == "'": result += "\\'"
             case "\\": result += "\\\\"
             case "\n": result += "\\a "
             case "\r": result += "\\d "
@@ -53,11 +54,11 @@ public enum URLEncoding {
             default: result.unicodeScalars.append(scalar)
             }
         }
-        return result + "\""
+        return result + String(quote)
     }
 
-    /// `url("...")` for CSS.
-    public static func cssURL(_ url: String) -> String { "url(\(cssString(url)))" }
+    /// `url("...")` for CSS (`url('...')` with `quote` `'`).
+    public static func cssURL(_ url: String, quote: Character = "\"") -> String { "url(\(cssString(url, quote: quote)))" }
 
     private static let keptInBase: Set<UInt8> = Set(":/?#[]@!$&*+,;=%".utf8)
 

@@ -1,3 +1,5 @@
+import DPPXFiles
+
 /// The rules that keep a request path inside ROOT and out of hidden files, as a pure function
 /// of the raw (still percent-encoded) path, applied before the path becomes a file name.
 ///
@@ -5,7 +7,9 @@
 ///   segment, or `..` anywhere, written plainly or encoded (`%2e%2e`).
 /// - 404: a hidden segment (`.git`, `.dppx-cache.json`, a build's temporary files), except
 ///   `/.well-known/`.
-/// Symbolic links that leave ROOT or lead to a hidden file are refused by `RootedFileSystem`.
+/// The containment part (no `.` or `..` component, no NUL) is `PathContainment.escape`, the rule
+/// the build applies to the paths it writes; symbolic links that leave ROOT or lead to a hidden
+/// file are refused by `RootedFileSystem`, through `PathContainment` too.
 public enum PathGuard {
     /// What to do with a path.
     public enum Verdict: Equatable, Sendable {
@@ -32,39 +36,27 @@ public enum PathGuard {
             }
             path = decoded
         }
-        let verdict = path.utf8.withContiguousStorageIfAvailable(scan) ?? Array(path.utf8).withUnsafeBufferPointer(scan)
-        return verdict ?? .allowed(path)
-    }
-
-    private static let wellKnown = Array(".well-known".utf8)
-
-    /// Whether a decoded path relative to ROOT (a link's real target) has a hidden segment,
-    /// by the same rule as a request's path.
-    static func namesHiddenFile(_ relativePath: some StringProtocol) -> Bool {
-        relativePath.split(separator: "/").contains { $0.hasPrefix(".") && $0 != ".well-known" }
-    }
-
-    /// One pass over the decoded path's bytes: nil when it may be served.
-    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Verdict? {
-        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
-        var hidden = false
-        var segmentStart = 0
-        for index in 0...bytes.count {
-            let byte = index < bytes.count ? bytes[index] : slash
-            if byte == 0 { return .badRequest("NUL bytes are not allowed in the path") }
-            if byte == dot, index + 1 < bytes.count, bytes[index + 1] == dot {
-                return .badRequest("'.' and '..' are not allowed in the path")
-            }
-            guard byte == slash else { continue }
-            let length = index - segmentStart
-            if length > 0, bytes[segmentStart] == dot {
-                if length == 1 { return .badRequest("'.' and '..' are not allowed in the path") }
-                if !(length == wellKnown.count && wellKnown.indices.allSatisfy({ bytes[segmentStart + $0] == wellKnown[$0] })) {
-                    hidden = true
-                }
-            }
-            segmentStart = index + 1
+        // Empty components are harmless here: `//a` reads `a`.
+        switch PathContainment.escape(in: path.drop { $0 == "/" }, allowingEmptyComponents: true) {
+        case .nul?: return .badRequest("NUL bytes are not allowed in the path")
+        case .dotComponent?, .absolute?, .emptyComponent?: return .badRequest("'.' and '..' are not allowed in the path")
+        case nil: break
         }
-        return hidden ? .hidden : nil
+        // Stricter than containment: `..` anywhere, inside a name too (`a..b`).
+        if path.contains("..") { return .badRequest("'.' and '..' are not allowed in the path") }
+        return namesHiddenFile(path) ? .hidden : .allowed(path)
+    }
+
+    /// Whether a decoded path relative to ROOT (a request's, or a link's real target) has a
+    /// hidden segment other than `.well-known`.
+    static func namesHiddenFile(_ path: some StringProtocol) -> Bool {
+        var rest = Substring(path)
+        while !rest.isEmpty {
+            let end = rest.utf8.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+            let segment = rest[..<end]
+            if segment.utf8.first == UInt8(ascii: "."), segment != ".well-known" { return true }
+            rest = end == rest.endIndex ? "" : rest[rest.utf8.index(after: end)...]
+        }
+        return false
     }
 }

@@ -11,9 +11,9 @@ public struct BuildStatus: Sendable, Equatable, Codable {
     /// `12 images: 3 built, 9 unchanged in 0.42 s`, or why the build could not run.
     public var summary: String
     /// Each master (or file) that failed, with the reason.
-    public var failures: [BuildFailure]
+    public var failures: [FileProblem]
 
-    public init(sequence: Int, succeeded: Bool, summary: String, failures: [BuildFailure]) {
+    public init(sequence: Int, succeeded: Bool, summary: String, failures: [FileProblem]) {
         self.sequence = sequence
         self.succeeded = succeeded
         self.summary = summary

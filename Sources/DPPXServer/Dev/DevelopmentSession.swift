@@ -3,10 +3,10 @@ import DPPXCore
 import Foundation
 import Logging
 
-/// Dev mode's shared state and its one operation, "build now": runs the same incremental
-/// `Builder` as `dppx build`, rewrites the stylesheet when asked, reloads the manifest, and
-/// tells open pages (status, then `reload` when files changed).
-public final class DevelopmentSession: Sendable {
+/// Dev mode's shared state, and what the development loop's rounds mean for the server: each
+/// round (the `DevelopmentRound` `dppx build --watch` runs too: build, stylesheet) is logged,
+/// reloads the manifest and tells open pages (status, then `reload` when files changed).
+public final class DevelopmentSession: DevelopmentLoopObserver {
     public let options: DevelopmentOptions
     /// Open pages' event streams.
     public let broadcaster = ReloadBroadcaster()
@@ -23,33 +23,63 @@ public final class DevelopmentSession: Sendable {
     /// The latest build's outcome.
     public var latestStatus: BuildStatus { status.current }
 
-    /// Builds SRC into ROOT now. Throws only when the build cannot run at all and `fatal` is
-    /// set (the first build: without it there is nothing to serve); otherwise every problem
+    /// What each round does: the build, then the stylesheet.
+    public var round: DevelopmentRound { DevelopmentRound(build: options.build, stylesheet: options.stylesheet) }
+
+    /// The loop that rebuilds on changes after the first build (`build`), until graceful shutdown.
+    public var loop: DevelopmentLoop {
+        DevelopmentLoop(round: round, observer: self, buildsFirst: false, pollInterval: options.pollInterval, settleDelay: options.settleDelay)
+    }
+
+    /// The first build, before the server listens. Throws only when the build cannot run at
+    /// all and `fatal` is set (without it there is nothing to serve); otherwise every problem
     /// ends up in the returned status, the terminal and open pages.
     @discardableResult
-    public func build(changed: [String] = [], fatal: Bool = false) async throws(BuildError) -> BuildStatus {
-        if !changed.isEmpty {
-            let list = changed.prefix(5).joined(separator: ", ") + (changed.count > 5 ? " and \(changed.count - 5) more" : "")
-            logger.info("changed: \(list); rebuilding")
+    public func build(fatal: Bool = false) async throws(BuildError) -> BuildStatus {
+        let outcome = await round.run { [self] event in buildEvent(event) }
+        if fatal, case .failure(let error) = outcome.build { throw error }
+        return finish(outcome)
+    }
+
+    public func roundStarting(changed: [String]) async {
+        guard !changed.isEmpty else { return }
+        let list = changed.prefix(5).joined(separator: ", ") + (changed.count > 5 ? " and \(changed.count - 5) more" : "")
+        logger.info("changed: \(list); rebuilding")
+    }
+
+    public func buildEvent(_ event: BuildEvent) {
+        switch event {
+        case .started: break
+        case .built(let source, let variants): logger.info("built \(source) (\(variants) files)")
+        case .failed(let failure): logger.error("\(failure)")
+        case .warning(let warning): logger.warning("\(warning)")
         }
+    }
+
+    public func roundFinished(_ outcome: DevelopmentRound.Outcome, changed: [String]) async {
+        finish(outcome)
+    }
+
+    /// Records `outcome` as the latest status, reloads the manifest and tells open pages.
+    @discardableResult
+    private func finish(_ outcome: DevelopmentRound.Outcome) -> BuildStatus {
         let sequence = status.current.sequence + 1
-        let outcome = await Self.runBuilder(Builder(options: options.build), logger: logger)
-        var failures: [BuildFailure]
-        var summary: String
+        var summary = "the build could not run"
         var changedFiles = false
-        switch outcome {
-        case .success(let report):
-            failures = report.failures
+        if case .success(let report) = outcome.build {
             summary = report.summaryLine
             changedFiles = !report.built.isEmpty || !report.removed.isEmpty || sequence == 1
-            if let failure = writeStylesheet(report.manifest) { failures.append(failure) } else if options.stylesheet != nil { changedFiles = true }
+        }
+        switch outcome.stylesheet {
+        case .success(let written):
+            if written, let stylesheet = options.stylesheet { logger.info("wrote \(stylesheet.path)") }
+            changedFiles = true
         case .failure(let error):
-            if fatal { throw error }
-            failures = [BuildFailure(file: options.build.sourceRoot, reason: error.description)]
-            summary = "the build could not run"
+            logger.error("\(options.stylesheet?.path ?? "the stylesheet"): \(error)")
+        case nil: break
         }
         manifests.reload()
-        let result = BuildStatus(sequence: sequence, succeeded: failures.isEmpty, summary: summary, failures: failures)
+        let result = BuildStatus(sequence: sequence, succeeded: outcome.succeeded, summary: summary, failures: outcome.problems)
         status.withLock { $0 = result }
         if result.succeeded {
             logger.info("\(summary)")
@@ -59,30 +89,5 @@ public final class DevelopmentSession: Sendable {
         broadcaster.send(event: "status", data: result.json)
         if changedFiles { broadcaster.send(event: "reload", data: "\(sequence)") }
         return result
-    }
-
-    /// Rewrites the stylesheet from `manifest`; the failure, if any.
-    private func writeStylesheet(_ manifest: Manifest) -> BuildFailure? {
-        guard let stylesheet = options.stylesheet else { return nil }
-        do {
-            if try stylesheet.write(manifest: manifest, imageRoot: options.build.outputRoot) {
-                logger.info("wrote \(stylesheet.path)")
-            }
-            return nil
-        } catch {
-            logger.error("\(stylesheet.path): \(error)")
-            return BuildFailure(file: stylesheet.path, reason: "\(error)")
-        }
-    }
-
-    private static func runBuilder(_ builder: Builder, logger: Logger) async -> Result<BuildReport, BuildError> {
-        await builder.runInBackground { event in
-            switch event {
-            case .started: break
-            case .built(let source, let variants): logger.info("built \(source) (\(variants) files)")
-            case .failed(let failure): logger.error("\(failure)")
-            case .warning(let warning): logger.warning("\(warning)")
-            }
-        }
     }
 }

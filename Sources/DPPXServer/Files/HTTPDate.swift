@@ -1,25 +1,26 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// HTTP dates (`Last-Modified`, `If-Modified-Since`), in whole seconds since 1970 UTC, without
 /// Foundation's date formatters: this runs on every file response.
 enum HTTPDate {
+    /// Whole seconds since 1970 now, for the `Date` header.
+    static func now() -> Int {
+        Int(Date().timeIntervalSince1970.rounded(.down))
+    }
+
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The IMF-fixdate form RFC 9110 requires senders to use: `Sun, 06 Nov 1994 08:49:37 GMT`.
     static func format(_ seconds: Int) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        guard gmtime_r(&time, &parts) != nil else { return "Thu, 01 Jan 1970 00:00:00 GMT" }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekdays[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        let (year, month, day) = date(daysSince1970: days)
+        // 1970-01-01 was a Thursday.
+        let weekday = ((days % 7) + 7 + 4) % 7
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(weekdays[weekday]), \(two(day)) \(months[month - 1]) \(year) "
+            + "\(two(time / 3_600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
     }
 
     /// Seconds since 1970 for any of the three forms RFC 9110 asks recipients to accept
@@ -44,6 +45,20 @@ enum HTTPDate {
         if fields.year.count == 2 { yearNumber += yearNumber < 70 ? 2000 : 1900 }
         let days = daysSince1970(year: yearNumber, month: monthIndex + 1, day: dayNumber)
         return days * 86_400 + time[0] * 3_600 + time[1] * 60 + time[2]
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's algorithm, the
+    /// inverse of `daysSince1970`): no C calendar call, the same on every platform.
+    private static func date(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).

@@ -1,19 +1,11 @@
-import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Every `dppx-manifest.json` under ROOT, each re-read when it changes on disk.
 ///
 /// A site keeps its built images where its pages use them: a manifest in `assets/img/` answers
-/// `/assets/img/hero.jpg`. The manifests are found when the store loads and again every
+/// `/assets/img/hero.jpg`. The manifests are found (`ManifestDiscovery`) when the store loads and again every
 /// `discoveryEvery` checks, on a background queue so no request waits for the walk (a folder
 /// built later is picked up); each known manifest is checked
 /// every `recheckInterval` by its file's identity, size and modification time, so a
@@ -159,7 +151,7 @@ public final class ManifestStore: Sendable {
     }
 
     /// The manifests under ROOT, found as `dppx rewrite` finds them.
-    private func discover() -> [String] { SiteManifests.find(under: root) }
+    private func discover() -> [String] { ManifestDiscovery.find(under: root) }
 
     /// Reads every manifest; the images of those that cannot be read are not negotiated, and
     /// the status names the first such file.
@@ -175,7 +167,7 @@ public final class ManifestStore: Sendable {
             do throws(FileError) {
                 bytes = try AtomicFile.read(path)
             } catch {
-                problem = problem ?? .unreadable(path: path, reason: "cannot be read (\(String(cString: strerror(error.errno)))); check its permissions")
+                problem = problem ?? .unreadable(path: path, reason: "cannot be read (\(error.code)); check its permissions")
                 continue
             }
             let folder = String((path as NSString).deletingLastPathComponent.dropFirst(root.count))

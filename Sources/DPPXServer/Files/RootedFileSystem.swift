@@ -1,14 +1,7 @@
-import Foundation
+import DPPXFiles
 import NIOCore
 import NIOPosix
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 /// The files under ROOT: confined to ROOT, and fast for the small files a site is made of.
 ///
@@ -33,7 +26,7 @@ public struct RootedFileSystem: Sendable {
     /// `root` must exist; it is resolved once, here. At most `cacheBytes` of file contents are
     /// held in memory, in files of at most `cachedFileLimit` bytes.
     public init(root: String, cachedFileLimit: Int = 1 << 20, cacheBytes: Int = 32 << 20) {
-        let resolved = Self.realPath(root) ?? root
+        let resolved = PathContainment.resolved(root) ?? root
         self.root = resolved.count > 1 && resolved.hasSuffix("/") ? String(resolved.dropLast()) : resolved
         self.cachedFileLimit = min(cachedFileLimit, cacheBytes)
         self.cache = FileCache(capacity: cacheBytes)
@@ -91,34 +84,22 @@ public struct RootedFileSystem: Sendable {
         let path = slice.path
         let file = slice.file
         return NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) { () -> [UInt8]? in
-            let descriptor = openForReading(path)
-            guard descriptor >= 0 else { return nil }
-            defer { close(descriptor) }
+            guard let descriptor = openForReading(path) else { return nil }
+            defer { try? descriptor.close() }
             guard FileIdentity(descriptor: descriptor) == file else { return nil }
-            let wanted = min(file.size, length)
-            var bytes = [UInt8](repeating: 0, count: wanted)
-            var filled = 0
-            while filled < wanted {
-                let count = bytes.withUnsafeMutableBytes { raw in
-                    pread(descriptor, raw.baseAddress! + filled, wanted - filled, off_t(filled))
-                }
-                guard count > 0 else { break }
-                filled += count
-            }
-            return Array(bytes.prefix(filled))
+            return try? descriptor.read(upTo: min(file.size, length), at: 0)
         }.recover { _ in nil }
     }
 
     /// The open file for sending `slice` from disk, when the file at its path is still the
     /// version it describes; nil when it changed or is gone.
     func open(_ slice: FileSlice) -> NIOFileHandle? {
-        let descriptor = openForReading(slice.path)
-        guard descriptor >= 0 else { return nil }
+        guard let descriptor = openForReading(slice.path) else { return nil }
         guard FileIdentity(descriptor: descriptor) == slice.file else {
-            close(descriptor)
+            try? descriptor.close()
             return nil
         }
-        return NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
+        return NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor.rawValue)
     }
 
     /// The size of the regular file at `relativePath` (no leading slash), nil when it is missing,
@@ -137,13 +118,10 @@ public struct RootedFileSystem: Sendable {
     private func confinedIdentity(_ path: String) -> FileIdentity? {
         guard let identity = FileIdentity(path: path) else { return nil }
         if cache.isConfirmedInside(path, identity) { return identity }
-        guard let real = Self.realPath(path) else { return nil }
-        if real != root {
-            let prefix = root == "/" ? "/" : root + "/"
-            guard real.hasPrefix(prefix) else { return nil }
-            // Where a link leads counts, not only its own name: hidden means hidden.
-            guard !PathGuard.namesHiddenFile(real.dropFirst(prefix.count)) else { return nil }
-        }
+        guard let real = PathContainment.resolved(path),
+              let inside = PathContainment.relativePath(ofCanonical: real, inside: root) else { return nil }
+        // Where a link leads counts, not only its own name: hidden means hidden.
+        guard !PathGuard.namesHiddenFile(inside) else { return nil }
         cache.confirmInside(path, identity)
         return identity
     }
@@ -151,9 +129,8 @@ public struct RootedFileSystem: Sendable {
     /// Reads a file whole, with the identity of exactly the file read (not of a file that
     /// replaced it in between); nil identity when the file changed during the read.
     static func readWhole(_ path: String, limit: Int) throws(FileReadError) -> (ByteBuffer, FileIdentity?) {
-        let descriptor = openForReading(path)
-        guard descriptor >= 0 else { throw FileReadError() }
-        defer { close(descriptor) }
+        guard let descriptor = openForReading(path) else { throw FileReadError() }
+        defer { try? descriptor.close() }
         guard let identity = FileIdentity(descriptor: descriptor), identity.isRegularFile, identity.size <= limit else {
             throw FileReadError()
         }
@@ -161,7 +138,7 @@ public struct RootedFileSystem: Sendable {
         while buffer.readableBytes < identity.size {
             let wanted = identity.size - buffer.readableBytes
             let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { raw in
-                max(0, read(descriptor, raw.baseAddress, min(wanted, raw.count)))
+                (try? descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw.prefix(wanted)))) ?? 0
             }
             if count == 0 { break }
         }
@@ -171,15 +148,9 @@ public struct RootedFileSystem: Sendable {
 
     /// A file that could not be read whole (gone, not a regular file, too large).
     struct FileReadError: Error {}
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
 }
 
-/// `open(path, O_RDONLY | O_CLOEXEC)`.
-private func openForReading(_ path: String) -> Int32 {
-    open(path, O_RDONLY | O_CLOEXEC)
+/// The file at `path`, opened for reading; nil when it cannot be.
+private func openForReading(_ path: String) -> SystemPackage.FileDescriptor? {
+    try? SystemPackage.FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
 }

@@ -4,14 +4,6 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The one writer of answers: reads an HTTP/1 connection's requests as NIO parses them, asks
 /// `StaticResponder` for each answer (the server's own pages under `/_dppx/` included), and
 /// writes it (head bytes, then the body from memory or, through `sendfile`, from disk; the
@@ -463,7 +455,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The `Date` header, formatted once a second.
     private func currentDate() -> String {
-        let now = time(nil)
+        let now = HTTPDate.now()
         if now != date.second {
             date = (now, HTTPDate.format(now))
         }

@@ -1,12 +1,5 @@
 import NIOCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 /// Why the server could not start, worded for the person who typed the command.
 public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -46,7 +39,7 @@ public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// Recognises the socket errors NIO reports when binding, by their error code.
     static func binding(_ error: any Error, host: String, port: Int) -> ServerError {
-        if let io = error as? IOError, io.errnoCode == EADDRINUSE { return .portInUse(host: host, port: port) }
+        if let io = error as? IOError, io.errnoCode == Errno.addressInUse.rawValue { return .portInUse(host: host, port: port) }
         return .cannotListen(host: host, port: port, reason: String(describing: error))
     }
 }

@@ -1,3 +1,4 @@
+import DPPXCore
 import DPPXRewrite
 
 /// Everything `dppx serve` needs to know.
@@ -28,9 +29,10 @@ public struct ServerOptions: Sendable {
     /// project file): as `dppx rewrite` would write them. Nil serves them as they are.
     public var rewrite: RewriteOptions?
 
-    public static let defaultHost = "127.0.0.1"
-    public static let defaultPort = 8080
-    public static let defaultIdleTimeout: Duration = .seconds(30)
+    // Declared in `SettingRegistry`, with the flags and project-file keys that change them.
+    public static let defaultHost = SettingRegistry.host.fallback
+    public static let defaultPort = SettingRegistry.port.fallback
+    public static let defaultIdleTimeout: Duration = .seconds(SettingRegistry.idleTimeout.fallback)
 
     public init(root: String, host: String = ServerOptions.defaultHost, port: Int = ServerOptions.defaultPort,
                 cachePolicy: CachePolicy = .revalidate, idleTimeout: Duration = ServerOptions.defaultIdleTimeout,

@@ -1,0 +1,47 @@
+import ServiceLifecycle
+
+/// The development loop of both `dppx build --watch` and `dppx serve --watch`, as a
+/// ServiceLifecycle service: a round (build, stylesheet, pages) now, then one each time the
+/// masters under SRC change and settle, until graceful shutdown (Ctrl-C or SIGTERM through the
+/// `ServiceGroup`, or the server stopping). A round in progress when shutdown comes finishes
+/// first, so no temporary file is left behind; a failed round is reported and watching goes on.
+public struct DevelopmentLoop: Service {
+    /// What each round does.
+    public let round: DevelopmentRound
+    /// Whether `run` starts with a round; false when the caller ran the first one itself
+    /// (`dppx serve` builds before it listens).
+    public var buildsFirst: Bool
+    /// How often SRC is scanned for changes.
+    public var pollInterval: Duration
+    /// How long SRC must stay unchanged before a round starts, so a file still being copied or
+    /// saved in several writes is built once, complete.
+    public var settleDelay: Duration
+    let observer: any DevelopmentLoopObserver
+
+    public init(round: DevelopmentRound, observer: any DevelopmentLoopObserver, buildsFirst: Bool = true,
+                pollInterval: Duration = .milliseconds(500), settleDelay: Duration = .milliseconds(300)) {
+        self.round = round
+        self.observer = observer
+        self.buildsFirst = buildsFirst
+        self.pollInterval = pollInterval
+        self.settleDelay = settleDelay
+    }
+
+    public func run() async throws {
+        if buildsFirst { await runRound(changed: []) }
+        let watcher = SourceWatcher(root: round.build.sourceRoot, excluding: round.build.outputRoot,
+                                    pollInterval: pollInterval, settleDelay: settleDelay)
+        // Cancelling the watcher ends its sleeps at once; a round it started runs on its own
+        // thread and is awaited to its end.
+        await cancelWhenGracefulShutdown {
+            await watcher.run { changed in await runRound(changed: changed) }
+        }
+    }
+
+    private func runRound(changed: [String]) async {
+        await observer.roundStarting(changed: changed)
+        let observer = observer
+        let outcome = await round.run { event in observer.buildEvent(event) }
+        await observer.roundFinished(outcome, changed: changed)
+    }
+}

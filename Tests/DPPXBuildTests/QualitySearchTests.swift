@@ -1,0 +1,89 @@
+import DPPXBuild
+import DPPXCore
+@testable import DPPXImaging
+import DPPXTestSupport
+import Foundation
+import Testing
+
+/// How `quality = "auto"` finds a quality: few steps, the lowest passing quality to within
+/// two, and large variants searched on a sample yet held to their target as a whole.
+@Suite("Quality search")
+struct QualitySearchTests {
+    /// Score curves of the shapes measured on a ukui photo: JPEG at 2x (straight), WebP at 1x
+    /// (flat, then a jump where fewer details are dropped, then flat again), and a steeper one.
+    static let curves: [(name: String, score: @Sendable (Int) -> Double)] = [
+        ("JPEG-like", { 68.5 + Double($0 - 60) * 0.51 }),
+        ("WebP-like", { quality in
+            let q = Double(quality)
+            return switch quality {
+            case ..<80: 70.15 + (q - 70) * 0.4
+            case ..<85: 74.12 + (q - 80) * 0.43
+            case ..<90: 76.26 + (q - 85) * 0.89
+            default: 80.69 + (q - 90) * 0.36
+            }
+        }),
+        ("steep", { 20 + 1.2 * Double($0) }),
+    ]
+
+    @Test("the lowest passing quality is found to within one step above it, in at most 5 steps, whatever the goal",
+          arguments: [55.0, 62, 70, 75, 80, 85, 88])
+    func findsTheLowestPassingQuality(goal: Double) throws {
+        for curve in Self.curves {
+            var probes = 0
+            var known: [Int: Double] = [:]
+            let found = try QualitySearch.lowestPassing(in: 30...100, from: 82, goal: goal, known: &known) { (quality: Int) throws(ImagingError) -> Double in
+                probes += 1
+                return curve.score(quality)
+            }
+            let lowest = (30...100).first { curve.score($0) >= goal } ?? 100
+            #expect(curve.score(found) >= goal || found == 100, "\(curve.name), goal \(goal): \(found) fails")
+            #expect(found >= lowest && found <= lowest + 1, "\(curve.name), goal \(goal): found \(found), lowest passing \(lowest)")
+            #expect(probes <= 5, "\(curve.name), goal \(goal): \(probes) steps")
+        }
+    }
+
+    @Test("a goal no quality reaches gives the top of the range; one every quality reaches, the bottom")
+    func ends() throws {
+        var known: [Int: Double] = [:]
+        let top = try QualitySearch.lowestPassing(in: 30...100, from: 82, goal: 99, known: &known) { (quality: Int) throws(ImagingError) -> Double in
+            Double(quality) * 0.9
+        }
+        #expect(top == 100)
+        known = [:]
+        let bottom = try QualitySearch.lowestPassing(in: 30...100, from: 82, goal: 10, known: &known) { (quality: Int) throws(ImagingError) -> Double in
+            Double(quality)
+        }
+        #expect(bottom <= 31)
+    }
+
+    @Test("a variant over a megapixel is searched on a sample of tiles, and every JPEG and WebP file still reaches its target by PyPI's ssimulacra2")
+    func sampledVariantsMeetTheirTargets() throws {
+        let fixture = BuildFixture()
+        let width = 1536, height = 1024
+        try TestImages.writePixels(ScenePicture.pixels(width: width, height: height), width: width, height: height, bands: 3,
+                                   to: fixture.source("wide.jpg") + "[Q=95]")
+        let master = try MasterImage(path: fixture.source("wide.jpg"), limits: DecodeLimits(maxPixels: 100_000_000))
+        let decoded = try #require(try master.decode().rgb).resized(to: master.size)
+        let sample = try #require(try QualitySearch.sample(of: decoded, file: "wide.jpg"), "a 1.5-megapixel variant is sampled")
+        #expect(sample.width * sample.fullHeight * 4 < width * height, "the sample is under a quarter of the variant")
+        #expect(sample.width % 128 == 0 && sample.fullHeight % 128 == 0)
+
+        var options = fixture.options(PlanSettings(densities: [Density(1)], extraFormats: [.webp]))
+        options.encode.jpegQuality = .auto
+        options.encode.webpQuality = .auto
+        let report = try Builder(options: options).run()
+        #expect(report.succeeded, "\(report.failures)")
+        let variants = try fixture.manifestOnDisk().images[0].variants.filter { $0.width == width }
+        #expect(variants.count >= 1)
+        let scratch = ScratchFolder("dppx-sampled-reference")
+        try AutoQualityBuildTests.writeReference(master: fixture.source("wide.jpg"), size: PixelSize(width: width, height: height),
+                                                 to: scratch("reference.png"))
+        let independent = try IndependentScore.scores(variants.map { (scratch("reference.png"), fixture.output($0.path)) })
+        for (variant, score) in zip(variants, independent) {
+            let target = QualityTargets().target(for: variant.density)
+            #expect(variant.quality != nil && variant.fixedQualityBytes != nil, "\(variant.path) records its search")
+            #expect(score >= target, "\(variant.path): ssimulacra2 scores it \(score), under its target \(target)")
+            #expect(abs((variant.score ?? 0) - score) <= 0.5, "\(variant.path): recorded \(variant.score ?? 0), ssimulacra2 \(score)")
+        }
+    }
+}

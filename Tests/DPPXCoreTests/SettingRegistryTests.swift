@@ -1,0 +1,105 @@
+@testable import DPPXCore
+import Foundation
+import Testing
+
+/// Each setting declared once (`SettingRegistry`): the project file's keys, rules, overlays and
+/// bounds all follow from the declarations.
+@Suite("The settings registry")
+struct SettingRegistryTests {
+    @Test("every field of ProjectSettings is one declared setting, and every key is unique in its table")
+    func complete() {
+        let fields = Mirror(reflecting: ProjectSettings()).children.compactMap(\.label).filter { $0 != "rules" }
+        let declared = SettingRegistry.all.filter { $0.table != .rule }
+        #expect(declared.count == fields.count, "\(fields.count) fields, \(declared.count) settings")
+        for table in ProjectTable.allCases {
+            let keys = SettingRegistry.keys(of: table)
+            #expect(Set(keys).count == keys.count, "a key twice in [\(table)]: \(keys)")
+        }
+    }
+
+    @Test("every declared setting is read from its table and overlaid by flags")
+    func readAndOverlaid() throws {
+        // A value of each key, set in the file: none may be dropped on the way to the settings.
+        let file = try ProjectFile.settings(parsing: """
+            [build]
+            jxl-quality = 70
+            max-frames = 20
+            [css]
+            placeholder = "blur"
+            [html]
+            placeholder = "color"
+            """)
+        #expect(file.jxlQuality == 70 && file.maxFrames == 20)
+        #expect(file.placeholder == .blur && file.markupPlaceholder == .color)
+        #expect(file.stylesheetOptions.placeholder == .blur)
+        var flags = ProjectSettings()
+        flags.markupPlaceholder = .blur
+        flags.jxlQuality = 95
+        let merged = file.overlaid(by: flags)
+        #expect(merged.markupPlaceholder == .blur && merged.placeholder == .blur && merged.jxlQuality == 95 && merged.maxFrames == 20)
+    }
+
+    @Test("jxl-quality in a rule: read, range-checked, merged over earlier rules")
+    func ruleJXLQuality() throws {
+        let settings = try ProjectFile.settings(parsing: """
+            [build]
+            jxl-quality = 80
+            [[rule]]
+            match = "photos/**"
+            jxl-quality = 60
+            [[rule]]
+            match = "photos/team/*"
+            quality = 70
+            """)
+        #expect(settings.planSettings.rule(for: "photos/team/ann.jpg").jxlQuality == 60)
+        #expect(settings.planSettings.rule(for: "photos/team/ann.jpg").jpegQuality == 70)
+        #expect(settings.planSettings.rule(for: "logo.png").jxlQuality == nil)
+        #expect {
+            try ProjectFile.settings(parsing: "[[rule]]\nmatch = \"a/**\"\njxl-quality = 0\n")
+        } throws: { error in
+            String(describing: error).contains("rule.jxl-quality must be between 1 and 100, e.g. jxl-quality = 90; got 0")
+        }
+    }
+
+    @Test("placeholder keys take what --placeholder takes, naming the table")
+    func placeholderKeys() {
+        for table in ["css", "html"] {
+            #expect {
+                try ProjectFile.settings(parsing: "[\(table)]\nplaceholder = \"thumbhash\"\n")
+            } throws: { error in
+                String(describing: error).contains("\(table).placeholder must be \"color\" or \"blur\", e.g. placeholder = \"color\"; got \"thumbhash\"")
+            }
+        }
+    }
+
+    @Test("a table's unknown key lists the table's keys from the registry; a rule's list starts with match")
+    func knownKeys() {
+        #expect {
+            try ProjectFile.settings(parsing: "[css]\nfiles = \"a.css\"\n")
+        } throws: { error in
+            String(describing: error).contains("known keys: \(SettingRegistry.keys(of: .css).joined(separator: ", "))")
+        }
+        #expect {
+            try ProjectFile.settings(parsing: "[[rule]]\nmatch = \"a\"\nqualty = 3\n")
+        } throws: { error in
+            let message = String(describing: error)
+            return message.contains("known keys: match, formats, widths, quality,") && message.contains("jxl-quality") && message.contains("cover")
+        }
+    }
+
+    @Test("defaults and bounds come from the declarations")
+    func defaultsAndBounds() {
+        #expect(SettingRegistry.quality.help.contains("(default: \(SettingRegistry.quality.fallback))"))
+        #expect(SettingRegistry.densities.help.contains("(default: 1,1.5,2)"))
+        #expect(SettingRegistry.qualityTargetHiDPI.help.contains("(default: 70, or 10 below --quality-target)"))
+        #expect(SettingRegistry.quality.problem(with: .fixed(101))?.message(flags: true) == "--quality must be between 1 and 100, or auto, e.g. --quality 80; got 101")
+        #expect(SettingRegistry.quality.problem(with: .auto) == nil)
+        #expect(SettingRegistry.port.problem(with: 70000)?.message(flags: false) == "serve.port must be between 0 and 65535, e.g. port = 8080; got 70000")
+        var settings = ProjectSettings()
+        #expect(SettingRegistry.box.resolved(in: settings) == true)
+        settings.box = false
+        #expect(SettingRegistry.box.resolved(in: settings) == false)
+        settings.jobs = 0
+        #expect(settings.outOfBounds?.message(flags: true) == "--jobs must be between 1 and 256, e.g. --jobs 4; got 0")
+    }
+}
