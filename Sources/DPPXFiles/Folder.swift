@@ -137,33 +137,27 @@ public final class Folder {
 extension FileDescriptor {
     /// Exactly `count` bytes from the current offset; throws `.ioError` when the file ends early.
     public func readAll(count: Int) throws(Errno) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got: Int
-            do {
-                got = try bytes.withUnsafeMutableBytes { raw in
-                    try read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
-                }
-            } catch {
-                throw Errno.of(error)
-            }
-            guard got > 0 else { throw .ioError }
-            filled += got
-        }
+        let bytes = try fill(count) { _, buffer in try read(into: buffer) }
+        guard bytes.count == count else { throw .ioError }
         return bytes
     }
 
     /// Up to `count` bytes from `offset` on (`pread`, the offset left alone): fewer only when the
     /// file ends first.
     public func read(upTo count: Int, at offset: Int) throws(Errno) -> [UInt8] {
+        try fill(count) { filled, buffer in try read(fromAbsoluteOffset: Int64(offset + filled), into: buffer) }
+    }
+
+    /// Up to `count` bytes from repeated reads (`read(filled, buffer)` returns how many it put in
+    /// `buffer`, 0 at the end of the file): a read may return fewer bytes than asked.
+    private func fill(_ count: Int, read: (Int, UnsafeMutableRawBufferPointer) throws -> Int) throws(Errno) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
             let got: Int
             do {
                 got = try bytes.withUnsafeMutableBytes { raw in
-                    try read(fromAbsoluteOffset: Int64(offset + filled), into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
+                    try read(filled, UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
                 }
             } catch {
                 throw Errno.of(error)

@@ -28,13 +28,16 @@ public struct DevelopmentLoop: Service {
     }
 
     public func run() async throws {
-        if buildsFirst { await runRound(changed: []) }
         let watcher = SourceWatcher(root: round.build.sourceRoot, excluding: round.build.outputRoot,
                                     pollInterval: pollInterval, settleDelay: settleDelay)
+        // SRC as it was before the first round: a master saved while that round runs is a change
+        // the watcher then sees, not part of the state it starts from.
+        let before = await watcher.snapshot()
+        if buildsFirst { await runRound(changed: []) }
         // Cancelling the watcher ends its sleeps at once; a round it started runs on its own
         // thread and is awaited to its end.
         await cancelWhenGracefulShutdown {
-            await watcher.run { changed in await runRound(changed: changed) }
+            await watcher.run(since: before) { changed in await runRound(changed: changed) }
         }
     }
 

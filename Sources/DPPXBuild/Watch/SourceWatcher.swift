@@ -23,9 +23,9 @@ public struct SourceWatcher: Sendable {
     }
 
     /// Calls `onChange` with the paths changed since the last call (the first time: since
-    /// `run` started), one call at a time, until the task is cancelled.
-    public func run(onChange: @Sendable ([String]) async -> Void) async {
-        var known = await snapshot()
+    /// `known`, or since `run` started), one call at a time, until the task is cancelled.
+    public func run(since known: SourceSnapshot? = nil, onChange: @Sendable ([String]) async -> Void) async {
+        var known = if let known { known } else { await snapshot() }
         while !Task.isCancelled {
             do { try await Task.sleep(for: pollInterval) } catch { return }
             var current = await snapshot()
@@ -44,7 +44,7 @@ public struct SourceWatcher: Sendable {
 
     /// Walking SRC blocks: it runs on a Dispatch thread, not on Swift's cooperative pool (nor
     /// on the event loops a server answers requests on).
-    private func snapshot() async -> SourceSnapshot {
+    public func snapshot() async -> SourceSnapshot {
         let root = root, excluding = excluding
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
