@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOConcurrencyHelpers
 import NIOPosix
 import Testing
 
@@ -99,13 +100,13 @@ struct ServeFileCacheTests {
         let path = fixture.root + "/digits.txt"
         let identity = try #require(FileIdentity(path: path))
         let cache = FileCache(capacity: 1 << 20)
-        let reads = LockedValue(0)
+        let reads = NIOLockedValueBox(0)
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let loaded = try await withThrowingTaskGroup(of: FileIdentity?.self) { group in
             for _ in 0..<50 {
                 group.addTask {
                     try await cache.sharedLoad(of: path, identity: identity, on: eventLoop) {
-                        reads.withLock { $0 += 1 }
+                        reads.withLockedValue { $0 += 1 }
                         usleep(300_000)
                         return identity
                     }.get()
@@ -114,10 +115,10 @@ struct ServeFileCacheTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(loaded.count == 50 && loaded.allSatisfy { $0 == identity })
-        #expect(reads.current == 1, "\(reads.current) reads for 50 requests at once")
+        #expect(reads.withLockedValue({ $0 }) == 1, "\(reads.withLockedValue({ $0 })) reads for 50 requests at once")
         // Once done, a new version (or a later request for a dropped one) reads again.
-        _ = try await cache.sharedLoad(of: path, identity: identity, on: eventLoop) { reads.withLock { $0 += 1 }; return identity }.get()
-        #expect(reads.current == 2)
+        _ = try await cache.sharedLoad(of: path, identity: identity, on: eventLoop) { reads.withLockedValue { $0 += 1 }; return identity }.get()
+        #expect(reads.withLockedValue({ $0 }) == 2)
     }
 
     @Test("an answer that needs a file read is served while blocking work holds every thread of Swift's cooperative pool")

@@ -3,6 +3,7 @@ import DPPXCore
 import DPPXRewrite
 import HTTPTypes
 import HummingbirdCore
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// The one place that decides what every request is answered with: a complete `Answer`, which
@@ -41,7 +42,7 @@ struct StaticResponder: Sendable {
     /// `[rewrite]`: pages and stylesheets get their images' candidates as they are served.
     let rewrite: RewriteOptions?
     /// The rewriter of the last manifest load, made once per load.
-    private let rewriter = LockedValue<(index: ManifestIndex, rewriter: PageRewriter)?>(nil)
+    private let rewriter = NIOLockedValueBox<(index: ManifestIndex, rewriter: PageRewriter)?>(nil)
     private let headerCache = ResponseHeaderCache()
     private let densityPrefixes = DensityInsertionCache()
 
@@ -162,7 +163,7 @@ struct StaticResponder: Sendable {
     private func pageRewriter() -> PageRewriter? {
         guard let rewrite else { return nil }
         let index = manifests.index()
-        return rewriter.withLock { cached in
+        return rewriter.withLockedValue { cached in
             if let cached, cached.index.isSameLoad(as: index) { return cached.rewriter }
             let made = PageRewriter(images: SiteManifests.load(under: manifests.root).images, options: rewrite)
             cached = (index, made)

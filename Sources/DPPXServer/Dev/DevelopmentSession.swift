@@ -2,6 +2,7 @@ import DPPXBuild
 import DPPXCore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 
 /// Dev mode's shared state, and what the development loop's rounds mean for the server: each
 /// round (the `DevelopmentRound` `dppx build --watch` runs too: build, stylesheet) is logged,
@@ -12,7 +13,7 @@ public final class DevelopmentSession: DevelopmentLoopObserver {
     public let broadcaster = ReloadBroadcaster()
     let manifests: ManifestStore
     let logger: Logger
-    private let status = LockedValue(BuildStatus.pending)
+    private let status = NIOLockedValueBox(BuildStatus.pending)
 
     public init(options: DevelopmentOptions, manifests: ManifestStore, logger: Logger) {
         self.options = options
@@ -21,7 +22,7 @@ public final class DevelopmentSession: DevelopmentLoopObserver {
     }
 
     /// The latest build's outcome.
-    public var latestStatus: BuildStatus { status.current }
+    public var latestStatus: BuildStatus { status.withLockedValue { $0 } }
 
     /// What each round does: the build, then the stylesheet.
     public var round: DevelopmentRound { DevelopmentRound(build: options.build, stylesheet: options.stylesheet) }
@@ -63,7 +64,7 @@ public final class DevelopmentSession: DevelopmentLoopObserver {
     /// Records `outcome` as the latest status, reloads the manifest and tells open pages.
     @discardableResult
     private func finish(_ outcome: DevelopmentRound.Outcome) -> BuildStatus {
-        let sequence = status.current.sequence + 1
+        let sequence = status.withLockedValue { $0.sequence } + 1
         var summary = "the build could not run"
         var changedFiles = false
         if case .success(let report) = outcome.build {
@@ -80,7 +81,7 @@ public final class DevelopmentSession: DevelopmentLoopObserver {
         }
         manifests.reload()
         let result = BuildStatus(sequence: sequence, succeeded: outcome.succeeded, summary: summary, failures: outcome.problems)
-        status.withLock { $0 = result }
+        status.withLockedValue { $0 = result }
         if result.succeeded {
             logger.info("\(summary)")
         } else {

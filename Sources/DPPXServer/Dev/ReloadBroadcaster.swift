@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Fans server-sent events out to every open page in dev mode: build status after each build,
 /// `reload` when the build changed something, and heartbeats.
@@ -11,7 +12,7 @@ public final class ReloadBroadcaster: Sendable {
         var closed = false
     }
 
-    private let state = LockedValue(State())
+    private let state = NIOLockedValueBox(State())
 
     public init() {}
 
@@ -19,7 +20,7 @@ public final class ReloadBroadcaster: Sendable {
     public func subscribe() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = UUID()
-        let accepted = state.withLock { state -> Bool in
+        let accepted = state.withLockedValue { state -> Bool in
             guard !state.closed else { return false }
             state.listeners[id] = continuation
             return true
@@ -29,7 +30,7 @@ public final class ReloadBroadcaster: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.listeners.removeValue(forKey: id) }
+            self?.state.withLockedValue { _ = $0.listeners.removeValue(forKey: id) }
         }
         return stream
     }
@@ -46,7 +47,7 @@ public final class ReloadBroadcaster: Sendable {
 
     /// Ends every stream; later subscribers get an empty one.
     public func finishAll() {
-        let listeners = state.withLock { state -> [AsyncStream<String>.Continuation] in
+        let listeners = state.withLockedValue { state -> [AsyncStream<String>.Continuation] in
             state.closed = true
             defer { state.listeners = [:] }
             return Array(state.listeners.values)
@@ -55,7 +56,7 @@ public final class ReloadBroadcaster: Sendable {
     }
 
     /// How many pages are listening.
-    public var listenerCount: Int { state.withLock { $0.listeners.count } }
+    public var listenerCount: Int { state.withLockedValue { $0.listeners.count } }
 
     /// `event: NAME` and one `data:` line per line of `data`, then a blank line.
     static func frame(event name: String, data: String) -> String {
@@ -67,7 +68,7 @@ public final class ReloadBroadcaster: Sendable {
     }
 
     private func broadcast(_ text: String) {
-        let listeners = state.withLock { Array($0.listeners.values) }
+        let listeners = state.withLockedValue { Array($0.listeners.values) }
         for listener in listeners { listener.yield(text) }
     }
 }

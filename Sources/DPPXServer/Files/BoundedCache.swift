@@ -1,10 +1,12 @@
+import NIOConcurrencyHelpers
+
 /// Values worked out once per key and shared by every request, bounded so that endless distinct
 /// keys (URLs, file versions) cannot grow the server: past `maxEntries` it is emptied and fills
 /// again with what is asked for. `ResponseHeaderCache` and `DensityInsertionCache` keep theirs
 /// in one.
 final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     let maxEntries: Int
-    private let entries = LockedValue([Key: Value]())
+    private let entries = NIOLockedValueBox([Key: Value]())
 
     init(maxEntries: Int) {
         self.maxEntries = maxEntries
@@ -12,12 +14,12 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The value for `key`, if one was stored.
     subscript(key: Key) -> Value? {
-        entries.withLock { $0[key] }
+        entries.withLockedValue { $0[key] }
     }
 
     /// Stores `value` for `key`, emptying the cache first when it is full.
     func store(_ value: Value, for key: Key) {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             if entries.count >= maxEntries, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
             entries[key] = value
         }
@@ -32,5 +34,5 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Entries held now.
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { entries.withLockedValue { $0.count } }
 }

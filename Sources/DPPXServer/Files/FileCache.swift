@@ -1,4 +1,5 @@
 import NIOCore
+import NIOConcurrencyHelpers
 import NIOPosix
 
 /// What `RootedFileSystem` remembers between requests, per absolute path: that the path was
@@ -23,9 +24,9 @@ final class FileCache: Sendable {
 
     let capacity: Int
     let maxPaths: Int
-    private let state = LockedValue(State())
+    private let state = NIOLockedValueBox(State())
     /// Reads in progress, by path and the version being read.
-    private let loads = LockedValue([LoadKey: EventLoopFuture<FileIdentity?>]())
+    private let loads = NIOLockedValueBox([LoadKey: EventLoopFuture<FileIdentity?>]())
 
     private struct LoadKey: Hashable {
         let path: String
@@ -39,12 +40,12 @@ final class FileCache: Sendable {
 
     /// Whether `path` was confirmed inside ROOT while it reached the file `identity` names.
     func isConfirmedInside(_ path: String, _ identity: FileIdentity) -> Bool {
-        state.withLock { $0.entries[path]?.identity == identity }
+        state.withLockedValue { $0.entries[path]?.identity == identity }
     }
 
     /// Records that `path`, reaching `identity`, is inside ROOT.
     func confirmInside(_ path: String, _ identity: FileIdentity) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.entries[path]?.identity == identity { return }
             if state.entries.count >= maxPaths { state = State() }
             Self.dropContents(of: path, from: &state)
@@ -54,7 +55,7 @@ final class FileCache: Sendable {
 
     /// The bytes of `path` when they were read from the same version of the file.
     func contents(of path: String, identity: FileIdentity) -> ByteBuffer? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let entry = state.entries[path], entry.identity == identity else { return nil }
             return entry.contents
         }
@@ -65,7 +66,7 @@ final class FileCache: Sendable {
     func store(_ contents: ByteBuffer, for path: String, identity: FileIdentity) {
         let size = contents.readableBytes
         guard size <= capacity else { return }
-        state.withLock { state in
+        state.withLockedValue { state in
             Self.dropContents(of: path, from: &state)
             while state.bytes + size > capacity, !state.order.isEmpty {
                 let oldest = state.order.removeFirst()
@@ -86,7 +87,7 @@ final class FileCache: Sendable {
     func sharedLoad(of path: String, identity: FileIdentity, on eventLoop: any EventLoop,
                     read: @escaping @Sendable () -> FileIdentity?) -> EventLoopFuture<FileIdentity?> {
         let key = LoadKey(path: path, identity: identity)
-        let (future, started) = loads.withLock { loads -> (EventLoopFuture<FileIdentity?>, EventLoopPromise<FileIdentity?>?) in
+        let (future, started) = loads.withLockedValue { loads -> (EventLoopFuture<FileIdentity?>, EventLoopPromise<FileIdentity?>?) in
             if let running = loads[key] { return (running, nil) }
             let promise = eventLoop.makePromise(of: FileIdentity?.self)
             loads[key] = promise.futureResult
@@ -96,7 +97,7 @@ final class FileCache: Sendable {
             NIOThreadPool.singleton.submit { state in
                 let loaded = state == .active ? read() : nil
                 // Forgotten before anyone hears of it: a later request reads the file again.
-                self.loads.withLock { loads in
+                self.loads.withLockedValue { loads in
                     if loads[key] == started.futureResult { loads[key] = nil }
                 }
                 started.succeed(loaded)
@@ -106,7 +107,7 @@ final class FileCache: Sendable {
     }
 
     /// Bytes of contents held now.
-    var heldBytes: Int { state.withLock { $0.bytes } }
+    var heldBytes: Int { state.withLockedValue { $0.bytes } }
 
     private static func dropContents(of path: String, from state: inout State) {
         guard let held = state.entries[path]?.contents else { return }

@@ -1,6 +1,7 @@
 import DPPXCore
 import DPPXFiles
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Every `dppx-manifest.json` under ROOT, each re-read when it changes on disk.
 ///
@@ -41,7 +42,7 @@ public final class ManifestStore: Sendable {
         let discovers: Bool
     }
 
-    private let state = LockedValue(State())
+    private let state = NIOLockedValueBox(State())
 
     public init(root: String, recheckInterval: Duration = .seconds(1)) {
         self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
@@ -52,13 +53,13 @@ public final class ManifestStore: Sendable {
     /// The images to negotiate on now, from every manifest.
     public func index() -> ManifestIndex {
         refreshIfDue()
-        return state.withLock { $0.index }
+        return state.withLockedValue { $0.index }
     }
 
     /// Whether manifests are in use, and if not, why.
     public func status() -> ManifestStatus {
         refreshIfDue()
-        return state.withLock { $0.status }
+        return state.withLockedValue { $0.status }
     }
 
     /// Looks for manifests and reads them all again now (after a build). Returns the new status.
@@ -66,7 +67,7 @@ public final class ManifestStore: Sendable {
     public func reload() -> ManifestStatus {
         let fingerprints = fingerprints(of: discover())
         let (index, status) = load(fingerprints)
-        state.withLock {
+        state.withLockedValue {
             $0.index = index
             $0.status = status
             $0.fingerprints = fingerprints
@@ -85,7 +86,7 @@ public final class ManifestStore: Sendable {
 
     /// The timed check due now, if one is.
     func beginTimedCheck(now: ContinuousClock.Instant = .now) -> TimedCheck? {
-        state.withLock { state -> TimedCheck? in
+        state.withLockedValue { state -> TimedCheck? in
             if let checked = state.checked, now - checked < recheckInterval { return nil }
             state.checked = now
             state.checksSinceDiscovery += 1
@@ -116,9 +117,9 @@ public final class ManifestStore: Sendable {
     /// check's result is dropped once a search has set other paths since it began: it would
     /// forget a manifest just found until the next search (`discoveryEvery` checks later).
     private func update(to fingerprints: [String: FileIdentity?], madeBy update: Update) {
-        guard fingerprints != state.withLock({ $0.fingerprints }) else { return }
+        guard fingerprints != state.withLockedValue({ $0.fingerprints }) else { return }
         let (index, status) = load(fingerprints)
-        state.withLock {
+        state.withLockedValue {
             switch update {
             case .search: $0.search += 1
             case .check(let search): guard search == $0.search else { return }
@@ -131,7 +132,7 @@ public final class ManifestStore: Sendable {
 
     /// Searches ROOT for manifests on a background queue, one search at a time.
     private func startDiscovery() {
-        let starts = state.withLock { state -> Bool in
+        let starts = state.withLockedValue { state -> Bool in
             guard !state.discovering else { return false }
             state.discovering = true
             return true
@@ -139,7 +140,7 @@ public final class ManifestStore: Sendable {
         guard starts else { return }
         DispatchQueue.global(qos: .utility).async { [self] in
             search()
-            state.withLock { $0.discovering = false }
+            state.withLockedValue { $0.discovering = false }
         }
     }
 

@@ -3,6 +3,7 @@ import DPPXCore
 import Foundation
 import Logging
 import NIOCore
+import NIOConcurrencyHelpers
 import NIOPosix
 import ServiceLifecycle
 
@@ -85,10 +86,10 @@ public struct ImageServer: Sendable {
     public func run(shutdownGrace: Duration = .seconds(30),
                     onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws(ServerError) {
         try await prepare()
-        let started = LockedValue(false)
+        let started = NIOLockedValueBox(false)
         var configuration = ServiceGroupConfiguration(
             services: makeServices { port in
-                started.withLock { $0 = true }
+                started.withLockedValue { $0 = true }
                 announce(port: port)
                 await onRunning(port)
             },
@@ -98,7 +99,7 @@ public struct ImageServer: Sendable {
         do {
             try await ServiceGroup(configuration: configuration).run()
         } catch {
-            if started.current { throw .stopped(String(describing: error)) }
+            if started.withLockedValue({ $0 }) { throw .stopped(String(describing: error)) }
             throw ServerError.binding(error, host: options.host, port: options.port)
         }
         logger.info("stopped")
