@@ -68,7 +68,9 @@ struct BuildWatchTests {
     @Test("a second Ctrl-C while a build runs stops at once with 130, saying the next build removes the temporary files")
     func secondInterrupt() async throws {
         let scratch = ScratchFolder("dppx-watch-twice")
-        for index in 0..<6 { try TestImages.write(scratch("src/big\(index)@2x.jpg"), width: 2400, height: 1600, seed: UInt64(index)) }
+        // Enough masters that, one at a time, the build outlasts the test noticing the first one
+        // (a loaded test process can take seconds), so both signals come while it runs.
+        for index in 0..<24 { try TestImages.write(scratch("src/big\(index)@2x.jpg"), width: 2400, height: 1600, seed: UInt64(index)) }
         let watching = try LoggedProcess(["build", "src", "--out", "public", "--jobs", "1", "--watch"], in: scratch.path)
         try await watching.waitFor("the first master built") { watching.log().contains("built big") }
         let process = watching.process
