@@ -21,7 +21,7 @@ public final class ScratchFolder: @unchecked Sendable {
         var result: [String] = []
         while let item = walker.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: self(item), isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: self(item), isDirectory: &isDirectory)
             let hidden = item.split(separator: "/").contains { $0.hasPrefix(".") }
             if !isDirectory.boolValue && (includingHidden || !hidden) { result.append(item) }
         }

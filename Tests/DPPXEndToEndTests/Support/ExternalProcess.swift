@@ -38,8 +38,8 @@ struct ExternalProcess {
         try FileManager.default.createDirectory(at: capture, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: capture) }
         let outURL = capture.appendingPathComponent("out"), errURL = capture.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
@@ -63,7 +63,7 @@ struct ExternalProcess {
     /// Starts a long-running program (a server) in the background with stdout and stderr both
     /// appended to `logFile`, which is created; the caller stops it (SIGINT or SIGKILL).
     static func launch(_ executable: String, _ arguments: [String], in directory: String? = nil, logFile: String) throws -> Process {
-        FileManager.default.createFile(atPath: logFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

@@ -36,7 +36,7 @@ final class ReportCollector {
         server.serve_forever()
         """
         try script.write(toFile: folder("collector.py"), atomically: true, encoding: .utf8)
-        FileManager.default.createFile(atPath: folder("reports"), contents: nil)
+        _ = FileManager.default.createFile(atPath: folder("reports"), contents: nil)
         server = try PythonServer([folder("collector.py"), folder("reports")], name: "the report collector")
     }
 
