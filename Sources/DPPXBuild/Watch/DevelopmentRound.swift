@@ -41,11 +41,7 @@ public struct DevelopmentRound: Sendable {
     /// a watcher or a server must not hold one of Swift's cooperative threads that long.
     /// `onEvent` hears of each master as it is built.
     public func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) async -> Outcome {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: runBlocking(onEvent: onEvent))
-            }
-        }
+        await onDispatchThread { runBlocking(onEvent: onEvent) }
     }
 
     private func runBlocking(onEvent: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {

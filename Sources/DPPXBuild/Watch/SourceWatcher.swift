@@ -46,10 +46,6 @@ public struct SourceWatcher: Sendable {
     /// on the event loops a server answers requests on).
     public func snapshot() async -> SourceSnapshot {
         let root = root, excluding = excluding
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: SourceSnapshot(root: root, excluding: excluding))
-            }
-        }
+        return await onDispatchThread { SourceSnapshot(root: root, excluding: excluding) }
     }
 }
