@@ -76,6 +76,27 @@ struct DevelopmentLoopTests {
         try await running.value
     }
 
+    @Test("a loop that starts after its caller's first round watches from SRC as it was before that round: a master saved in between is built")
+    func watchesFromBeforeTheCallersRound() async throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("hero@2x.jpg"), width: 200, height: 100)
+        let round = DevelopmentRound(build: fixture.options())
+        let before = await SourceWatcher(root: fixture.options().sourceRoot, excluding: fixture.options().outputRoot).snapshot()
+        _ = await round.run()
+        // Saved after the caller's round and before the loop's first look at SRC.
+        try TestImages.write(fixture.source("late@2x.jpg"), width: 60, height: 40)
+        let recorder = Recorder()
+        let loop = DevelopmentLoop(round: round, observer: recorder, buildsFirst: false, since: before,
+                                   pollInterval: .milliseconds(50), settleDelay: .milliseconds(50))
+        let group = ServiceGroup(services: [loop], logger: Logger(label: "dppx.test"))
+        let running = Task { try await group.run() }
+        try await Self.waitFor("a round for the master saved in between") { recorder.finished.count == 1 }
+        #expect(recorder.started == [["late@2x.jpg"]])
+        #expect(recorder.built == ["late@2x.jpg"])
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+
     @Test("graceful shutdown during a round lets it finish: every master of the change is built, no temporary file stays")
     func shutdownFinishesTheRound() async throws {
         let fixture = BuildFixture()

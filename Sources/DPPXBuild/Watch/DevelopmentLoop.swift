@@ -16,13 +16,18 @@ public struct DevelopmentLoop: Service {
     /// How long SRC must stay unchanged before a round starts, so a file still being copied or
     /// saved in several writes is built once, complete.
     public var settleDelay: Duration
+    /// SRC as it was before the caller's own first round (when `buildsFirst` is false), so a
+    /// master saved between that round and this loop starting is a change, not missed.
+    public var since: SourceSnapshot?
     let observer: any DevelopmentLoopObserver
 
     public init(round: DevelopmentRound, observer: any DevelopmentLoopObserver, buildsFirst: Bool = true,
+                since: SourceSnapshot? = nil,
                 pollInterval: Duration = .milliseconds(500), settleDelay: Duration = .milliseconds(300)) {
         self.round = round
         self.observer = observer
         self.buildsFirst = buildsFirst
+        self.since = since
         self.pollInterval = pollInterval
         self.settleDelay = settleDelay
     }
@@ -32,7 +37,7 @@ public struct DevelopmentLoop: Service {
                                     pollInterval: pollInterval, settleDelay: settleDelay)
         // SRC as it was before the first round: a master saved while that round runs is a change
         // the watcher then sees, not part of the state it starts from.
-        let before = await watcher.snapshot()
+        let before = if let since { since } else { await watcher.snapshot() }
         if buildsFirst { await runRound(changed: []) }
         // Cancelling the watcher ends its sleeps at once; a round it started runs on its own
         // thread and is awaited to its end.

@@ -14,6 +14,8 @@ public final class DevelopmentSession: DevelopmentLoopObserver {
     let manifests: ManifestStore
     let logger: Logger
     private let status = NIOLockedValueBox(BuildStatus.pending)
+    /// SRC as it was before the first build, where the loop's watching starts from.
+    private let sourceBeforeFirstBuild = NIOLockedValueBox<SourceSnapshot?>(nil)
 
     public init(options: DevelopmentOptions, manifests: ManifestStore, logger: Logger) {
         self.options = options
@@ -29,7 +31,8 @@ public final class DevelopmentSession: DevelopmentLoopObserver {
 
     /// The loop that rebuilds on changes after the first build (`build`), until graceful shutdown.
     public var loop: DevelopmentLoop {
-        DevelopmentLoop(round: round, observer: self, buildsFirst: false, pollInterval: options.pollInterval, settleDelay: options.settleDelay)
+        DevelopmentLoop(round: round, observer: self, buildsFirst: false, since: sourceBeforeFirstBuild.withLockedValue { $0 },
+                        pollInterval: options.pollInterval, settleDelay: options.settleDelay)
     }
 
     /// The first build, before the server listens. Throws only when the build cannot run at
@@ -37,6 +40,8 @@ public final class DevelopmentSession: DevelopmentLoopObserver {
     /// ends up in the returned status, the terminal and open pages.
     @discardableResult
     public func build(fatal: Bool = false) async throws(BuildError) -> BuildStatus {
+        let before = await SourceWatcher(root: options.build.sourceRoot, excluding: options.build.outputRoot).snapshot()
+        sourceBeforeFirstBuild.withLockedValue { $0 = before }
         let outcome = await round.run { [self] event in buildEvent(event) }
         if fatal, case .failure(let error) = outcome.build { throw error }
         return finish(outcome)
