@@ -68,18 +68,20 @@ struct BuildWatchTests {
     @Test("a second Ctrl-C while a build runs stops at once with 130, saying the next build removes the temporary files")
     func secondInterrupt() async throws {
         let scratch = ScratchFolder("dppx-watch-twice")
-        // Enough masters that, one at a time, the build outlasts the test noticing the first one
-        // (a loaded test process can take seconds), so both signals come while it runs.
+        // Enough masters that, one at a time, the build runs for seconds after the first is built.
+        // The signals are sent from a thread of their own: a loaded test process can leave its
+        // tasks unscheduled for longer than the whole build takes.
         for index in 0..<24 { try TestImages.write(scratch("src/big\(index)@2x.jpg"), width: 2400, height: 1600, seed: UInt64(index)) }
         let watching = try LoggedProcess(["build", "src", "--out", "public", "--jobs", "1", "--watch"], in: scratch.path)
-        try await watching.waitFor("the first master built") { watching.log().contains("built big") }
         let process = watching.process
-        kill(process.processIdentifier, SIGINT)
-        try await Task.sleep(for: .milliseconds(300))
-        kill(process.processIdentifier, SIGINT)
         let status = try await offPool {
-            let deadline = Date().addingTimeInterval(30)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
+            let deadline = Date().addingTimeInterval(60)
+            while !watching.log().contains("built big") && process.isRunning && Date() < deadline { usleep(10_000) }
+            kill(process.processIdentifier, SIGINT)
+            usleep(300_000)
+            kill(process.processIdentifier, SIGINT)
+            let exitDeadline = Date().addingTimeInterval(30)
+            while process.isRunning && Date() < exitDeadline { usleep(20_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             return process.terminationStatus
