@@ -53,30 +53,41 @@ public enum QualitySearch {
     /// tiles stand for the whole image better than a few large ones.
     static let sampleTile = 128
 
-    /// The levels searched per format, lowest first: each level is an encoder quality (below
-    /// these, files fall apart whatever the picture), except JPEG's top ones (see `rung`).
+    /// The qualities searched per format: below these, files fall apart whatever the picture.
     public static func range(for format: ImageFormat) -> ClosedRange<Int>? {
         switch format {
-        case .jpeg: 30...(jpegSubsampledTop + 11)
-        case .webp: 30...100
+        case .jpeg, .webp: 30...100
         case .avif: 20...100
         default: nil
         }
     }
 
-    /// The highest JPEG quality searched in 4:2:0. libvips writes 4:4:4 from quality 90, where
-    /// the bytes double for a few points of score (on a ukui photo at 1920x1200: q85 101 KB
-    /// scoring 80.8; q90 195 KB, 89.6 in 4:4:4, 126 KB, 84.0 in 4:2:0; q95 in 4:2:0 191 KB,
-    /// 86.8). So JPEG's scale goes on in 4:2:0 up to here, about the bytes of 4:4:4 at 90,
-    /// and then through 4:4:4 from 90 to 100: bytes and scores both rise along it.
-    static let jpegSubsampledTop = 95
+    /// The scales searched for `format`, in order, as ranges of levels (see `rung`): one per
+    /// format, and for JPEG a second in 4:4:4.
+    ///
+    /// libvips writes JPEG 4:4:4 from quality 90, where a photo's bytes about double for a
+    /// few points of score (on a ukui photo at 1920x1200: q85 101 KB scoring 80.8; q90 195 KB,
+    /// 89.6 in 4:4:4, 126 KB, 84.0 in 4:2:0). So JPEG is searched in 4:2:0 first, all the way
+    /// up; pictures whose colour edges 4:2:0 blurs (flat graphics, saturated lines) then need
+    /// 90 or more, or never pass, and are searched again in 4:4:4, where a lower quality may
+    /// pass in fewer bytes. The smaller passing file wins.
+    static func scales(for format: ImageFormat) -> [ClosedRange<Int>] {
+        guard let range = range(for: format) else { return [] }
+        guard format == .jpeg else { return [range] }
+        return [range, (range.lowerBound + fullChromaLevels)...(range.upperBound + fullChromaLevels)]
+    }
 
-    /// The encoder quality and JPEG chroma of `level` on `format`'s scale: JPEG's levels up to
-    /// `jpegSubsampledTop` are that quality in 4:2:0, the 11 above it 4:4:4 at 90 to 100;
-    /// other formats' levels are their quality.
+    /// JPEG levels from this up are 4:4:4 at the level less this.
+    static let fullChromaLevels = 100
+
+    /// The 4:2:0 JPEG quality from which the 4:4:4 scale is searched too.
+    static let fullChromaFrom = 90
+
+    /// The encoder quality and JPEG chroma of `level`: a JPEG level is its quality in 4:2:0,
+    /// or `fullChromaLevels` more in 4:4:4; other formats' levels are their quality.
     public static func rung(_ level: Int, of format: ImageFormat) -> (quality: Int, chroma: JPEGChroma?) {
         guard format == .jpeg else { return (level, nil) }
-        return level <= jpegSubsampledTop ? (level, .subsampled) : (level - jpegSubsampledTop - 1 + 90, .full)
+        return level < fullChromaLevels ? (level, .subsampled) : (level - fullChromaLevels, .full)
     }
 
     /// Whether `image` in `format` is searched rather than encoded at a fixed quality: the
@@ -91,7 +102,8 @@ public enum QualitySearch {
     /// The smallest file of `image` in `format` scoring at least `target`, and what was chosen.
     public static func encode(_ image: VipsImage, as format: ImageFormat, settings: EncodeSettings, target: Double,
                               losslessSource: Bool, file: String) throws(ImagingError) -> (bytes: [UInt8], choice: Manifest.QualitySearchResult) {
-        guard let range = range(for: format), let fixed = EncodeSettings.defaultQuality(for: format) else {
+        let scales = scales(for: format)
+        guard let top = scales.last?.upperBound, let fixed = EncodeSettings.defaultQuality(for: format) else {
             throw ImagingError(file: file, reason: "has no quality to search for \(format.rawValue)")
         }
         // The resize runs once, here; every step encodes these pixels.
@@ -116,34 +128,40 @@ public enum QualitySearch {
             if quality == fixed { fixedBytes = bytes.count }
             let score = try PerceptualScore.ssimulacra2(reference: pixels, encoded: bytes, file: file)
             whole[quality] = score
-            // The smallest passing file (JPEG's scale is not quite monotonic in bytes where
-            // 4:2:0 meets 4:4:4); the top of the scale when nothing passes.
+            // The smallest passing file (of either JPEG chroma); the top level when nothing passes.
             let passes = score >= goal
-            let better = best.map { passes && ($0.score < goal || bytes.count < $0.bytes.count) } ?? (passes || quality == range.upperBound)
+            let better = best.map { passes && ($0.score < goal || bytes.count < $0.bytes.count) } ?? (passes || quality == top)
             if better { best = (quality, bytes, score) }
             return score
         }
 
-        if let sample = try self.sample(of: pixels, file: file) {
-            var sampled: [Int: Double] = [:]
-            func sampleStep(_ level: Int) throws(ImagingError) -> Double {
-                if let known = sampled[level] { return known }
-                let score = try PerceptualScore.ssimulacra2(reference: sample, encoded: encoded(sample, level), file: file)
-                sampled[level] = score
-                return score
+        let sample = try self.sample(of: pixels, file: file)
+        var sampled: [Int: Double] = [:]
+        func sampleStep(_ level: Int) throws(ImagingError) -> Double {
+            if let known = sampled[level] { return known }
+            guard let sample else { return try wholeStep(level) }
+            let score = try PerceptualScore.ssimulacra2(reference: sample, encoded: encoded(sample, level), file: file)
+            sampled[level] = score
+            return score
+        }
+        // One scale, from `start`: the lowest passing level's file ends up in `best`.
+        func search(_ range: ClosedRange<Int>, from start: Int) throws(ImagingError) {
+            guard sample != nil else {
+                var known = whole
+                _ = try lowestPassing(in: range, from: start, goal: goal, known: &known, probe: wholeStep)
+                return
             }
             // Where the sample's search aims at `offset` above the goal (the sample scores off
             // the whole image, by about as much at neighbouring qualities).
             func sampleAnswer(from start: Int, offset: Double) throws(ImagingError) -> Int {
-                var known = sampled
-                let level = try lowestPassing(in: range, from: start, goal: goal + offset, known: &known, probe: sampleStep)
-                return level
+                var known = sampled.filter { range.contains($0.key) }
+                return try lowestPassing(in: range, from: start, goal: goal + offset, known: &known, probe: sampleStep)
             }
             // The sample's answer with its usual offset, then the whole file there: the two
             // scores at one level tie the sample to the whole image, and the sample, so
             // corrected, says where the whole file just passes. When the whole file passes with
             // room to spare, one step down to there; when it fails, up to there until it passes.
-            let first = try sampleAnswer(from: fixed, offset: typicalSampleOffset(for: format))
+            let first = try sampleAnswer(from: start, offset: typicalSampleOffset(for: format))
             let score = try wholeStep(first)
             let aim = try sampleAnswer(from: first, offset: sampleStep(first) - score)
             if score >= goal {
@@ -155,17 +173,15 @@ public enum QualitySearch {
                     level = min(range.upperBound, max(next, level + 1))
                 }
             }
-        } else {
-            var known = whole
-            _ = try lowestPassing(in: range, from: fixed, goal: goal, known: &known, probe: wholeStep)
+        }
+
+        try search(scales[0], from: fixed)
+        // JPEG's 4:4:4 scale, where 4:2:0 needed `fullChromaFrom` or more or never passed.
+        if scales.count > 1, best.map({ $0.score < goal || $0.quality >= fullChromaFrom }) ?? true {
+            try search(scales[1], from: fixed + fullChromaLevels)
         }
         // The search stops short of the top quality when the one below it fails: the top is the answer then.
-        if best == nil { _ = try wholeStep(range.upperBound) }
-        // A JPEG answer in 4:2:0 above 90 against 4:4:4 at 90: on most photos 4:2:0 is a
-        // third smaller at the same score, on pictures of sharp colour edges 4:4:4 can win.
-        if format == .jpeg, let found = best, found.score >= goal, (90...jpegSubsampledTop).contains(found.quality) {
-            _ = try wholeStep(jpegSubsampledTop + 1)
-        }
+        if best == nil { _ = try wholeStep(top) }
         guard let chosen = best else {
             throw ImagingError(file: file, reason: "quality search for \(format.rawValue) lost its result (a dppx bug; please report it)")
         }
