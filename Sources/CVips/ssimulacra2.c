@@ -159,152 +159,184 @@ static void ssim2_to_xyb(float *restrict r, float *restrict g, float *restrict b
     }
 }
 
-/* The next scale's linear planes: 2x2 means, the odd last row or column averaging what it has. */
-static int ssim2_downsample(const ssim2_level *from, ssim2_level *to, float *rows) {
-    int width = from->width, height = from->height;
-    int out_width = (width + 1) / 2, out_height = (height + 1) / 2;
-    to->width = out_width;
-    to->height = out_height;
-    to->pixels = NULL;
-    to->bands = 3;
-    for (int c = 0; c < 3; c++) {
-        to->planes[c] = g_try_malloc0(sizeof(float) * (size_t)out_width * out_height);
-        if (!to->planes[c]) return -1;
+/* The horizontal pass of the blur on one row, zero beyond the left and right edges. One pass
+ * with the taps in registers, paired by symmetry; the few columns within the radius of an edge
+ * take the taps that fall inside. */
+static void ssim2_blur_row(const float *restrict in, float *restrict out, int width) {
+    const float w0 = ssim2_gauss[5], w1 = ssim2_gauss[6], w2 = ssim2_gauss[7];
+    const float w3 = ssim2_gauss[8], w4 = ssim2_gauss[9], w5 = ssim2_gauss[10];
+    for (int x = SSIM2_RADIUS; x < width - SSIM2_RADIUS; x++) {
+        out[x] = w5 * in[x - 5] + w4 * in[x - 4] + w3 * in[x - 3] + w2 * in[x - 2] + w1 * in[x - 1] + w0 * in[x] +
+                 w1 * in[x + 1] + w2 * in[x + 2] + w3 * in[x + 3] + w4 * in[x + 4] + w5 * in[x + 5];
     }
-    float *top[3] = {rows, rows + width, rows + 2 * width};
-    float *bottom[3] = {rows + 3 * width, rows + 4 * width, rows + 5 * width};
-    for (int oy = 0; oy < out_height; oy++) {
-        int y0 = 2 * oy, pair = y0 + 1 < height;
-        ssim2_linear_row(from, y0, top[0], top[1], top[2]);
-        if (pair) ssim2_linear_row(from, y0 + 1, bottom[0], bottom[1], bottom[2]);
-        for (int c = 0; c < 3; c++) {
-            float *out = to->planes[c] + (size_t)oy * out_width;
-            for (int ox = 0; ox < out_width; ox++) {
-                int x0 = 2 * ox, two = x0 + 1 < width;
-                float sum = top[c][x0] + (two ? top[c][x0 + 1] : 0);
-                if (pair) sum += bottom[c][x0] + (two ? bottom[c][x0 + 1] : 0);
-                out[ox] = sum / (float)((1 + two) * (1 + pair));
-            }
+    for (int x = 0; x < width; x++) {
+        if (x == SSIM2_RADIUS && width - SSIM2_RADIUS > x) x = width - SSIM2_RADIUS;
+        float sum = 0;
+        for (int k = -SSIM2_RADIUS; k <= SSIM2_RADIUS; k++) {
+            if (x + k >= 0 && x + k < width) sum += ssim2_gauss[k + SSIM2_RADIUS] * in[x + k];
+        }
+        out[x] = sum;
+    }
+}
+
+/* The vertical pass over columns [0, n) of the rows `rows` (11 of them, top to bottom, already
+ * mirrored at the image's edges), paired by symmetry like the horizontal one. */
+static void ssim2_blur_column(const float *const rows[SSIM2_TAPS], int offset, float *restrict out, int n) {
+    const float w0 = ssim2_gauss[5], w1 = ssim2_gauss[6], w2 = ssim2_gauss[7];
+    const float w3 = ssim2_gauss[8], w4 = ssim2_gauss[9], w5 = ssim2_gauss[10];
+    const float *restrict r0 = rows[0] + offset, *restrict r1 = rows[1] + offset, *restrict r2 = rows[2] + offset;
+    const float *restrict r3 = rows[3] + offset, *restrict r4 = rows[4] + offset, *restrict r5 = rows[5] + offset;
+    const float *restrict r6 = rows[6] + offset, *restrict r7 = rows[7] + offset, *restrict r8 = rows[8] + offset;
+    const float *restrict r9 = rows[9] + offset, *restrict r10 = rows[10] + offset;
+    for (int x = 0; x < n; x++) {
+        out[x] = w5 * r0[x] + w4 * r1[x] + w3 * r2[x] + w2 * r3[x] + w1 * r4[x] + w0 * r5[x] + w1 * r6[x] +
+                 w2 * r7[x] + w3 * r8[x] + w4 * r9[x] + w5 * r10[x];
+    }
+}
+
+/* The error maps of columns [0, n) of one row, pooled into `lanes`: the sums of the SSIM error,
+ * edge artifacts and lost detail and of their fourth powers, each kept in SSIM2_LANES partial
+ * sums (column x adds to lane x % SSIM2_LANES), so the loop vectorises without reordering
+ * additions: scores are the same on every compiler and every run. */
+#define SSIM2_LANES 8
+static void ssim2_pool(const float *restrict one, const float *restrict two, const float *restrict mu1,
+                       const float *restrict mu2, const float *restrict s11, const float *restrict s22,
+                       const float *restrict s12, int n,
+                       float lanes[6][SSIM2_LANES]) {
+    for (int x0 = 0; x0 < n; x0 += SSIM2_LANES) {
+        int count = n - x0 < SSIM2_LANES ? n - x0 : SSIM2_LANES;
+        for (int j = 0; j < count; j++) {
+            int x = x0 + j;
+            float m1 = mu1[x], m2 = mu2[x];
+            float num_m = 1.0f - (m1 - m2) * (m1 - m2);
+            float num_s = 2 * (s12[x] - m1 * m2) + SSIM2_C2;
+            float denom_s = (s11[x] - m1 * m1) + (s22[x] - m2 * m2) + SSIM2_C2;
+            float d = 1.0f - num_m * num_s / denom_s;
+            d = d > 0 ? d : 0;
+            lanes[0][j] += d;
+            lanes[1][j] += (d * d) * (d * d);
+            float edge = (1.0f + fabsf(two[x] - m2)) / (1.0f + fabsf(one[x] - m1)) - 1.0f;
+            float gained = edge > 0 ? edge : 0, missing = edge < 0 ? -edge : 0;
+            lanes[2][j] += gained;
+            lanes[3][j] += (gained * gained) * (gained * gained);
+            lanes[4][j] += missing;
+            lanes[5][j] += (missing * missing) * (missing * missing);
         }
     }
-    return 0;
 }
 
-/* The horizontal pass of the blur on one row: zero beyond the left and right edges. Tap by
- * tap over the whole row, so the compiler can vectorise the inner loop. */
-static void ssim2_blur_row(const float *restrict in, float *restrict out, int width) {
-    memset(out, 0, sizeof(float) * width);
-    for (int k = -SSIM2_RADIUS; k <= SSIM2_RADIUS; k++) {
-        float weight = ssim2_gauss[k + SSIM2_RADIUS];
-        int from = k < 0 ? -k : 0;
-        int to = k > 0 ? width - k : width;
-        const float *source = in + k;
-        for (int x = from; x < to; x++) out[x] += weight * source[x];
+/* Adds row `y` of a level's linear planes into the next scale's planes: 2x2 means, the odd last
+ * row or column averaging what it has (added in the order the means were always added). */
+static void ssim2_downsample_row(const float *const rgb[3], int width, int height, int y, ssim2_level *to) {
+    int out_width = to->width, pairs = width / 2, pair = (y | 1) < height;
+    for (int c = 0; c < 3; c++) {
+        const float *restrict in = rgb[c];
+        float *restrict out = to->planes[c] + (size_t)(y / 2) * out_width;
+        if (y % 2 == 0) {
+            for (int ox = 0; ox < pairs; ox++) out[ox] = in[2 * ox] + in[2 * ox + 1];
+            if (width % 2) out[pairs] = in[width - 1];
+        } else {
+            for (int ox = 0; ox < pairs; ox++) out[ox] = (out[ox] + in[2 * ox]) + in[2 * ox + 1];
+            if (width % 2) out[pairs] = out[pairs] + in[width - 1];
+        }
+        if (y % 2 == 1 || !pair) {
+            /* The divisions the means always had: 4 (or 2 on the last row), 2 (or 1) on an odd last column. */
+            float full = (float)(2 * (1 + pair));
+            for (int ox = 0; ox < pairs; ox++) out[ox] = out[ox] / full;
+            if (width % 2) out[pairs] = out[pairs] / (float)(1 + pair);
+        }
     }
 }
 
-/* One row's error maps, pooled: the sums of the SSIM error, edge artifacts and lost detail
- * and of their fourth powers. In float (a row is at most a few thousand terms; the caller adds
- * rows in double), without branches, and summed in any order so the loop vectorises: the
- * order is fixed at compile time, so scores are still deterministic. */
-static void ssim2_pool_row(const float *restrict one, const float *restrict two, const float *restrict mu1,
-                           const float *restrict mu2, const float *restrict s11, const float *restrict s22,
-                           const float *restrict s12, int width, float pooled[6]) {
-#ifdef __clang__
-#pragma clang fp reassociate(on)
-#endif
-    float ssim = 0, ssim4 = 0, artifact = 0, artifact4 = 0, lost = 0, lost4 = 0;
-    for (int x = 0; x < width; x++) {
-        float m1 = mu1[x], m2 = mu2[x];
-        float num_m = 1.0f - (m1 - m2) * (m1 - m2);
-        float num_s = 2 * (s12[x] - m1 * m2) + SSIM2_C2;
-        float denom_s = (s11[x] - m1 * m1) + (s22[x] - m2 * m2) + SSIM2_C2;
-        float d = 1.0f - num_m * num_s / denom_s;
-        d = d > 0 ? d : 0;
-        ssim += d;
-        ssim4 += (d * d) * (d * d);
-        float edge = (1.0f + fabsf(two[x] - m2)) / (1.0f + fabsf(one[x] - m1)) - 1.0f;
-        float gained = edge > 0 ? edge : 0, missing = edge < 0 ? -edge : 0;
-        artifact += gained;
-        artifact4 += (gained * gained) * (gained * gained);
-        lost += missing;
-        lost4 += (missing * missing) * (missing * missing);
-    }
-    pooled[0] = ssim;
-    pooled[1] = ssim4;
-    pooled[2] = artifact;
-    pooled[3] = artifact4;
-    pooled[4] = lost;
-    pooled[5] = lost4;
+/* The floats of `work` a scale of `width` columns needs: the ring's rows (6 XYB planes and 15
+ * horizontally blurred ones, SSIM2_TAPS rows each), 6 rows of linear RGB, 2 of products and the
+ * vertical pass's 5 column blocks. */
+#define SSIM2_BLOCK 256
+static size_t ssim2_work_floats(int width) {
+    return (size_t)width * (21 * SSIM2_TAPS + 9) + 5 * SSIM2_BLOCK;
 }
 
-/* One scale's pooled maps, worked through in strips. `work` holds at least
- * (6 + 5) * (SSIM2_STRIP + 2 * SSIM2_RADIUS) + 2 rows of `width` floats. */
-static void ssim2_score_scale(const ssim2_level *a, const ssim2_level *b, float *work, ssim2_scale *out) {
+/* One scale's pooled maps, streamed row by row. Each row of both images is taken once: to
+ * linear RGB (added into the next scale's planes, when `next` is not NULL), to XYB, and through
+ * the horizontal blur of each channel's five planes (the two images, their squares and their product)
+ * into a ring of the last 11 rows; each output row then takes its vertical blur and pooling
+ * block by block, in cache. */
+static int ssim2_score_scale(const ssim2_level *a, const ssim2_level *b, float *work, ssim2_scale *out,
+                             ssim2_level *next_a, ssim2_level *next_b) {
     int width = a->width, height = a->height;
-    int span = SSIM2_STRIP + 2 * SSIM2_RADIUS;
-    size_t plane = (size_t)span * width;
-    /* XYB of both images: xyb[image * 3 + channel], `span` rows each. */
-    float *xyb[6];
-    for (int i = 0; i < 6; i++) xyb[i] = work + i * plane;
-    /* The horizontally blurred mu1, mu2, s11, s22, s12 of one channel, `span` rows each. */
-    float *blurred[5];
-    for (int i = 0; i < 5; i++) blurred[i] = work + (6 + i) * plane;
-    float *product = work + 11 * plane;
-    float *column = product + width;
+    size_t ring_plane = (size_t)SSIM2_TAPS * width;
+    /* Plane p of the ring, row slot s: XYB of a (p 0-2) and b (3-5), then per channel c the
+     * blurred mu1, mu2, s11, s22, s12 at 6 + 5c + q. */
+#define SSIM2_RING(p, s) (work + (size_t)(p) * ring_plane + (size_t)(s) * width)
+    float *linear = work + 21 * ring_plane;
+    float *lin_a[3] = {linear, linear + width, linear + 2 * width};
+    float *lin_b[3] = {linear + 3 * width, linear + 4 * width, linear + 5 * width};
+    float *product = linear + 6 * width, *block = linear + 9 * width;
     const float bias_root = cbrtf(ssim2_bias);
 
     double sums[3][6];
     memset(sums, 0, sizeof(sums));
-    for (int y0 = 0; y0 < height; y0 += SSIM2_STRIP) {
-        int y1 = y0 + SSIM2_STRIP < height ? y0 + SSIM2_STRIP : height;
-        int first = y0 - SSIM2_RADIUS < 0 ? 0 : y0 - SSIM2_RADIUS;
-        int last = y1 + SSIM2_RADIUS > height ? height : y1 + SSIM2_RADIUS;
-        for (int y = first; y < last; y++) {
-            size_t row = (size_t)(y - first) * width;
-            ssim2_linear_row(a, y, xyb[0] + row, xyb[1] + row, xyb[2] + row);
-            ssim2_to_xyb(xyb[0] + row, xyb[1] + row, xyb[2] + row, width, bias_root);
-            ssim2_linear_row(b, y, xyb[3] + row, xyb[4] + row, xyb[5] + row);
-            ssim2_to_xyb(xyb[3] + row, xyb[4] + row, xyb[5] + row, width, bias_root);
-        }
-        for (int c = 0; c < 3; c++) {
-            const float *one = xyb[c], *two = xyb[3 + c];
-            for (int y = first; y < last; y++) {
-                size_t row = (size_t)(y - first) * width;
-                ssim2_blur_row(one + row, blurred[0] + row, width);
-                ssim2_blur_row(two + row, blurred[1] + row, width);
-                for (int x = 0; x < width; x++) product[x] = one[row + x] * one[row + x];
-                ssim2_blur_row(product, blurred[2] + row, width);
-                for (int x = 0; x < width; x++) product[x] = two[row + x] * two[row + x];
-                ssim2_blur_row(product, blurred[3] + row, width);
-                for (int x = 0; x < width; x++) product[x] = one[row + x] * two[row + x];
-                ssim2_blur_row(product, blurred[4] + row, width);
+    for (int y = 0; y < height + SSIM2_RADIUS; y++) {
+        if (y < height) {
+            int slot = y % SSIM2_TAPS;
+            ssim2_linear_row(a, y, lin_a[0], lin_a[1], lin_a[2]);
+            ssim2_linear_row(b, y, lin_b[0], lin_b[1], lin_b[2]);
+            if (next_a) {
+                ssim2_downsample_row((const float *const *)lin_a, width, height, y, next_a);
+                ssim2_downsample_row((const float *const *)lin_b, width, height, y, next_b);
             }
-            for (int y = y0; y < y1; y++) {
-                /* The vertical pass for this row: mirrored at the top and bottom (y = -1 reads y = 0). */
-                float *mu1 = column, *mu2 = column + width, *s11 = column + 2 * width;
-                float *s22 = column + 3 * width, *s12 = column + 4 * width;
-                float *outs[5] = {mu1, mu2, s11, s22, s12};
-                for (int q = 0; q < 5; q++) memset(outs[q], 0, sizeof(float) * width);
-                for (int k = -SSIM2_RADIUS; k <= SSIM2_RADIUS; k++) {
-                    int source = y + k;
-                    if (source < 0) source = -source - 1;
-                    if (source >= height) source = 2 * height - source - 1;
-                    float weight = ssim2_gauss[k + SSIM2_RADIUS];
-                    size_t row = (size_t)(source - first) * width;
-                    for (int q = 0; q < 5; q++) {
-                        const float *in = blurred[q] + row;
-                        float *o = outs[q];
-                        for (int x = 0; x < width; x++) o[x] += weight * in[x];
-                    }
+            ssim2_to_xyb(lin_a[0], lin_a[1], lin_a[2], width, bias_root);
+            ssim2_to_xyb(lin_b[0], lin_b[1], lin_b[2], width, bias_root);
+            for (int c = 0; c < 3; c++) {
+                const float *restrict one = lin_a[c], *restrict two = lin_b[c];
+                memcpy(SSIM2_RING(c, slot), one, sizeof(float) * width);
+                memcpy(SSIM2_RING(3 + c, slot), two, sizeof(float) * width);
+                float *restrict p11 = product, *restrict p22 = product + width, *restrict p12 = product + 2 * width;
+                for (int x = 0; x < width; x++) {
+                    p11[x] = one[x] * one[x];
+                    p22[x] = two[x] * two[x];
+                    p12[x] = one[x] * two[x];
                 }
-                size_t row = (size_t)(y - first) * width;
-                float pooled[6];
-                ssim2_pool_row(one + row, two + row, mu1, mu2, s11, s22, s12, width, pooled);
-                for (int k = 0; k < 6; k++) sums[c][k] += pooled[k];
+                ssim2_blur_row(one, SSIM2_RING(6 + 5 * c, slot), width);
+                ssim2_blur_row(two, SSIM2_RING(7 + 5 * c, slot), width);
+                ssim2_blur_row(p11, SSIM2_RING(8 + 5 * c, slot), width);
+                ssim2_blur_row(p22, SSIM2_RING(9 + 5 * c, slot), width);
+                ssim2_blur_row(p12, SSIM2_RING(10 + 5 * c, slot), width);
+            }
+        }
+        int row = y - SSIM2_RADIUS;
+        if (row < 0) continue;
+        /* The rows of the vertical pass, mirrored at the top and bottom (y = -1 reads y = 0). */
+        int slots[SSIM2_TAPS];
+        for (int k = -SSIM2_RADIUS; k <= SSIM2_RADIUS; k++) {
+            int source = row + k;
+            if (source < 0) source = -source - 1;
+            if (source >= height) source = 2 * height - source - 1;
+            slots[k + SSIM2_RADIUS] = source % SSIM2_TAPS;
+        }
+        int here = row % SSIM2_TAPS;
+        for (int c = 0; c < 3; c++) {
+            const float *rows[5][SSIM2_TAPS];
+            for (int q = 0; q < 5; q++) {
+                for (int k = 0; k < SSIM2_TAPS; k++) rows[q][k] = SSIM2_RING(6 + 5 * c + q, slots[k]);
+            }
+            float lanes[6][SSIM2_LANES];
+            memset(lanes, 0, sizeof(lanes));
+            for (int x0 = 0; x0 < width; x0 += SSIM2_BLOCK) {
+                int n = width - x0 < SSIM2_BLOCK ? width - x0 : SSIM2_BLOCK;
+                for (int q = 0; q < 5; q++) ssim2_blur_column(rows[q], x0, block + q * SSIM2_BLOCK, n);
+                ssim2_pool(SSIM2_RING(c, here) + x0, SSIM2_RING(3 + c, here) + x0, block, block + SSIM2_BLOCK,
+                           block + 2 * SSIM2_BLOCK, block + 3 * SSIM2_BLOCK, block + 4 * SSIM2_BLOCK, n, lanes);
+            }
+            /* A row's lanes in float (a few thousand terms), rows added in double. */
+            for (int k = 0; k < 6; k++) {
+                float sum = 0;
+                for (int j = 0; j < SSIM2_LANES; j++) sum += lanes[k][j];
+                sums[c][k] += sum;
             }
         }
     }
+#undef SSIM2_RING
     double pixels = (double)width * height;
     for (int c = 0; c < 3; c++) {
         out->ssim[c][0] = sums[c][0] / pixels;
@@ -314,6 +346,7 @@ static void ssim2_score_scale(const ssim2_level *a, const ssim2_level *b, float 
         out->detail_lost[c][0] = sums[c][4] / pixels;
         out->detail_lost[c][1] = sqrt(sqrt(sums[c][5] / pixels));
     }
+    return 0;
 }
 
 static void ssim2_free_level(ssim2_level *level) {
@@ -328,24 +361,31 @@ static int ssim2_score_once(const unsigned char *reference, const unsigned char 
                             int bands, float background, double *score) {
     ssim2_level a = {width, height, reference, bands, background, {NULL, NULL, NULL}};
     ssim2_level b = {width, height, distorted, bands, background, {NULL, NULL, NULL}};
-    size_t span = SSIM2_STRIP + 2 * SSIM2_RADIUS;
-    float *work = g_try_malloc(sizeof(float) * (size_t)width * (11 * span + 6));
+    float *work = g_try_malloc(sizeof(float) * ssim2_work_floats(width));
     if (!work) return -1;
     ssim2_scale scales[SSIM2_SCALES];
     int count = 0, status = 0;
     for (int s = 0; s < SSIM2_SCALES; s++) {
         if (a.width < 8 || a.height < 8) break;
-        ssim2_score_scale(&a, &b, work, &scales[count++]);
-        if (s + 1 == SSIM2_SCALES) break;
-        ssim2_level next_a = {0}, next_b = {0};
-        if (ssim2_downsample(&a, &next_a, work) != 0 || ssim2_downsample(&b, &next_b, work) != 0) {
+        /* The next scale's planes are filled while this one is scored, if it will be scored. */
+        int next_width = (a.width + 1) / 2, next_height = (a.height + 1) / 2;
+        int more = s + 1 < SSIM2_SCALES && next_width >= 8 && next_height >= 8;
+        ssim2_level next_a = {next_width, next_height, NULL, 3, background, {NULL, NULL, NULL}};
+        ssim2_level next_b = next_a;
+        for (int c = 0; more && c < 3; c++) {
+            next_a.planes[c] = g_try_malloc(sizeof(float) * (size_t)next_width * next_height);
+            next_b.planes[c] = g_try_malloc(sizeof(float) * (size_t)next_width * next_height);
+            if (!next_a.planes[c] || !next_b.planes[c]) status = -1;
+        }
+        if (status != 0) {
             ssim2_free_level(&next_a);
             ssim2_free_level(&next_b);
-            status = -1;
             break;
         }
+        ssim2_score_scale(&a, &b, work, &scales[count++], more ? &next_a : NULL, more ? &next_b : NULL);
         ssim2_free_level(&a);
         ssim2_free_level(&b);
+        if (!more) break;
         a = next_a;
         b = next_b;
     }
