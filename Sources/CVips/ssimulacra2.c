@@ -31,7 +31,11 @@
 #define SSIM2_SCALES 6
 #define SSIM2_RADIUS 5
 #define SSIM2_TAPS (2 * SSIM2_RADIUS + 1)
-#define SSIM2_STRIP 64
+/* Output rows take the vertical pass SSIM2_GROUP at a time, in blocks of SSIM2_BLOCK columns;
+ * the ring keeps the horizontally blurred rows they read. */
+#define SSIM2_GROUP 4
+#define SSIM2_BLOCK 128
+#define SSIM2_RING_ROWS (SSIM2_GROUP + 2 * SSIM2_RADIUS)
 #define SSIM2_C2 0.0009f
 
 static const double ssim2_weights[108] = {
@@ -179,18 +183,32 @@ static void ssim2_blur_row(const float *restrict in, float *restrict out, int wi
     }
 }
 
-/* The vertical pass over columns [0, n) of the rows `rows` (11 of them, top to bottom, already
- * mirrored at the image's edges), paired by symmetry like the horizontal one. */
-static void ssim2_blur_column(const float *const rows[SSIM2_TAPS], int offset, float *restrict out, int n) {
+/* The vertical pass over columns [0, n) for SSIM2_GROUP output rows at once: `rows` are the
+ * SSIM2_GROUP + 10 input rows they read, top to bottom, already mirrored at the image's edges;
+ * output row g goes to out + g * SSIM2_BLOCK. Neighbouring output rows share 10 of their 11
+ * input rows, so each input is loaded once for all four. The taps are added in the order the
+ * horizontal pass adds them. */
+static void ssim2_blur_columns(const float *const rows[SSIM2_GROUP + 2 * SSIM2_RADIUS], int offset,
+                               float *restrict out, int n) {
     const float w0 = ssim2_gauss[5], w1 = ssim2_gauss[6], w2 = ssim2_gauss[7];
     const float w3 = ssim2_gauss[8], w4 = ssim2_gauss[9], w5 = ssim2_gauss[10];
     const float *restrict r0 = rows[0] + offset, *restrict r1 = rows[1] + offset, *restrict r2 = rows[2] + offset;
     const float *restrict r3 = rows[3] + offset, *restrict r4 = rows[4] + offset, *restrict r5 = rows[5] + offset;
     const float *restrict r6 = rows[6] + offset, *restrict r7 = rows[7] + offset, *restrict r8 = rows[8] + offset;
     const float *restrict r9 = rows[9] + offset, *restrict r10 = rows[10] + offset;
+    const float *restrict r11 = rows[11] + offset, *restrict r12 = rows[12] + offset;
+    const float *restrict r13 = rows[13] + offset;
     for (int x = 0; x < n; x++) {
-        out[x] = w5 * r0[x] + w4 * r1[x] + w3 * r2[x] + w2 * r3[x] + w1 * r4[x] + w0 * r5[x] + w1 * r6[x] +
-                 w2 * r7[x] + w3 * r8[x] + w4 * r9[x] + w5 * r10[x];
+        float a0 = r0[x], a1 = r1[x], a2 = r2[x], a3 = r3[x], a4 = r4[x], a5 = r5[x], a6 = r6[x];
+        float a7 = r7[x], a8 = r8[x], a9 = r9[x], a10 = r10[x], a11 = r11[x], a12 = r12[x], a13 = r13[x];
+        out[x] = w5 * a0 + w4 * a1 + w3 * a2 + w2 * a3 + w1 * a4 + w0 * a5 + w1 * a6 + w2 * a7 + w3 * a8 +
+                 w4 * a9 + w5 * a10;
+        out[SSIM2_BLOCK + x] = w5 * a1 + w4 * a2 + w3 * a3 + w2 * a4 + w1 * a5 + w0 * a6 + w1 * a7 + w2 * a8 +
+                               w3 * a9 + w4 * a10 + w5 * a11;
+        out[2 * SSIM2_BLOCK + x] = w5 * a2 + w4 * a3 + w3 * a4 + w2 * a5 + w1 * a6 + w0 * a7 + w1 * a8 +
+                                   w2 * a9 + w3 * a10 + w4 * a11 + w5 * a12;
+        out[3 * SSIM2_BLOCK + x] = w5 * a3 + w4 * a4 + w3 * a5 + w2 * a6 + w1 * a7 + w0 * a8 + w1 * a9 +
+                                   w2 * a10 + w3 * a11 + w4 * a12 + w5 * a13;
     }
 }
 
@@ -199,31 +217,38 @@ static void ssim2_blur_column(const float *const rows[SSIM2_TAPS], int offset, f
  * sums (column x adds to lane x % SSIM2_LANES), so the loop vectorises without reordering
  * additions: scores are the same on every compiler and every run. */
 #define SSIM2_LANES 8
+#define SSIM2_POOL_ONE(x, j)                                                                      \
+    do {                                                                                          \
+        float m1 = mu1[x], m2 = mu2[x];                                                           \
+        float num_m = 1.0f - (m1 - m2) * (m1 - m2);                                               \
+        float num_s = 2 * (s12[x] - m1 * m2) + SSIM2_C2;                                          \
+        float denom_s = (s11[x] - m1 * m1) + (s22[x] - m2 * m2) + SSIM2_C2;                       \
+        float d = 1.0f - num_m * num_s / denom_s;                                                 \
+        d = d > 0 ? d : 0;                                                                        \
+        lanes[0][j] += d;                                                                         \
+        lanes[1][j] += (d * d) * (d * d);                                                         \
+        float edge = (1.0f + fabsf(two[x] - m2)) / (1.0f + fabsf(one[x] - m1)) - 1.0f;           \
+        float gained = edge > 0 ? edge : 0, missing = edge < 0 ? -edge : 0;                       \
+        lanes[2][j] += gained;                                                                    \
+        lanes[3][j] += (gained * gained) * (gained * gained);                                     \
+        lanes[4][j] += missing;                                                                   \
+        lanes[5][j] += (missing * missing) * (missing * missing);                                 \
+    } while (0)
 static void ssim2_pool(const float *restrict one, const float *restrict two, const float *restrict mu1,
                        const float *restrict mu2, const float *restrict s11, const float *restrict s22,
                        const float *restrict s12, int n,
                        float lanes[6][SSIM2_LANES]) {
     for (int x0 = 0; x0 < n; x0 += SSIM2_LANES) {
-        int count = n - x0 < SSIM2_LANES ? n - x0 : SSIM2_LANES;
-        for (int j = 0; j < count; j++) {
-            int x = x0 + j;
-            float m1 = mu1[x], m2 = mu2[x];
-            float num_m = 1.0f - (m1 - m2) * (m1 - m2);
-            float num_s = 2 * (s12[x] - m1 * m2) + SSIM2_C2;
-            float denom_s = (s11[x] - m1 * m1) + (s22[x] - m2 * m2) + SSIM2_C2;
-            float d = 1.0f - num_m * num_s / denom_s;
-            d = d > 0 ? d : 0;
-            lanes[0][j] += d;
-            lanes[1][j] += (d * d) * (d * d);
-            float edge = (1.0f + fabsf(two[x] - m2)) / (1.0f + fabsf(one[x] - m1)) - 1.0f;
-            float gained = edge > 0 ? edge : 0, missing = edge < 0 ? -edge : 0;
-            lanes[2][j] += gained;
-            lanes[3][j] += (gained * gained) * (gained * gained);
-            lanes[4][j] += missing;
-            lanes[5][j] += (missing * missing) * (missing * missing);
+        /* Whole groups of lanes (a constant count, which the compiler turns into vector
+         * instructions), then the last columns one by one. */
+        if (n - x0 >= SSIM2_LANES) {
+            for (int j = 0; j < SSIM2_LANES; j++) SSIM2_POOL_ONE(x0 + j, j);
+        } else {
+            for (int j = 0; j < n - x0; j++) SSIM2_POOL_ONE(x0 + j, j);
         }
     }
 }
+#undef SSIM2_POOL_ONE
 
 /* Adds row `y` of a level's linear planes into the next scale's planes: 2x2 means, the odd last
  * row or column averaging what it has (added in the order the means were always added). */
@@ -249,22 +274,21 @@ static void ssim2_downsample_row(const float *const rgb[3], int width, int heigh
 }
 
 /* The floats of `work` a scale of `width` columns needs: the ring's rows (6 XYB planes and 15
- * horizontally blurred ones, SSIM2_TAPS rows each), 6 rows of linear RGB, 2 of products and the
- * vertical pass's 5 column blocks. */
-#define SSIM2_BLOCK 256
+ * horizontally blurred ones, SSIM2_RING_ROWS rows each), 6 rows of linear RGB, 3 of products and
+ * the vertical pass's blocks (5 planes of SSIM2_GROUP rows). */
 static size_t ssim2_work_floats(int width) {
-    return (size_t)width * (21 * SSIM2_TAPS + 9) + 5 * SSIM2_BLOCK;
+    return (size_t)width * (21 * SSIM2_RING_ROWS + 9) + 5 * SSIM2_GROUP * SSIM2_BLOCK;
 }
 
 /* One scale's pooled maps, streamed row by row. Each row of both images is taken once: to
  * linear RGB (added into the next scale's planes, when `next` is not NULL), to XYB, and through
- * the horizontal blur of each channel's five planes (the two images, their squares and their product)
- * into a ring of the last 11 rows; each output row then takes its vertical blur and pooling
- * block by block, in cache. */
+ * the horizontal blur of each channel's five planes (the two images, their squares and their
+ * product) into a ring of the last 14 rows; as soon as the ring holds what they need, output
+ * rows take their vertical blur and pooling four at a time, block by block, in cache. */
 static int ssim2_score_scale(const ssim2_level *a, const ssim2_level *b, float *work, ssim2_scale *out,
                              ssim2_level *next_a, ssim2_level *next_b) {
     int width = a->width, height = a->height;
-    size_t ring_plane = (size_t)SSIM2_TAPS * width;
+    size_t ring_plane = (size_t)SSIM2_RING_ROWS * width;
     /* Plane p of the ring, row slot s: XYB of a (p 0-2) and b (3-5), then per channel c the
      * blurred mu1, mu2, s11, s22, s12 at 6 + 5c + q. */
 #define SSIM2_RING(p, s) (work + (size_t)(p) * ring_plane + (size_t)(s) * width)
@@ -276,9 +300,10 @@ static int ssim2_score_scale(const ssim2_level *a, const ssim2_level *b, float *
 
     double sums[3][6];
     memset(sums, 0, sizeof(sums));
-    for (int y = 0; y < height + SSIM2_RADIUS; y++) {
-        if (y < height) {
-            int slot = y % SSIM2_TAPS;
+    int next_row = 0;
+    for (int y = 0; y < height; y++) {
+        {
+            int slot = y % SSIM2_RING_ROWS;
             ssim2_linear_row(a, y, lin_a[0], lin_a[1], lin_a[2]);
             ssim2_linear_row(b, y, lin_b[0], lin_b[1], lin_b[2]);
             if (next_a) {
@@ -304,35 +329,45 @@ static int ssim2_score_scale(const ssim2_level *a, const ssim2_level *b, float *
                 ssim2_blur_row(p12, SSIM2_RING(10 + 5 * c, slot), width);
             }
         }
-        int row = y - SSIM2_RADIUS;
-        if (row < 0) continue;
-        /* The rows of the vertical pass, mirrored at the top and bottom (y = -1 reads y = 0). */
-        int slots[SSIM2_TAPS];
-        for (int k = -SSIM2_RADIUS; k <= SSIM2_RADIUS; k++) {
-            int source = row + k;
-            if (source < 0) source = -source - 1;
-            if (source >= height) source = 2 * height - source - 1;
-            slots[k + SSIM2_RADIUS] = source % SSIM2_TAPS;
-        }
-        int here = row % SSIM2_TAPS;
-        for (int c = 0; c < 3; c++) {
-            const float *rows[5][SSIM2_TAPS];
-            for (int q = 0; q < 5; q++) {
-                for (int k = 0; k < SSIM2_TAPS; k++) rows[q][k] = SSIM2_RING(6 + 5 * c + q, slots[k]);
+        /* The output rows whose inputs are all in the ring (all the rest after the last row). */
+        for (; next_row < height; next_row += SSIM2_GROUP) {
+            int last_input = next_row + SSIM2_GROUP - 1 + SSIM2_RADIUS;
+            if ((last_input < height ? last_input : height - 1) > y) break;
+            int count = height - next_row < SSIM2_GROUP ? height - next_row : SSIM2_GROUP;
+            /* Input rows, mirrored at the top and bottom (y = -1 reads y = 0); past the last
+             * output row of a short group they are valid rows whose results go unused. */
+            int slots[SSIM2_RING_ROWS];
+            for (int k = 0; k < SSIM2_RING_ROWS; k++) {
+                int source = next_row - SSIM2_RADIUS + k;
+                if (source < 0) source = -source - 1;
+                if (source >= height) source = 2 * height - source - 1;
+                slots[k] = source % SSIM2_RING_ROWS;
             }
-            float lanes[6][SSIM2_LANES];
-            memset(lanes, 0, sizeof(lanes));
-            for (int x0 = 0; x0 < width; x0 += SSIM2_BLOCK) {
-                int n = width - x0 < SSIM2_BLOCK ? width - x0 : SSIM2_BLOCK;
-                for (int q = 0; q < 5; q++) ssim2_blur_column(rows[q], x0, block + q * SSIM2_BLOCK, n);
-                ssim2_pool(SSIM2_RING(c, here) + x0, SSIM2_RING(3 + c, here) + x0, block, block + SSIM2_BLOCK,
-                           block + 2 * SSIM2_BLOCK, block + 3 * SSIM2_BLOCK, block + 4 * SSIM2_BLOCK, n, lanes);
-            }
-            /* A row's lanes in float (a few thousand terms), rows added in double. */
-            for (int k = 0; k < 6; k++) {
-                float sum = 0;
-                for (int j = 0; j < SSIM2_LANES; j++) sum += lanes[k][j];
-                sums[c][k] += sum;
+            for (int c = 0; c < 3; c++) {
+                const float *rows[5][SSIM2_RING_ROWS];
+                for (int q = 0; q < 5; q++) {
+                    for (int k = 0; k < SSIM2_RING_ROWS; k++) rows[q][k] = SSIM2_RING(6 + 5 * c + q, slots[k]);
+                }
+                float lanes[6][SSIM2_LANES];
+                memset(lanes, 0, sizeof(lanes));
+                for (int x0 = 0; x0 < width; x0 += SSIM2_BLOCK) {
+                    int n = width - x0 < SSIM2_BLOCK ? width - x0 : SSIM2_BLOCK;
+                    for (int q = 0; q < 5; q++)
+                        ssim2_blur_columns(rows[q], x0, block + q * SSIM2_GROUP * SSIM2_BLOCK, n);
+                    for (int g = 0; g < count; g++) {
+                        int here = (next_row + g) % SSIM2_RING_ROWS;
+                        const float *v = block + g * SSIM2_BLOCK;
+                        const int plane = SSIM2_GROUP * SSIM2_BLOCK;
+                        ssim2_pool(SSIM2_RING(c, here) + x0, SSIM2_RING(3 + c, here) + x0, v, v + plane,
+                                   v + 2 * plane, v + 3 * plane, v + 4 * plane, n, lanes);
+                    }
+                }
+                /* A group's lanes in float (a few thousand terms), groups added in double. */
+                for (int k = 0; k < 6; k++) {
+                    float sum = 0;
+                    for (int j = 0; j < SSIM2_LANES; j++) sum += lanes[k][j];
+                    sums[c][k] += sum;
+                }
             }
         }
     }
