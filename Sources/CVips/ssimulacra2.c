@@ -36,6 +36,11 @@
 #define SSIM2_GROUP 4
 #define SSIM2_BLOCK 128
 #define SSIM2_RING_ROWS (SSIM2_GROUP + 2 * SSIM2_RADIUS)
+/* Each scale is worked through in tiles of SSIM2_TILE columns (even, for the 2x2 means), top to
+ * bottom, so the ring of rows stays in the core's cache. */
+#ifndef SSIM2_TILE
+#define SSIM2_TILE 512
+#endif
 #define SSIM2_C2 0.0009f
 
 /* The per-pixel work is inlined into one function per instruction set (see
@@ -121,15 +126,16 @@ static gpointer ssim2_make_tables(gpointer unused) {
     return NULL;
 }
 
-/* Row `y` of a level as three rows of linear R, G, B. */
-static SSIM2_INLINE void ssim2_linear_row(const ssim2_level *level, int y, float *r, float *g, float *b) {
-    int width = level->width;
+/* Columns [x0, x0 + n) of row `y` of a level as three rows of linear R, G, B. */
+static SSIM2_INLINE void ssim2_linear_row(const ssim2_level *level, int y, int x0, int n, float *r, float *g,
+                                          float *b) {
     if (level->pixels) {
-        const unsigned char *row = level->pixels + (size_t)y * width * level->bands;
-        for (int x = 0; x < width; x++) {
-            const unsigned char *p = row + (size_t)x * level->bands;
+        int bands = level->bands;
+        const unsigned char *row = level->pixels + ((size_t)y * level->width + x0) * bands;
+        for (int x = 0; x < n; x++) {
+            const unsigned char *p = row + (size_t)x * bands;
             float cr = ssim2_to_linear_table[p[0]], cg = ssim2_to_linear_table[p[1]], cb = ssim2_to_linear_table[p[2]];
-            if (level->bands == 4) {
+            if (bands == 4) {
                 /* Blended in sRGB, then linearised, as the reference tools blend. */
                 float a = p[3] / 255.0f, bg = level->background;
                 float sr = a * (p[0] / 255.0f) + (1 - a) * bg;
@@ -144,10 +150,10 @@ static SSIM2_INLINE void ssim2_linear_row(const ssim2_level *level, int y, float
             b[x] = cb;
         }
     } else {
-        size_t offset = (size_t)y * width;
-        memcpy(r, level->planes[0] + offset, sizeof(float) * width);
-        memcpy(g, level->planes[1] + offset, sizeof(float) * width);
-        memcpy(b, level->planes[2] + offset, sizeof(float) * width);
+        size_t offset = (size_t)y * level->width + x0;
+        memcpy(r, level->planes[0] + offset, sizeof(float) * n);
+        memcpy(g, level->planes[1] + offset, sizeof(float) * n);
+        memcpy(b, level->planes[2] + offset, sizeof(float) * n);
     }
 }
 
@@ -186,21 +192,24 @@ static SSIM2_INLINE void ssim2_to_xyb(const float *restrict r, const float *rest
     }
 }
 
-/* The horizontal pass of the blur on one row, zero beyond the left and right edges. One pass
- * with the taps in registers, paired by symmetry; the few columns within the radius of an edge
- * take the taps that fall inside. */
-static SSIM2_INLINE void ssim2_blur_row(const float *restrict in, float *restrict out, int width) {
+/* The horizontal pass of the blur on n columns of a row, zero beyond the left and right edges:
+ * in[lo] to in[hi - 1] are the image's columns around out[0] to out[n - 1] (lo <= 0, hi >= n).
+ * One pass with the taps in registers, added in the order the 11 passes over a row added them;
+ * the few columns within the radius of an edge take the taps that fall inside. */
+static SSIM2_INLINE void ssim2_blur_row(const float *restrict in, float *restrict out, int n, int lo, int hi) {
     const float w0 = ssim2_gauss[5], w1 = ssim2_gauss[6], w2 = ssim2_gauss[7];
     const float w3 = ssim2_gauss[8], w4 = ssim2_gauss[9], w5 = ssim2_gauss[10];
-    for (int x = SSIM2_RADIUS; x < width - SSIM2_RADIUS; x++) {
+    int from = lo + SSIM2_RADIUS > 0 ? lo + SSIM2_RADIUS : 0, to = hi - SSIM2_RADIUS < n ? hi - SSIM2_RADIUS : n;
+    for (int x = from; x < to; x++) {
         out[x] = w5 * in[x - 5] + w4 * in[x - 4] + w3 * in[x - 3] + w2 * in[x - 2] + w1 * in[x - 1] + w0 * in[x] +
                  w1 * in[x + 1] + w2 * in[x + 2] + w3 * in[x + 3] + w4 * in[x + 4] + w5 * in[x + 5];
     }
-    for (int x = 0; x < width; x++) {
-        if (x == SSIM2_RADIUS && width - SSIM2_RADIUS > x) x = width - SSIM2_RADIUS;
+    for (int x = 0; x < n; x++) {
+        if (x == from && to > from) x = to;
+        if (x >= n) break;
         float sum = 0;
         for (int k = -SSIM2_RADIUS; k <= SSIM2_RADIUS; k++) {
-            if (x + k >= 0 && x + k < width) sum += ssim2_gauss[k + SSIM2_RADIUS] * in[x + k];
+            if (x + k >= lo && x + k < hi) sum += ssim2_gauss[k + SSIM2_RADIUS] * in[x + k];
         }
         out[x] = sum;
     }
@@ -273,25 +282,27 @@ static SSIM2_INLINE void ssim2_pool(const float *restrict one, const float *rest
 }
 #undef SSIM2_POOL_ONE
 
-/* Adds row `y` of a level's linear planes into the next scale's planes: 2x2 means, the odd last
- * row or column averaging what it has (added in the order the means were always added). */
-static SSIM2_INLINE void ssim2_downsample_row(const float *const rgb[3], int width, int height, int y, ssim2_level *to) {
-    int out_width = to->width, pairs = width / 2, pair = (y | 1) < height;
+/* Adds columns [x0, x0 + n) of row `y` of a level's linear planes (x0 even; n odd only at the
+ * image's last column) into the next scale's planes: 2x2 means, the odd last row or column
+ * averaging what it has (added in the order the means were always added). */
+static SSIM2_INLINE void ssim2_downsample_row(const float *const rgb[3], int x0, int n, int height, int y,
+                                              ssim2_level *to) {
+    int pairs = n / 2, pair = (y | 1) < height;
     for (int c = 0; c < 3; c++) {
         const float *restrict in = rgb[c];
-        float *restrict out = to->planes[c] + (size_t)(y / 2) * out_width;
+        float *restrict out = to->planes[c] + (size_t)(y / 2) * to->width + x0 / 2;
         if (y % 2 == 0) {
             for (int ox = 0; ox < pairs; ox++) out[ox] = in[2 * ox] + in[2 * ox + 1];
-            if (width % 2) out[pairs] = in[width - 1];
+            if (n % 2) out[pairs] = in[n - 1];
         } else {
             for (int ox = 0; ox < pairs; ox++) out[ox] = (out[ox] + in[2 * ox]) + in[2 * ox + 1];
-            if (width % 2) out[pairs] = out[pairs] + in[width - 1];
+            if (n % 2) out[pairs] = out[pairs] + in[n - 1];
         }
         if (y % 2 == 1 || !pair) {
             /* The divisions the means always had: 4 (or 2 on the last row), 2 (or 1) on an odd last column. */
             float full = (float)(2 * (1 + pair));
             for (int ox = 0; ox < pairs; ox++) out[ox] = out[ox] / full;
-            if (width % 2) out[pairs] = out[pairs] / (float)(1 + pair);
+            if (n % 2) out[pairs] = out[pairs] / (float)(1 + pair);
         }
     }
 }
@@ -299,8 +310,12 @@ static SSIM2_INLINE void ssim2_downsample_row(const float *const rgb[3], int wid
 /* The floats of `work` a scale of `width` columns needs: the ring's rows (6 XYB planes and 15
  * horizontally blurred ones, SSIM2_RING_ROWS rows each), 6 rows of linear RGB, 3 of products and
  * the vertical pass's blocks (5 planes of SSIM2_GROUP rows). */
+static size_t ssim2_span(int width) {
+    return (size_t)(width < SSIM2_TILE ? width : SSIM2_TILE) + 2 * SSIM2_RADIUS;
+}
+
 static size_t ssim2_work_floats(int width) {
-    return (size_t)width * (21 * SSIM2_RING_ROWS + 9) + 5 * SSIM2_GROUP * SSIM2_BLOCK;
+    return ssim2_span(width) * (21 * SSIM2_RING_ROWS + 9) + 5 * SSIM2_GROUP * SSIM2_BLOCK;
 }
 
 /* One scale's pooled maps, streamed row by row. Each row of both images is taken once: to
@@ -311,85 +326,93 @@ static size_t ssim2_work_floats(int width) {
 static SSIM2_INLINE void ssim2_score_scale_body(const ssim2_level *a, const ssim2_level *b, float *work,
                                                ssim2_scale *out, ssim2_level *next_a, ssim2_level *next_b) {
     int width = a->width, height = a->height;
-    size_t ring_plane = (size_t)SSIM2_RING_ROWS * width;
-    /* Plane p of the ring, row slot s: XYB of a (p 0-2) and b (3-5), then per channel c the
-     * blurred mu1, mu2, s11, s22, s12 at 6 + 5c + q. */
-#define SSIM2_RING(p, s) (work + (size_t)(p) * ring_plane + (size_t)(s) * width)
+    size_t span = ssim2_span(width), ring_plane = (size_t)SSIM2_RING_ROWS * span;
+    /* Plane p of the ring, row slot s: XYB of a (p 0-2) and b (3-5) with the tile's margins,
+     * then per channel c the blurred mu1, mu2, s11, s22, s12 at 6 + 5c + q. */
+#define SSIM2_RING(p, s) (work + (size_t)(p) * ring_plane + (size_t)(s) * span)
     float *linear = work + 21 * ring_plane;
-    float *lin_a[3] = {linear, linear + width, linear + 2 * width};
-    float *lin_b[3] = {linear + 3 * width, linear + 4 * width, linear + 5 * width};
-    float *product = linear + 6 * width, *block = linear + 9 * width;
+    float *lin_a[3] = {linear, linear + span, linear + 2 * span};
+    float *lin_b[3] = {linear + 3 * span, linear + 4 * span, linear + 5 * span};
+    float *product = linear + 6 * span, *block = linear + 9 * span;
     const float bias_root = cbrtf(ssim2_bias);
 
     double sums[3][6];
     memset(sums, 0, sizeof(sums));
-    int next_row = 0;
-    for (int y = 0; y < height; y++) {
-        {
+    for (int tile = 0; tile < width; tile += SSIM2_TILE) {
+        /* The tile's columns [tile, end), and the margin the horizontal blur reads [left, right). */
+        int end = tile + SSIM2_TILE < width ? tile + SSIM2_TILE : width, n = end - tile;
+        int left = tile - SSIM2_RADIUS > 0 ? tile - SSIM2_RADIUS : 0;
+        int right = end + SSIM2_RADIUS < width ? end + SSIM2_RADIUS : width;
+        int margin = tile - left, loaded = right - left;
+        int next_row = 0;
+        for (int y = 0; y < height; y++) {
             int slot = y % SSIM2_RING_ROWS;
-            ssim2_linear_row(a, y, lin_a[0], lin_a[1], lin_a[2]);
-            ssim2_linear_row(b, y, lin_b[0], lin_b[1], lin_b[2]);
+            ssim2_linear_row(a, y, left, loaded, lin_a[0], lin_a[1], lin_a[2]);
+            ssim2_linear_row(b, y, left, loaded, lin_b[0], lin_b[1], lin_b[2]);
             if (next_a) {
-                ssim2_downsample_row((const float *const *)lin_a, width, height, y, next_a);
-                ssim2_downsample_row((const float *const *)lin_b, width, height, y, next_b);
+                const float *tile_a[3] = {lin_a[0] + margin, lin_a[1] + margin, lin_a[2] + margin};
+                const float *tile_b[3] = {lin_b[0] + margin, lin_b[1] + margin, lin_b[2] + margin};
+                ssim2_downsample_row(tile_a, tile, n, height, y, next_a);
+                ssim2_downsample_row(tile_b, tile, n, height, y, next_b);
             }
             ssim2_to_xyb(lin_a[0], lin_a[1], lin_a[2], SSIM2_RING(0, slot), SSIM2_RING(1, slot), SSIM2_RING(2, slot),
-                         width, bias_root);
+                         loaded, bias_root);
             ssim2_to_xyb(lin_b[0], lin_b[1], lin_b[2], SSIM2_RING(3, slot), SSIM2_RING(4, slot), SSIM2_RING(5, slot),
-                         width, bias_root);
+                         loaded, bias_root);
             for (int c = 0; c < 3; c++) {
                 const float *restrict one = SSIM2_RING(c, slot), *restrict two = SSIM2_RING(3 + c, slot);
-                float *restrict p11 = product, *restrict p22 = product + width, *restrict p12 = product + 2 * width;
-                for (int x = 0; x < width; x++) {
+                float *restrict p11 = product, *restrict p22 = product + span, *restrict p12 = product + 2 * span;
+                for (int x = 0; x < loaded; x++) {
                     p11[x] = one[x] * one[x];
                     p22[x] = two[x] * two[x];
                     p12[x] = one[x] * two[x];
                 }
-                ssim2_blur_row(one, SSIM2_RING(6 + 5 * c, slot), width);
-                ssim2_blur_row(two, SSIM2_RING(7 + 5 * c, slot), width);
-                ssim2_blur_row(p11, SSIM2_RING(8 + 5 * c, slot), width);
-                ssim2_blur_row(p22, SSIM2_RING(9 + 5 * c, slot), width);
-                ssim2_blur_row(p12, SSIM2_RING(10 + 5 * c, slot), width);
+                int lo = -margin, hi = loaded - margin;
+                ssim2_blur_row(one + margin, SSIM2_RING(6 + 5 * c, slot), n, lo, hi);
+                ssim2_blur_row(two + margin, SSIM2_RING(7 + 5 * c, slot), n, lo, hi);
+                ssim2_blur_row(p11 + margin, SSIM2_RING(8 + 5 * c, slot), n, lo, hi);
+                ssim2_blur_row(p22 + margin, SSIM2_RING(9 + 5 * c, slot), n, lo, hi);
+                ssim2_blur_row(p12 + margin, SSIM2_RING(10 + 5 * c, slot), n, lo, hi);
             }
-        }
-        /* The output rows whose inputs are all in the ring (all the rest after the last row). */
-        for (; next_row < height; next_row += SSIM2_GROUP) {
-            int last_input = next_row + SSIM2_GROUP - 1 + SSIM2_RADIUS;
-            if ((last_input < height ? last_input : height - 1) > y) break;
-            int count = height - next_row < SSIM2_GROUP ? height - next_row : SSIM2_GROUP;
-            /* Input rows, mirrored at the top and bottom (y = -1 reads y = 0); past the last
-             * output row of a short group they are valid rows whose results go unused. */
-            int slots[SSIM2_RING_ROWS];
-            for (int k = 0; k < SSIM2_RING_ROWS; k++) {
-                int source = next_row - SSIM2_RADIUS + k;
-                if (source < 0) source = -source - 1;
-                if (source >= height) source = 2 * height - source - 1;
-                slots[k] = source % SSIM2_RING_ROWS;
-            }
-            for (int c = 0; c < 3; c++) {
-                const float *rows[5][SSIM2_RING_ROWS];
-                for (int q = 0; q < 5; q++) {
-                    for (int k = 0; k < SSIM2_RING_ROWS; k++) rows[q][k] = SSIM2_RING(6 + 5 * c + q, slots[k]);
+            /* The output rows whose inputs are all in the ring (all the rest after the last row). */
+            for (; next_row < height; next_row += SSIM2_GROUP) {
+                int last_input = next_row + SSIM2_GROUP - 1 + SSIM2_RADIUS;
+                if ((last_input < height ? last_input : height - 1) > y) break;
+                int count = height - next_row < SSIM2_GROUP ? height - next_row : SSIM2_GROUP;
+                /* Input rows, mirrored at the top and bottom (y = -1 reads y = 0); past the last
+                 * output row of a short group they are valid rows whose results go unused. */
+                int slots[SSIM2_RING_ROWS];
+                for (int k = 0; k < SSIM2_RING_ROWS; k++) {
+                    int source = next_row - SSIM2_RADIUS + k;
+                    if (source < 0) source = -source - 1;
+                    if (source >= height) source = 2 * height - source - 1;
+                    slots[k] = source % SSIM2_RING_ROWS;
                 }
-                float lanes[6][SSIM2_LANES];
-                memset(lanes, 0, sizeof(lanes));
-                for (int x0 = 0; x0 < width; x0 += SSIM2_BLOCK) {
-                    int n = width - x0 < SSIM2_BLOCK ? width - x0 : SSIM2_BLOCK;
-                    for (int q = 0; q < 5; q++)
-                        ssim2_blur_columns(rows[q], x0, block + q * SSIM2_GROUP * SSIM2_BLOCK, n);
-                    for (int g = 0; g < count; g++) {
-                        int here = (next_row + g) % SSIM2_RING_ROWS;
-                        const float *v = block + g * SSIM2_BLOCK;
-                        const int plane = SSIM2_GROUP * SSIM2_BLOCK;
-                        ssim2_pool(SSIM2_RING(c, here) + x0, SSIM2_RING(3 + c, here) + x0, v, v + plane,
-                                   v + 2 * plane, v + 3 * plane, v + 4 * plane, n, lanes);
+                for (int c = 0; c < 3; c++) {
+                    const float *rows[5][SSIM2_RING_ROWS];
+                    for (int q = 0; q < 5; q++) {
+                        for (int k = 0; k < SSIM2_RING_ROWS; k++) rows[q][k] = SSIM2_RING(6 + 5 * c + q, slots[k]);
                     }
-                }
-                /* A group's lanes in float (a few thousand terms), groups added in double. */
-                for (int k = 0; k < 6; k++) {
-                    float sum = 0;
-                    for (int j = 0; j < SSIM2_LANES; j++) sum += lanes[k][j];
-                    sums[c][k] += sum;
+                    float lanes[6][SSIM2_LANES];
+                    memset(lanes, 0, sizeof(lanes));
+                    for (int x0 = 0; x0 < n; x0 += SSIM2_BLOCK) {
+                        int count_x = n - x0 < SSIM2_BLOCK ? n - x0 : SSIM2_BLOCK;
+                        for (int q = 0; q < 5; q++)
+                            ssim2_blur_columns(rows[q], x0, block + q * SSIM2_GROUP * SSIM2_BLOCK, count_x);
+                        for (int g = 0; g < count; g++) {
+                            int here = (next_row + g) % SSIM2_RING_ROWS;
+                            const float *v = block + g * SSIM2_BLOCK;
+                            const int plane = SSIM2_GROUP * SSIM2_BLOCK;
+                            ssim2_pool(SSIM2_RING(c, here) + margin + x0, SSIM2_RING(3 + c, here) + margin + x0, v,
+                                       v + plane, v + 2 * plane, v + 3 * plane, v + 4 * plane, count_x, lanes);
+                        }
+                    }
+                    /* A group's lanes in float (a few thousand terms), groups added in double. */
+                    for (int k = 0; k < 6; k++) {
+                        float sum = 0;
+                        for (int j = 0; j < SSIM2_LANES; j++) sum += lanes[k][j];
+                        sums[c][k] += sum;
+                    }
                 }
             }
         }
