@@ -126,34 +126,37 @@ static gpointer ssim2_make_tables(gpointer unused) {
     return NULL;
 }
 
-/* Columns [x0, x0 + n) of row `y` of a level as three rows of linear R, G, B. */
-static SSIM2_INLINE void ssim2_linear_row(const ssim2_level *level, int y, int x0, int n, float *r, float *g,
-                                          float *b) {
+/* Columns [x0, x0 + n) of row `y` of a level as three rows of linear R, G, B: converted into
+ * `buffer` from 8-bit pixels, or pointing into a later scale's planes. */
+static SSIM2_INLINE void ssim2_linear_row(const ssim2_level *level, int y, int x0, int n, float *const buffer[3],
+                                          const float *rgb[3]) {
     if (level->pixels) {
         int bands = level->bands;
         const unsigned char *row = level->pixels + ((size_t)y * level->width + x0) * bands;
-        for (int x = 0; x < n; x++) {
-            const unsigned char *p = row + (size_t)x * bands;
-            float cr = ssim2_to_linear_table[p[0]], cg = ssim2_to_linear_table[p[1]], cb = ssim2_to_linear_table[p[2]];
-            if (bands == 4) {
+        float *restrict r = buffer[0], *restrict g = buffer[1], *restrict b = buffer[2];
+        if (bands == 3) {
+            for (int x = 0; x < n; x++) {
+                r[x] = ssim2_to_linear_table[row[3 * x]];
+                g[x] = ssim2_to_linear_table[row[3 * x + 1]];
+                b[x] = ssim2_to_linear_table[row[3 * x + 2]];
+            }
+        } else {
+            for (int x = 0; x < n; x++) {
+                const unsigned char *p = row + (size_t)x * 4;
                 /* Blended in sRGB, then linearised, as the reference tools blend. */
                 float a = p[3] / 255.0f, bg = level->background;
                 float sr = a * (p[0] / 255.0f) + (1 - a) * bg;
                 float sg = a * (p[1] / 255.0f) + (1 - a) * bg;
                 float sb = a * (p[2] / 255.0f) + (1 - a) * bg;
-                cr = sr <= 0.04045f ? sr / 12.92f : powf((sr + 0.055f) / 1.055f, 2.4f);
-                cg = sg <= 0.04045f ? sg / 12.92f : powf((sg + 0.055f) / 1.055f, 2.4f);
-                cb = sb <= 0.04045f ? sb / 12.92f : powf((sb + 0.055f) / 1.055f, 2.4f);
+                r[x] = sr <= 0.04045f ? sr / 12.92f : powf((sr + 0.055f) / 1.055f, 2.4f);
+                g[x] = sg <= 0.04045f ? sg / 12.92f : powf((sg + 0.055f) / 1.055f, 2.4f);
+                b[x] = sb <= 0.04045f ? sb / 12.92f : powf((sb + 0.055f) / 1.055f, 2.4f);
             }
-            r[x] = cr;
-            g[x] = cg;
-            b[x] = cb;
         }
+        for (int c = 0; c < 3; c++) rgb[c] = buffer[c];
     } else {
         size_t offset = (size_t)y * level->width + x0;
-        memcpy(r, level->planes[0] + offset, sizeof(float) * n);
-        memcpy(g, level->planes[1] + offset, sizeof(float) * n);
-        memcpy(b, level->planes[2] + offset, sizeof(float) * n);
+        for (int c = 0; c < 3; c++) rgb[c] = level->planes[c] + offset;
     }
 }
 
@@ -331,8 +334,8 @@ static SSIM2_INLINE void ssim2_score_scale_body(const ssim2_level *a, const ssim
      * then per channel c the blurred mu1, mu2, s11, s22, s12 at 6 + 5c + q. */
 #define SSIM2_RING(p, s) (work + (size_t)(p) * ring_plane + (size_t)(s) * span)
     float *linear = work + 21 * ring_plane;
-    float *lin_a[3] = {linear, linear + span, linear + 2 * span};
-    float *lin_b[3] = {linear + 3 * span, linear + 4 * span, linear + 5 * span};
+    float *const lin_a[3] = {linear, linear + span, linear + 2 * span};
+    float *const lin_b[3] = {linear + 3 * span, linear + 4 * span, linear + 5 * span};
     float *product = linear + 6 * span, *block = linear + 9 * span;
     const float bias_root = cbrtf(ssim2_bias);
 
@@ -347,17 +350,18 @@ static SSIM2_INLINE void ssim2_score_scale_body(const ssim2_level *a, const ssim
         int next_row = 0;
         for (int y = 0; y < height; y++) {
             int slot = y % SSIM2_RING_ROWS;
-            ssim2_linear_row(a, y, left, loaded, lin_a[0], lin_a[1], lin_a[2]);
-            ssim2_linear_row(b, y, left, loaded, lin_b[0], lin_b[1], lin_b[2]);
+            const float *rgb_a[3], *rgb_b[3];
+            ssim2_linear_row(a, y, left, loaded, lin_a, rgb_a);
+            ssim2_linear_row(b, y, left, loaded, lin_b, rgb_b);
             if (next_a) {
-                const float *tile_a[3] = {lin_a[0] + margin, lin_a[1] + margin, lin_a[2] + margin};
-                const float *tile_b[3] = {lin_b[0] + margin, lin_b[1] + margin, lin_b[2] + margin};
+                const float *tile_a[3] = {rgb_a[0] + margin, rgb_a[1] + margin, rgb_a[2] + margin};
+                const float *tile_b[3] = {rgb_b[0] + margin, rgb_b[1] + margin, rgb_b[2] + margin};
                 ssim2_downsample_row(tile_a, tile, n, height, y, next_a);
                 ssim2_downsample_row(tile_b, tile, n, height, y, next_b);
             }
-            ssim2_to_xyb(lin_a[0], lin_a[1], lin_a[2], SSIM2_RING(0, slot), SSIM2_RING(1, slot), SSIM2_RING(2, slot),
+            ssim2_to_xyb(rgb_a[0], rgb_a[1], rgb_a[2], SSIM2_RING(0, slot), SSIM2_RING(1, slot), SSIM2_RING(2, slot),
                          loaded, bias_root);
-            ssim2_to_xyb(lin_b[0], lin_b[1], lin_b[2], SSIM2_RING(3, slot), SSIM2_RING(4, slot), SSIM2_RING(5, slot),
+            ssim2_to_xyb(rgb_b[0], rgb_b[1], rgb_b[2], SSIM2_RING(3, slot), SSIM2_RING(4, slot), SSIM2_RING(5, slot),
                          loaded, bias_root);
             for (int c = 0; c < 3; c++) {
                 const float *restrict one = SSIM2_RING(c, slot), *restrict two = SSIM2_RING(3 + c, slot);
