@@ -91,6 +91,8 @@ typedef struct {
     const unsigned char *pixels;
     int bands;
     float background;
+    /* With alpha, on large images: each (alpha, value) pair's blended linear value, alpha * 256 + value. */
+    const float *blend;
     /* Later scales: three planes of linear R, G, B. */
     float *planes[3];
 } ssim2_level;
@@ -130,6 +132,14 @@ static gpointer ssim2_make_tables(gpointer unused) {
     return NULL;
 }
 
+/* An 8-bit value with alpha `a` on `background`: blended in sRGB, then linearised, as the
+ * reference tools blend. */
+static SSIM2_INLINE float ssim2_blend_linear(unsigned char value, unsigned char alpha, float background) {
+    float a = alpha / 255.0f;
+    float s = a * (value / 255.0f) + (1 - a) * background;
+    return s <= 0.04045f ? s / 12.92f : powf((s + 0.055f) / 1.055f, 2.4f);
+}
+
 /* Columns [x0, x0 + n) of row `y` of a level as three rows of linear R, G, B: converted into
  * `buffer` from 8-bit pixels, or pointing into a later scale's planes. */
 static SSIM2_INLINE void ssim2_linear_row(const ssim2_level *level, int y, int x0, int n, float *const buffer[3],
@@ -144,17 +154,21 @@ static SSIM2_INLINE void ssim2_linear_row(const ssim2_level *level, int y, int x
                 g[x] = ssim2_to_linear_table[row[3 * x + 1]];
                 b[x] = ssim2_to_linear_table[row[3 * x + 2]];
             }
+        } else if (level->blend) {
+            const float *blend = level->blend;
+            for (int x = 0; x < n; x++) {
+                const float *column = blend + 256 * row[4 * x + 3];
+                r[x] = column[row[4 * x]];
+                g[x] = column[row[4 * x + 1]];
+                b[x] = column[row[4 * x + 2]];
+            }
         } else {
+            float background = level->background;
             for (int x = 0; x < n; x++) {
                 const unsigned char *p = row + (size_t)x * 4;
-                /* Blended in sRGB, then linearised, as the reference tools blend. */
-                float a = p[3] / 255.0f, bg = level->background;
-                float sr = a * (p[0] / 255.0f) + (1 - a) * bg;
-                float sg = a * (p[1] / 255.0f) + (1 - a) * bg;
-                float sb = a * (p[2] / 255.0f) + (1 - a) * bg;
-                r[x] = sr <= 0.04045f ? sr / 12.92f : powf((sr + 0.055f) / 1.055f, 2.4f);
-                g[x] = sg <= 0.04045f ? sg / 12.92f : powf((sg + 0.055f) / 1.055f, 2.4f);
-                b[x] = sb <= 0.04045f ? sb / 12.92f : powf((sb + 0.055f) / 1.055f, 2.4f);
+                r[x] = ssim2_blend_linear(p[0], p[3], background);
+                g[x] = ssim2_blend_linear(p[1], p[3], background);
+                b[x] = ssim2_blend_linear(p[2], p[3], background);
             }
         }
         for (int c = 0; c < 3; c++) rgb[c] = buffer[c];
@@ -474,10 +488,27 @@ static void ssim2_free_level(ssim2_level *level) {
 /* The score of one pair with alpha (if any) blended onto `background`. */
 static int ssim2_score_once(const unsigned char *reference, const unsigned char *distorted, int width, int height,
                             int bands, float background, double *score) {
-    ssim2_level a = {width, height, reference, bands, background, {NULL, NULL, NULL}};
-    ssim2_level b = {width, height, distorted, bands, background, {NULL, NULL, NULL}};
+    ssim2_level a = {width, height, reference, bands, background, NULL, {NULL, NULL, NULL}};
+    ssim2_level b = {width, height, distorted, bands, background, NULL, {NULL, NULL, NULL}};
+    /* With alpha, three powf a pixel and image cost more than a table of every (alpha, value)
+     * pair once the image has a few hundred thousand pixels (the table is 256 KB; on narrower
+     * images the work rows it would add to are smaller than that). */
+    float *blend = NULL;
+    if (bands == 4 && width >= 256 && (size_t)width * height >= (1u << 17)) {
+        blend = g_try_malloc(sizeof(float) * 256 * 256);
+        if (!blend) return -1;
+        for (int alpha = 0; alpha < 256; alpha++) {
+            for (int value = 0; value < 256; value++) {
+                blend[alpha * 256 + value] = ssim2_blend_linear(value, alpha, background);
+            }
+        }
+        a.blend = b.blend = blend;
+    }
     float *work = g_try_malloc(sizeof(float) * ssim2_work_floats(width));
-    if (!work) return -1;
+    if (!work) {
+        g_free(blend);
+        return -1;
+    }
     ssim2_scale scales[SSIM2_SCALES];
     int count = 0, status = 0;
     for (int s = 0; s < SSIM2_SCALES; s++) {
@@ -485,7 +516,7 @@ static int ssim2_score_once(const unsigned char *reference, const unsigned char 
         /* The next scale's planes are filled while this one is scored, if it will be scored. */
         int next_width = (a.width + 1) / 2, next_height = (a.height + 1) / 2;
         int more = s + 1 < SSIM2_SCALES && next_width >= 8 && next_height >= 8;
-        ssim2_level next_a = {next_width, next_height, NULL, 3, background, {NULL, NULL, NULL}};
+        ssim2_level next_a = {next_width, next_height, NULL, 3, background, NULL, {NULL, NULL, NULL}};
         ssim2_level next_b = next_a;
         for (int c = 0; more && c < 3; c++) {
             next_a.planes[c] = g_try_malloc(sizeof(float) * (size_t)next_width * next_height);
@@ -507,6 +538,7 @@ static int ssim2_score_once(const unsigned char *reference, const unsigned char 
     ssim2_free_level(&a);
     ssim2_free_level(&b);
     g_free(work);
+    g_free(blend);
     if (status != 0) return status;
 
     /* The weights are taken in order over channel, scale, norm and map, as the published
