@@ -178,20 +178,18 @@ static SSIM2_INLINE void ssim2_linear_row(const ssim2_level *level, int y, int x
     }
 }
 
-/* The cube root of x >= 0 to float precision, without a division (six calls a pixel at the
- * first scale; libm's cbrtf costs 8 ns a call, Newton's steps for the root itself a division
- * each): a bit-level first guess of x^(-1/3) (within 3.5 %), two Newton steps for it (quadratic:
- * 2.5e-3, then 1.2e-5), the root x * r^2, and one Newton step for the root that takes 1 / (3 y^2)
- * from r. Within one unit in the last place of the exact root over XYB's range. */
+/* The cube root of x >= 0 to float precision: a bit-level first guess, then three Newton
+ * steps. libm's cbrtf costs 8 ns a call here, six calls a pixel at the first scale; this is
+ * 1 ns and the same value to within one unit in the last place. (A division-free version,
+ * Newton's steps for x^(-1/3), is 7 % faster overall, but its last bits differ from these in
+ * one value in seven, and the scores are sensitive enough to move by up to 0.012.) */
 static SSIM2_INLINE float ssim2_cbrt(float x) {
     uint32_t bits;
     memcpy(&bits, &x, sizeof bits);
-    bits = 0x54a23400u - bits / 3;
-    float r;
-    memcpy(&r, &bits, sizeof r);
-    for (int step = 0; step < 2; step++) r = r * (1.33333333f - 0.333333333f * x * (r * r * r));
-    float r2 = r * r, y = x * r2;
-    y = y - (y * y * y - x) * r2 * 0.333333333f;
+    bits = bits / 3 + 709921077u;
+    float y;
+    memcpy(&y, &bits, sizeof y);
+    for (int step = 0; step < 3; step++) y = y - (y * y * y - x) / (3.0f * y * y);
     return x > 0 ? y : 0;
 }
 
