@@ -250,16 +250,29 @@ static SSIM2_INLINE void ssim2_blur_columns(const float *const rows[SSIM2_GROUP 
     const float *restrict r11 = rows[11] + offset, *restrict r12 = rows[12] + offset;
     const float *restrict r13 = rows[13] + offset;
     for (int x = 0; x < n; x++) {
-        float a0 = r0[x], a1 = r1[x], a2 = r2[x], a3 = r3[x], a4 = r4[x], a5 = r5[x], a6 = r6[x];
-        float a7 = r7[x], a8 = r8[x], a9 = r9[x], a10 = r10[x], a11 = r11[x], a12 = r12[x], a13 = r13[x];
-        out[x] = w5 * a0 + w4 * a1 + w3 * a2 + w2 * a3 + w1 * a4 + w0 * a5 + w1 * a6 + w2 * a7 + w3 * a8 +
-                 w4 * a9 + w5 * a10;
-        out[SSIM2_BLOCK + x] = w5 * a1 + w4 * a2 + w3 * a3 + w2 * a4 + w1 * a5 + w0 * a6 + w1 * a7 + w2 * a8 +
-                               w3 * a9 + w4 * a10 + w5 * a11;
-        out[2 * SSIM2_BLOCK + x] = w5 * a2 + w4 * a3 + w3 * a4 + w2 * a5 + w1 * a6 + w0 * a7 + w1 * a8 +
-                                   w2 * a9 + w3 * a10 + w4 * a11 + w5 * a12;
-        out[3 * SSIM2_BLOCK + x] = w5 * a3 + w4 * a4 + w3 * a5 + w2 * a6 + w1 * a7 + w0 * a8 + w1 * a9 +
-                                   w2 * a10 + w3 * a11 + w4 * a12 + w5 * a13;
+        /* Input row k adds its term to each output row that reads it, so only the four sums
+         * and the weights stay in registers; each sum still adds its taps top to bottom. */
+        float a = r0[x], o0 = w5 * a;
+        a = r1[x], o0 = o0 + w4 * a;
+        float o1 = w5 * a;
+        a = r2[x], o0 = o0 + w3 * a, o1 = o1 + w4 * a;
+        float o2 = w5 * a;
+        a = r3[x], o0 = o0 + w2 * a, o1 = o1 + w3 * a, o2 = o2 + w4 * a;
+        float o3 = w5 * a;
+        a = r4[x], o0 = o0 + w1 * a, o1 = o1 + w2 * a, o2 = o2 + w3 * a, o3 = o3 + w4 * a;
+        a = r5[x], o0 = o0 + w0 * a, o1 = o1 + w1 * a, o2 = o2 + w2 * a, o3 = o3 + w3 * a;
+        a = r6[x], o0 = o0 + w1 * a, o1 = o1 + w0 * a, o2 = o2 + w1 * a, o3 = o3 + w2 * a;
+        a = r7[x], o0 = o0 + w2 * a, o1 = o1 + w1 * a, o2 = o2 + w0 * a, o3 = o3 + w1 * a;
+        a = r8[x], o0 = o0 + w3 * a, o1 = o1 + w2 * a, o2 = o2 + w1 * a, o3 = o3 + w0 * a;
+        a = r9[x], o0 = o0 + w4 * a, o1 = o1 + w3 * a, o2 = o2 + w2 * a, o3 = o3 + w1 * a;
+        a = r10[x], o0 = o0 + w5 * a, o1 = o1 + w4 * a, o2 = o2 + w3 * a, o3 = o3 + w2 * a;
+        a = r11[x], o1 = o1 + w5 * a, o2 = o2 + w4 * a, o3 = o3 + w3 * a;
+        a = r12[x], o2 = o2 + w5 * a, o3 = o3 + w4 * a;
+        a = r13[x], o3 = o3 + w5 * a;
+        out[x] = o0;
+        out[SSIM2_BLOCK + x] = o1;
+        out[2 * SSIM2_BLOCK + x] = o2;
+        out[3 * SSIM2_BLOCK + x] = o3;
     }
 }
 
