@@ -323,18 +323,17 @@ static SSIM2_INLINE void ssim2_downsample_row(const float *const rgb[3], int x0,
     for (int c = 0; c < 3; c++) {
         const float *restrict in = rgb[c];
         float *restrict out = to->planes[c] + (size_t)(y / 2) * to->width + x0 / 2;
-        if (y % 2 == 0) {
+        /* The divisions the means always had: 4 (or 2 on the last row), 2 (or 1) on an odd last column. */
+        float full = (float)(2 * (1 + pair)), half = (float)(1 + pair);
+        if (y % 2 == 1) {
+            for (int ox = 0; ox < pairs; ox++) out[ox] = ((out[ox] + in[2 * ox]) + in[2 * ox + 1]) / full;
+            if (n % 2) out[pairs] = (out[pairs] + in[n - 1]) / half;
+        } else if (pair) {
             for (int ox = 0; ox < pairs; ox++) out[ox] = in[2 * ox] + in[2 * ox + 1];
             if (n % 2) out[pairs] = in[n - 1];
         } else {
-            for (int ox = 0; ox < pairs; ox++) out[ox] = (out[ox] + in[2 * ox]) + in[2 * ox + 1];
-            if (n % 2) out[pairs] = out[pairs] + in[n - 1];
-        }
-        if (y % 2 == 1 || !pair) {
-            /* The divisions the means always had: 4 (or 2 on the last row), 2 (or 1) on an odd last column. */
-            float full = (float)(2 * (1 + pair));
-            for (int ox = 0; ox < pairs; ox++) out[ox] = out[ox] / full;
-            if (n % 2) out[pairs] = out[pairs] / (float)(1 + pair);
+            for (int ox = 0; ox < pairs; ox++) out[ox] = (in[2 * ox] + in[2 * ox + 1]) / full;
+            if (n % 2) out[pairs] = in[n - 1] / half;
         }
     }
 }
