@@ -18,9 +18,24 @@
  * transposed, so its vertical zero padding falls on columns); scores agree with that
  * implementation (tests check it).
  *
- * Memory stays small whatever the image size: each scale is worked through in strips of rows
- * (with the blur's 5 rows of margin on each side), so only the next scale's linear RGB planes
- * (a quarter of the current size) and a strip's planes are held.
+ * Layout. Each scale is worked through in tiles of 512 columns (plus the blur's 5 columns of
+ * margin on each side), each tile top to bottom, one pass over its rows: a row of both images
+ * goes to linear RGB (added into the next scale's planes as it goes), to XYB, and through the
+ * horizontal blur of each channel's five planes (the two images, their squares, their product)
+ * into a ring of the last 14 rows. As soon as the ring holds the rows they read, output rows
+ * take the vertical blur four at a time (neighbours share 10 of their 11 input rows), in blocks
+ * of 128 columns that the pooling reads while they are in L1. Only the next scale's linear RGB
+ * planes (a quarter of the current size) and the tile's ring (640 KB) are held, whatever the
+ * image size.
+ *
+ * Arithmetic. The scores are sensitive to rounding (the variances are differences of nearly
+ * equal blurred products): a change in the last bit of one value in seven (another cube root)
+ * moves them by up to 0.01. So each blur adds its 11 taps in order, from the farthest left or
+ * top, and the cube root, the means and the pooled terms are computed as they always were; the
+ * pooled sums are kept in 8 lanes, so they vectorise without reordering, and the scores are the
+ * same with every compiler. On x86-64 the per-pixel work is compiled twice, for the baseline
+ * (SSE2) and for AVX2, and chosen at run time; without FMA, each lane of either does the same
+ * operations in the same order, so both give the same scores to the bit.
  */
 #include "cvips.h"
 #include <math.h>
@@ -278,7 +293,7 @@ static SSIM2_INLINE void ssim2_blur_columns(const float *const rows[SSIM2_GROUP 
 
 /* The error maps of columns [0, n) of one row, pooled into `lanes`: the sums of the SSIM error,
  * edge artifacts and lost detail and of their fourth powers, each kept in SSIM2_LANES partial
- * sums (column x adds to lane x % SSIM2_LANES), so the loop vectorises without reordering
+ * sums (column x of the block adds to lane x % SSIM2_LANES), so the loop vectorises without reordering
  * additions: scores are the same on every compiler and every run. */
 #define SSIM2_LANES 8
 #define SSIM2_POOL_ONE(x, j)                                                                      \
