@@ -293,8 +293,8 @@ static SSIM2_INLINE void ssim2_blur_columns(const float *const rows[SSIM2_GROUP 
 
 /* The error maps of columns [0, n) of one row, pooled into `lanes`: the sums of the SSIM error,
  * edge artifacts and lost detail and of their fourth powers, each kept in SSIM2_LANES partial
- * sums (column x of the block adds to lane x % SSIM2_LANES), so the loop vectorises without reordering
- * additions: scores are the same on every compiler and every run. */
+ * sums (column x of the block adds to lane x % SSIM2_LANES), so the loop vectorises without
+ * reordering additions: scores are the same on every compiler and every run. */
 #define SSIM2_LANES 8
 #define SSIM2_POOL_ONE(x, j)                                                                      \
     do {                                                                                          \
