@@ -135,8 +135,8 @@ int main(int argc, char **argv) {
         qsort(other_times, runs, sizeof(double), compare_doubles);
         double difference = fabs(score - other);
         if (difference > largest) largest = difference;
-        printf("  | %s %9.5f  %7.1f ms (median %7.1f)  diff %.2e", SSIM2_NAME(SSIM2_OTHER), other, other_times[0] * 1e3,
-               other_times[runs / 2] * 1e3, difference);
+        printf("  | %s %9.5f  %7.1f ms (median %7.1f)  diff %.2e", SSIM2_NAME(SSIM2_OTHER), other,
+               other_times[0] * 1e3, other_times[runs / 2] * 1e3, difference);
 #endif
         printf("\n");
         g_free(a);
