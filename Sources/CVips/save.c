@@ -2,9 +2,11 @@
 #include "cvips.h"
 
 /* Encoders: write to a g_malloc'd buffer (free with g_free). Metadata is stripped. */
-int cvips_jpegsave(VipsImage *in, int quality, int progressive, void **buf, size_t *len) {
+int cvips_jpegsave(VipsImage *in, int quality, int progressive, int chroma, void **buf, size_t *len) {
+    VipsForeignSubsample mode = chroma == 1 ? VIPS_FOREIGN_SUBSAMPLE_ON
+                              : chroma == 2 ? VIPS_FOREIGN_SUBSAMPLE_OFF : VIPS_FOREIGN_SUBSAMPLE_AUTO;
     return vips_jpegsave_buffer(in, buf, len, "Q", quality, "strip", TRUE, "optimize_coding", TRUE,
-                                "interlace", progressive, NULL);
+                                "interlace", progressive, "subsample_mode", mode, NULL);
 }
 
 int cvips_pngsave(VipsImage *in, int compression, int effort, void **buf, size_t *len) {

@@ -179,7 +179,12 @@ public enum Encoder {
         case .jpeg:
             // JPEG has no alpha: flatten onto white rather than let transparent pixels go black.
             let flat = try flattened(image, file: file)
-            status = cvips_jpegsave(flat.pointer, settings.encoderQuality(for: .jpeg), settings.jpegProgressive ? 1 : 0, &buffer, &length)
+            let chroma: Int32 = switch settings.jpegChroma {
+            case nil: 0
+            case .subsampled: 1
+            case .full: 2
+            }
+            status = cvips_jpegsave(flat.pointer, settings.encoderQuality(for: .jpeg), settings.jpegProgressive ? 1 : 0, chroma, &buffer, &length)
         case .png:
             status = cvips_pngsave(image.pointer, Int32(settings.pngCompression), 7, &buffer, &length)
         case .webp:

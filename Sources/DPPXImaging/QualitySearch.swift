@@ -7,15 +7,21 @@ import DPPXCore
 /// The pixels are resized once and kept in memory. A variant over `wholeSearchPixels` is
 /// searched on a sample first (`cvips_tile_sample`: tiles on an even grid, about an eighth of
 /// its pixels, its own macroblocks), then the sample's answer is encoded and scored whole:
-/// the whole file is what must reach the target. Smaller variants are searched whole. Each
-/// search step encodes, decodes and scores; steps aim by interpolating the scores found so
-/// far and stop once the quality is known to within `step`: 2 to 5 steps on the sample, then
-/// one or two whole encodes and scores besides the default quality's (the second when the
-/// whole file passes or fails by enough to move the answer). The format's default fixed quality is also encoded
-/// whole, for the size `auto` reports its savings against. A variant no quality brings to its
-/// target gets the highest quality, 100. Encoders and the score are deterministic, so is the
-/// choice.
+/// the whole file is what must reach the target, and its score at that level tells how far
+/// the sample's scores sit from the whole image's, so the sample can say where the whole file
+/// just passes (one more whole step, down or up, when that is a step away or more). Smaller
+/// variants are searched whole. Each search step encodes, decodes and scores; steps aim by
+/// interpolating the scores found so far and stop once the quality is known to within `step`:
+/// 2 to 5 steps on the sample, then one or two whole encodes and scores. The format's default
+/// fixed quality is also encoded whole, for the size `auto` reports its savings against. A
+/// variant no quality brings to its target gets the highest quality, 100. Encoders and the
+/// score are deterministic, so is the choice.
 public enum QualitySearch {
+    /// Raised whenever the search may choose another file for the same pixels and targets (a new
+    /// scale, step or score): it is part of the settings fingerprint of builds with an `auto`
+    /// quality, so they search again, and only they. 2: JPEG's 4:2:0 levels above quality 90.
+    public static let version = 2
+
     /// How far above its target a file must score to pass: dppx's scores agree with PyPI's
     /// `ssimulacra2` to within a few thousandths (it works in single precision), so a file that
     /// passes here passes there too.
@@ -29,19 +35,48 @@ public enum QualitySearch {
     /// WebP gain between quality 60 and 90 on photos.
     static let typicalSlope = 0.5
 
+    /// How a sample's score usually differs from its whole image's at one quality: measured on
+    /// a ukui photo at 2x, JPEG's sample 0.5 to 1.6 points above, WebP's 2.6 to 7 below
+    /// (libwebp's prediction sees the tiles' seams). The sample's first search aims this far
+    /// above the goal; the whole file then says by how much its own image differs.
+    static func typicalSampleOffset(for format: ImageFormat) -> Double {
+        switch format {
+        case .jpeg: 1
+        case .webp: -4
+        default: 0
+        }
+    }
+
     /// Variants up to this many pixels are searched whole; larger ones on a sample first.
     public static let wholeSearchPixels = 1 << 20
     /// The sample's tiles are this many pixels square (8 macroblocks a side): many small
     /// tiles stand for the whole image better than a few large ones.
     static let sampleTile = 128
 
-    /// The qualities searched per format: below these, files fall apart whatever the picture.
+    /// The levels searched per format, lowest first: each level is an encoder quality (below
+    /// these, files fall apart whatever the picture), except JPEG's top ones (see `rung`).
     public static func range(for format: ImageFormat) -> ClosedRange<Int>? {
         switch format {
-        case .jpeg, .webp: 30...100
+        case .jpeg: 30...(jpegSubsampledTop + 11)
+        case .webp: 30...100
         case .avif: 20...100
         default: nil
         }
+    }
+
+    /// The highest JPEG quality searched in 4:2:0. libvips writes 4:4:4 from quality 90, where
+    /// the bytes double for a few points of score (on a ukui photo at 1920x1200: q85 101 KB
+    /// scoring 80.8; q90 195 KB, 89.6 in 4:4:4, 126 KB, 84.0 in 4:2:0; q95 in 4:2:0 191 KB,
+    /// 86.8). So JPEG's scale goes on in 4:2:0 up to here, about the bytes of 4:4:4 at 90,
+    /// and then through 4:4:4 from 90 to 100: bytes and scores both rise along it.
+    static let jpegSubsampledTop = 95
+
+    /// The encoder quality and JPEG chroma of `level` on `format`'s scale: JPEG's levels up to
+    /// `jpegSubsampledTop` are that quality in 4:2:0, the 11 above it 4:4:4 at 90 to 100;
+    /// other formats' levels are their quality.
+    public static func rung(_ level: Int, of format: ImageFormat) -> (quality: Int, chroma: JPEGChroma?) {
+        guard format == .jpeg else { return (level, nil) }
+        return level <= jpegSubsampledTop ? (level, .subsampled) : (level - jpegSubsampledTop - 1 + 90, .full)
     }
 
     /// Whether `image` in `format` is searched rather than encoded at a fixed quality: the
@@ -64,9 +99,11 @@ public enum QualitySearch {
             try VipsImage.make(file: file) { cvips_copy_memory(image.pointer, $0) }
         }
         let goal = target + margin
-        func encoded(_ pixels: VipsImage, _ quality: Int) throws(ImagingError) -> [UInt8] {
-            try Encoder.encode(pixels, as: format, settings: settings.fixing(format, at: quality),
-                               losslessSource: losslessSource, file: file)
+        func encoded(_ pixels: VipsImage, _ level: Int) throws(ImagingError) -> [UInt8] {
+            let (quality, chroma) = rung(level, of: format)
+            var fixing = settings.fixing(format, at: quality)
+            fixing.jpegChroma = chroma
+            return try Encoder.encode(pixels, as: format, settings: fixing, losslessSource: losslessSource, file: file)
         }
 
         // Whole-image steps: the best passing file is kept, the others dropped at once.
@@ -79,36 +116,44 @@ public enum QualitySearch {
             if quality == fixed { fixedBytes = bytes.count }
             let score = try PerceptualScore.ssimulacra2(reference: pixels, encoded: bytes, file: file)
             whole[quality] = score
-            if score >= goal || quality == range.upperBound, best.map({ quality < $0.quality }) ?? true {
-                best = (quality, bytes, score)
-            }
+            // The smallest passing file (JPEG's scale is not quite monotonic in bytes where
+            // 4:2:0 meets 4:4:4); the top of the scale when nothing passes.
+            let passes = score >= goal
+            let better = best.map { passes && ($0.score < goal || bytes.count < $0.bytes.count) } ?? (passes || quality == range.upperBound)
+            if better { best = (quality, bytes, score) }
             return score
         }
 
         if let sample = try self.sample(of: pixels, file: file) {
-            func sampleStep(_ quality: Int) throws(ImagingError) -> Double {
-                try PerceptualScore.ssimulacra2(reference: sample, encoded: encoded(sample, quality), file: file)
+            var sampled: [Int: Double] = [:]
+            func sampleStep(_ level: Int) throws(ImagingError) -> Double {
+                if let known = sampled[level] { return known }
+                let score = try PerceptualScore.ssimulacra2(reference: sample, encoded: encoded(sample, level), file: file)
+                sampled[level] = score
+                return score
             }
-            // The default quality, whole and on the sample: the file's size is the baseline,
-            // and the two scores tie the sample to the whole image (a sample of a few dozen
-            // tiles scores off the whole image, by about as much at every quality: measured on
-            // a ukui photo at 2x, JPEG within a point, WebP 3 to 7 points below).
-            let sampledAtFixed = try sampleStep(fixed)
-            let offset = try sampledAtFixed - wholeStep(fixed)
-            var sampled = [fixed: sampledAtFixed]
-            let estimate = try lowestPassing(in: range, from: fixed, goal: goal + offset, known: &sampled, probe: sampleStep)
-            // The whole image has the last word. From the sample's answer: when the whole file
-            // passes with room to spare, one step down to where its score points; when it
-            // fails, up until it passes.
-            let score = try wholeStep(estimate)
-            let slope = Self.slope(sampled, around: estimate)
+            // Where the sample's search aims at `offset` above the goal (the sample scores off
+            // the whole image, by about as much at neighbouring qualities).
+            func sampleAnswer(from start: Int, offset: Double) throws(ImagingError) -> Int {
+                var known = sampled
+                let level = try lowestPassing(in: range, from: start, goal: goal + offset, known: &known, probe: sampleStep)
+                return level
+            }
+            // The sample's answer with its usual offset, then the whole file there: the two
+            // scores at one level tie the sample to the whole image, and the sample, so
+            // corrected, says where the whole file just passes. When the whole file passes with
+            // room to spare, one step down to there; when it fails, up to there until it passes.
+            let first = try sampleAnswer(from: fixed, offset: typicalSampleOffset(for: format))
+            let score = try wholeStep(first)
+            let aim = try sampleAnswer(from: first, offset: sampleStep(first) - score)
             if score >= goal {
-                let aim = max(range.lowerBound, estimate - Int(((score - goal) / slope).rounded(.down)))
-                if aim <= estimate - step, whole[aim] == nil { _ = try wholeStep(aim) }
+                if aim <= first - step { _ = try wholeStep(aim) }
             } else {
-                var known = whole
-                let aim = estimate + max(1, Int(((goal - score) / slope).rounded(.up)))
-                _ = try lowestPassing(in: range, from: min(range.upperBound, aim), goal: goal, known: &known, probe: wholeStep)
+                var level = min(range.upperBound, max(aim, first + 1))
+                while try wholeStep(level) < goal, level < range.upperBound {
+                    let next = try sampleAnswer(from: level + 1, offset: sampleStep(level) - wholeStep(level))
+                    level = min(range.upperBound, max(next, level + 1))
+                }
             }
         } else {
             var known = whole
@@ -116,12 +161,18 @@ public enum QualitySearch {
         }
         // The search stops short of the top quality when the one below it fails: the top is the answer then.
         if best == nil { _ = try wholeStep(range.upperBound) }
+        // A JPEG answer in 4:2:0 above 90 against 4:4:4 at 90: on most photos 4:2:0 is a
+        // third smaller at the same score, on pictures of sharp colour edges 4:4:4 can win.
+        if format == .jpeg, let found = best, found.score >= goal, (90...jpegSubsampledTop).contains(found.quality) {
+            _ = try wholeStep(jpegSubsampledTop + 1)
+        }
         guard let chosen = best else {
             throw ImagingError(file: file, reason: "quality search for \(format.rawValue) lost its result (a dppx bug; please report it)")
         }
         let baseline: Int
         if let fixedBytes { baseline = fixedBytes } else { baseline = try encoded(pixels, fixed).count }
-        return (chosen.bytes, Manifest.QualitySearchResult(quality: chosen.quality, score: chosen.score,
+        let (quality, chroma) = rung(chosen.quality, of: format)
+        return (chosen.bytes, Manifest.QualitySearchResult(quality: quality, chroma: chroma, score: chosen.score,
                                                            fixedQualityBytes: baseline))
     }
 
@@ -162,14 +213,6 @@ public enum QualitySearch {
             let highest = passing == nil || failing == nil ? high - 1 : high - inset
             quality = min(highest, max(lowest, Int(aim.rounded(.up))))
         }
-    }
-
-    /// Score points per quality step near `quality`, from the probes on either side of it.
-    static func slope(_ known: [Int: Double], around quality: Int) -> Double {
-        let below = known.filter { $0.key < quality }.max { $0.key < $1.key }
-        let above = known.filter { $0.key >= quality }.min { $0.key < $1.key }
-        guard let below, let above, above.key > below.key, above.value > below.value else { return typicalSlope }
-        return (above.value - below.value) / Double(above.key - below.key)
     }
 
     /// The tiles a search of `pixels` starts on, or nil when it is small enough to search whole.

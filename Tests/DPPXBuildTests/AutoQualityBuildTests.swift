@@ -130,6 +130,87 @@ struct AutoQualityBuildTests {
         #expect(try one.manifestOnDisk() == two.manifestOnDisk())
     }
 
+    @Test("a JPEG that needs more than 4:2:0 gives below quality 90 goes on in 4:2:0 above it, smaller than libvips's 4:4:4 at 90")
+    func subsampledAbove90() throws {
+        let fixture = BuildFixture()
+        try TestImages.writePixels(Self.grainyGradient(width: 960, height: 640), width: 960, height: 640, bands: 3,
+                                   to: fixture.source("grain@2x.jpg") + "[Q=100]")
+        // The 1x variant's own pixels, and a target a quarter of the way from what 4:2:0
+        // scores at 89 to what it scores at 95.
+        let master = try MasterImage(path: fixture.source("grain@2x.jpg"), limits: DecodeLimits(maxPixels: 100_000_000))
+        let pixels = try #require(master.decode().rgb).resized(to: PixelSize(width: 480, height: 320))
+        func jpeg(_ quality: Int, _ chroma: JPEGChroma?) throws -> [UInt8] {
+            var settings = EncodeSettings().fixing(.jpeg, at: quality)
+            settings.jpegChroma = chroma
+            return try Encoder.encode(pixels, as: .jpeg, settings: settings, losslessSource: false, file: "grain")
+        }
+        let at89 = try PerceptualScore.ssimulacra2(reference: pixels, encoded: jpeg(89, .subsampled), file: "grain")
+        let at95 = try PerceptualScore.ssimulacra2(reference: pixels, encoded: jpeg(95, .subsampled), file: "grain")
+        try #require(at95 - at89 >= 1, "4:2:0 scores \(at89) at 89 and \(at95) at 95: no room for a target between")
+        let target = at89 + (at95 - at89) / 4
+        let fullAt90 = try jpeg(90, nil)
+        #expect(Self.chroma(of: fullAt90) == .full, "libvips's own choice at 90 is 4:4:4")
+        let fullScore = try PerceptualScore.ssimulacra2(reference: pixels, encoded: fullAt90, file: "grain")
+        #expect(fullScore >= target + QualitySearch.margin, "4:4:4 at 90 passes too (\(fullScore)), so the choice is by bytes")
+
+        let report = try Self.build(fixture) {
+            $0.jpegQuality = .auto
+            $0.qualityTargets = QualityTargets(standard: target, hiDPI: 50)
+        }
+        #expect(report.succeeded, "\(report.failures)")
+        let oneX = try #require(fixture.manifestOnDisk().images[0].variants.first { $0.density == Density(1) })
+        let written = try #require(FileManager.default.contents(atPath: fixture.output(oneX.path)))
+        #expect(oneX.chroma == .subsampled && Self.chroma(of: Array(written)) == .subsampled)
+        #expect((90...95).contains(oneX.quality ?? 0), "quality \(oneX.quality ?? 0) for a target of \(target)")
+        #expect((oneX.score ?? 0) >= target)
+        #expect(oneX.bytes < fullAt90.count, "\(oneX.bytes) bytes in 4:2:0, \(fullAt90.count) in 4:4:4 at 90")
+    }
+
+    /// A photo's makings where 4:2:0 pays: smooth colour, fine detail in brightness, and the
+    /// faint per-channel grain of a camera, which 4:4:4 spends bytes on and the eye barely sees.
+    static func grainyGradient(width: Int, height: Int) -> [UInt8] {
+        var state: UInt64 = 7
+        func grain() -> Double {
+            // The sum of four uniforms: a bell curve, deterministic across platforms.
+            var sum = 0.0
+            for _ in 0..<4 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                sum += Double(state >> 11) / Double(1 << 53)
+            }
+            return (sum - 2) * 17
+        }
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let fx = Double(x), fy = Double(y)
+                let detail = 25 * sin(fx * 0.35) * sin(fy * 0.25) + 18 * sin((fx + fy) * 0.115)
+                let base = [60 + 120 * fx / Double(width), 70 + 100 * fy / Double(height), 150 - 80 * fx / Double(width)]
+                for channel in base { pixels.append(UInt8(max(0, min(255, channel + detail + grain())))) }
+            }
+        }
+        return pixels
+    }
+
+    /// The chroma of a JPEG's bytes, from its frame header: the first component's sampling
+    /// factors are 2x2 in 4:2:0 and 1x1 in 4:4:4.
+    static func chroma(of jpeg: [UInt8]) -> JPEGChroma? {
+        var index = 2
+        while index + 12 < jpeg.count, jpeg[index] == 0xFF {
+            let marker = jpeg[index + 1]
+            let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
+            if marker == 0xC0 || marker == 0xC2 {
+                return switch jpeg[index + 11] {
+                case 0x22: .subsampled
+                case 0x11: .full
+                default: nil
+                }
+            }
+            index += 2 + length
+        }
+        return nil
+    }
+
     @Test("AVIF: each variant reaches its density's target, the 2x one at a lower quality than 1x")
     func avif() throws {
         let fixture = BuildFixture()

@@ -26,19 +26,22 @@ struct QualitySettingsTests {
         #expect(rule.jpegQuality == 90 && rule.webpQuality == .auto && rule.qualityTarget == 88 && rule.qualityTargetHiDPI == nil)
     }
 
-    @Test("a target sets the density it applies from: 1.5x and above take the hidpi one")
+    @Test("the target falls from the 1x one to the hidpi one at 2x, linearly in the size of a file pixel on screen")
     func targetsByDensity() {
-        let targets = QualityTargets(standard: 82, hiDPI: 71)
-        #expect(targets.target(for: Density(1)) == 82)
-        #expect(targets.target(for: Density(1.25)) == 82)
-        #expect(targets.target(for: Density(1.5)) == 71)
-        #expect(targets.target(for: Density(3)) == 71)
+        let targets = QualityTargets(standard: 80, hiDPI: 65)
+        #expect(targets.target(for: Density(0.5)) == 80)
+        #expect(targets.target(for: Density(1)) == 80)
+        #expect(abs(targets.target(for: Density(1.25)) - 74) < 1e-9)
+        #expect(abs(targets.target(for: Density(1.5)) - 70) < 1e-9)
+        #expect(targets.target(for: Density(2)) == 65)
+        #expect(targets.target(for: Density(3)) == 65)
+        #expect(QualityTargets().target(for: Density(2)) == QualityTargets.defaultHiDPI)
     }
 
     @Test("a standard target said alone moves the hidpi one with it; a rule's targets apply over the build's")
     func targetDefaults() {
-        #expect(QualityTargets(standard: nil, hiDPI: nil, base: QualityTargets()) == QualityTargets(standard: 80, hiDPI: 70))
-        #expect(QualityTargets(standard: 90, hiDPI: nil, base: QualityTargets()) == QualityTargets(standard: 90, hiDPI: 80))
+        #expect(QualityTargets(standard: nil, hiDPI: nil, base: QualityTargets()) == QualityTargets(standard: 80, hiDPI: 65))
+        #expect(QualityTargets(standard: 90, hiDPI: nil, base: QualityTargets()) == QualityTargets(standard: 90, hiDPI: 75))
         #expect(QualityTargets(standard: nil, hiDPI: 60, base: QualityTargets(standard: 85, hiDPI: 75)) == QualityTargets(standard: 85, hiDPI: 60))
     }
 
@@ -46,7 +49,7 @@ struct QualitySettingsTests {
         ("[build]\nquality = \"high\"\n", "build.quality must be a number from 1 to 100 or \"auto\", e.g. quality = 80 or quality = \"auto\"; got \"high\""),
         ("[build]\nwebp-quality = 0\n", "build.webp-quality must be between 1 and 100, e.g. webp-quality = 80; got 0"),
         ("[build]\nquality-target = 120\n", "build.quality-target must be a score between 0 and 100, e.g. quality-target = 80; got 120"),
-        ("[[rule]]\nmatch = \"a/**\"\nquality-target-hidpi = \"low\"\n", "rule.quality-target-hidpi must be a score between 0 and 100, e.g. quality-target-hidpi = 70; got a string"),
+        ("[[rule]]\nmatch = \"a/**\"\nquality-target-hidpi = \"low\"\n", "rule.quality-target-hidpi must be a score between 0 and 100, e.g. quality-target-hidpi = 65; got a string"),
     ])
     func errors(text: String, message: String) {
         #expect {
@@ -66,7 +69,7 @@ struct QualitySettingsTests {
         settings.jpegQuality = .auto
         #expect(settings.outOfBounds == nil)
         settings.qualityTargetHiDPI = -1
-        #expect(settings.outOfBounds?.message(flags: true) == "--quality-target-hidpi must be a score between 0 and 100, e.g. --quality-target-hidpi 70; got -1")
+        #expect(settings.outOfBounds?.message(flags: true) == "--quality-target-hidpi must be a score between 0 and 100, e.g. --quality-target-hidpi 65; got -1")
     }
 
     @Test("a quality is written as a number or \"auto\" in settings fingerprints and manifests")

@@ -91,7 +91,7 @@ struct SettingRegistryTests {
     func defaultsAndBounds() {
         #expect(SettingRegistry.quality.help.contains("(default: \(SettingRegistry.quality.fallback))"))
         #expect(SettingRegistry.densities.help.contains("(default: 1,1.5,2)"))
-        #expect(SettingRegistry.qualityTargetHiDPI.help.contains("(default: 70, or 10 below --quality-target)"))
+        #expect(SettingRegistry.qualityTargetHiDPI.help.contains("(default: 65, or 15 below --quality-target)"))
         #expect(SettingRegistry.quality.problem(with: .fixed(101))?.message(flags: true) == "--quality must be between 1 and 100, or auto, e.g. --quality 80; got 101")
         #expect(SettingRegistry.quality.problem(with: .auto) == nil)
         #expect(SettingRegistry.port.problem(with: 70000)?.message(flags: false) == "serve.port must be between 0 and 65535, e.g. port = 8080; got 70000")

@@ -218,11 +218,15 @@ public final class Builder: Sendable {
             let plan: PlanSettings
             let encode: EncodeSettings
             let vips: String
+            /// Only with an `auto` quality (nil is left out, so other builds' fingerprints stay).
+            let search: Int?
         }
         // libvips's ORC code rounds a little differently from its C paths (DPPX_VIPS_VECTOR=1).
+        let searches = ImageFormat.allCases.contains { options.encode.quality(for: $0) == .auto }
+            || options.plan.rules.contains { [$0.jpegQuality, $0.webpQuality, $0.avifQuality].contains(.auto) }
         let vips = Vips.version + (Vips.usesORC && Vips.vectorCodeEnabled ? " orc" : "")
         let data = (try? encoder.encode(Fingerprint(pipeline: Self.pipelineVersion, plan: options.plan,
-                                                    encode: options.encode, vips: vips))) ?? Data()
+                                                    encode: options.encode, vips: vips, search: searches ? QualitySearch.version : nil))) ?? Data()
         return ContentHash.sha256(Array(data))
     }
 

@@ -131,6 +131,8 @@ public struct Manifest: Codable, Hashable, Sendable {
         /// With `quality = "auto"`: the encoder quality chosen, the file's SSIMULACRA2 score
         /// against the variant's pixels, and its size at the format's default fixed quality.
         public var quality: Int?
+        /// A searched JPEG's chroma: `4:2:0` or `4:4:4`.
+        public var chroma: JPEGChroma?
         public var score: Double?
         public var fixedQualityBytes: Int?
 
@@ -149,6 +151,7 @@ public struct Manifest: Codable, Hashable, Sendable {
         /// Records what an `auto` quality chose (the score rounded to hundredths).
         public mutating func recordSearch(_ search: QualitySearchResult) {
             quality = search.quality
+            chroma = search.chroma
             score = (search.score * 100).rounded() / 100
             fixedQualityBytes = search.fixedQualityBytes
         }
@@ -158,14 +161,18 @@ public struct Manifest: Codable, Hashable, Sendable {
     public struct QualitySearchResult: Hashable, Sendable {
         /// The encoder quality written.
         public var quality: Int
+        /// JPEG only: the chroma written (a search goes on in 4:2:0 above quality 90, where
+        /// libvips's own choice is 4:4:4).
+        public var chroma: JPEGChroma?
         /// The file's SSIMULACRA2 score against the variant's own pixels before encoding.
         public var score: Double
         /// The size of the same variant at the format's default fixed quality (82 for JPEG, 80
         /// for WebP, 55 for AVIF): what `auto` saves is measured against it.
         public var fixedQualityBytes: Int
 
-        public init(quality: Int, score: Double, fixedQualityBytes: Int) {
+        public init(quality: Int, chroma: JPEGChroma? = nil, score: Double, fixedQualityBytes: Int) {
             self.quality = quality
+            self.chroma = chroma
             self.score = score
             self.fixedQualityBytes = fixedQualityBytes
         }

@@ -24,7 +24,7 @@ public struct ImageRule: Hashable, Sendable, Codable {
     public var jpegQuality: EncoderQuality?
     public var webpQuality: EncoderQuality?
     public var avifQuality: EncoderQuality?
-    /// The scores `auto` qualities aim at for these masters (below and from 1.5x).
+    /// The scores `auto` qualities aim at for these masters (at 1x and from 2x, interpolated between).
     public var qualityTarget: Double? = nil
     public var qualityTargetHiDPI: Double? = nil
     /// JPEG XL quality for these masters' variants encoded from pixels (`jxl-quality`).

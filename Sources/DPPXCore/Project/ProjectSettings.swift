@@ -31,9 +31,9 @@ public struct ProjectSettings: Hashable, Sendable {
     public var jpegQuality: EncoderQuality?
     public var webpQuality: EncoderQuality?
     public var avifQuality: EncoderQuality?
-    /// The score `auto` qualities aim at below 1.5x (`quality-target`).
+    /// The score `auto` qualities aim at at 1x, interpolated up to 2x (`quality-target`).
     public var qualityTarget: Double?
-    /// The score `auto` qualities aim at from 1.5x (`quality-target-hidpi`).
+    /// The score `auto` qualities aim at from 2x, interpolated below (`quality-target-hidpi`).
     public var qualityTargetHiDPI: Double?
     public var avifEffort: Int?
     /// JPEG XL quality for variants encoded from pixels; absent: lossless for PNG masters.

@@ -86,7 +86,7 @@ public enum SettingRegistry {
     public static var qualityTarget: Setting<Double> {
         let fallback = QualityTargets.defaultStandard
         return Setting("quality-target", in: .build, flag: "quality-target", .score(example: Int(fallback)), default: fallback,
-                       help: "SSIMULACRA2 score auto qualities aim at for variants drawn below 1.5x and fluid widths, 0-100 (default: \(Int(fallback)): very high quality).",
+                       help: "SSIMULACRA2 score auto qualities aim at for variants drawn at 1x and fluid widths, 0-100; between 1x and 2x the target is interpolated (default: \(Int(fallback)): very high quality).",
                        valueName: "SCORE", field: \ProjectSettings.qualityTarget, rule: \ImageRule.qualityTarget)
     }
 
@@ -94,7 +94,7 @@ public enum SettingRegistry {
         let fallback = QualityTargets.defaultHiDPI
         let gap = Int(QualityTargets.defaultStandard - fallback)
         return Setting("quality-target-hidpi", in: .build, flag: "quality-target-hidpi", .score(example: Int(fallback)), default: fallback,
-                       help: "SSIMULACRA2 score auto qualities aim at for variants drawn at 1.5x and above, 0-100 (default: \(Int(fallback)), or \(gap) below --quality-target).",
+                       help: "SSIMULACRA2 score auto qualities aim at for variants drawn at 2x and above, 0-100; between 1x and 2x the target is interpolated (default: \(Int(fallback)), or \(gap) below --quality-target).",
                        valueName: "SCORE", field: \ProjectSettings.qualityTargetHiDPI, rule: \ImageRule.qualityTargetHiDPI)
     }
 
