@@ -210,8 +210,8 @@ static SSIM2_INLINE float ssim2_cbrt(float x) {
 
 /* Linear RGB rows to positive XYB rows. */
 static SSIM2_INLINE void ssim2_to_xyb(const float *restrict r, const float *restrict g, const float *restrict b,
-                         float *restrict out_x, float *restrict out_y, float *restrict out_b, int width,
-                         float bias_root) {
+                                      float *restrict out_x, float *restrict out_y, float *restrict out_b, int width,
+                                      float bias_root) {
     for (int x = 0; x < width; x++) {
         float m0 = ssim2_opsin[0] * r[x] + ssim2_opsin[1] * g[x] + ssim2_opsin[2] * b[x] + ssim2_bias;
         float m1 = ssim2_opsin[3] * r[x] + ssim2_opsin[4] * g[x] + ssim2_opsin[5] * b[x] + ssim2_bias;
@@ -255,7 +255,7 @@ static SSIM2_INLINE void ssim2_blur_row(const float *restrict in, float *restric
  * input rows, so each input is loaded once for all four. The taps are added in the order the
  * horizontal pass adds them. */
 static SSIM2_INLINE void ssim2_blur_columns(const float *const rows[SSIM2_GROUP + 2 * SSIM2_RADIUS], int offset,
-                               float *restrict out, int n) {
+                                            float *restrict out, int n) {
     const float w0 = ssim2_gauss[5], w1 = ssim2_gauss[6], w2 = ssim2_gauss[7];
     const float w3 = ssim2_gauss[8], w4 = ssim2_gauss[9], w5 = ssim2_gauss[10];
     const float *restrict r0 = rows[0] + offset, *restrict r1 = rows[1] + offset, *restrict r2 = rows[2] + offset;
@@ -314,9 +314,8 @@ static SSIM2_INLINE void ssim2_blur_columns(const float *const rows[SSIM2_GROUP 
         lanes[5][j] += (missing * missing) * (missing * missing);                                 \
     } while (0)
 static SSIM2_INLINE void ssim2_pool(const float *restrict one, const float *restrict two, const float *restrict mu1,
-                       const float *restrict mu2, const float *restrict s11, const float *restrict s22,
-                       const float *restrict s12, int n,
-                       float lanes[6][SSIM2_LANES]) {
+                                    const float *restrict mu2, const float *restrict s11, const float *restrict s22,
+                                    const float *restrict s12, int n, float lanes[6][SSIM2_LANES]) {
     for (int x0 = 0; x0 < n; x0 += SSIM2_LANES) {
         /* Whole groups of lanes (a constant count, which the compiler turns into vector
          * instructions), then the last columns one by one. */
