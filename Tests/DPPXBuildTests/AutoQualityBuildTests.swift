@@ -166,6 +166,41 @@ struct AutoQualityBuildTests {
         #expect(oneX.bytes < fullAt90.count, "\(oneX.bytes) bytes in 4:2:0, \(fullAt90.count) in 4:4:4 at 90")
     }
 
+    @Test("a WebP no quality brings to its target is left out where the JPEG of its density reaches it, and the report says so")
+    func underTargetWebPLeftOut() throws {
+        let fixture = BuildFixture()
+        try Self.writePhoto(fixture)
+        // A 1x target between what WebP and JPEG score at quality 100 on the 1x pixels.
+        let master = try MasterImage(path: fixture.source("photo@2x.jpg"), limits: DecodeLimits(maxPixels: 100_000_000))
+        let pixels = try #require(master.decode().rgb).resized(to: PixelSize(width: 480, height: 320))
+        func best(_ format: ImageFormat) throws -> Double {
+            var settings = EncodeSettings().fixing(format, at: 100)
+            if format == .jpeg { settings.jpegChroma = .full }
+            let bytes = try Encoder.encode(pixels, as: format, settings: settings, losslessSource: false, file: "photo")
+            return try PerceptualScore.ssimulacra2(reference: pixels, encoded: bytes, file: "photo")
+        }
+        let webp = try best(.webp), jpeg = try best(.jpeg)
+        try #require(jpeg - webp >= 1, "WebP scores \(webp) at 100, JPEG \(jpeg): no target between")
+        let target = (webp + jpeg) / 2
+
+        let report = try Self.build(fixture, plan: PlanSettings(extraFormats: [.webp])) {
+            $0.jpegQuality = .auto
+            $0.webpQuality = .auto
+            $0.qualityTargets = QualityTargets(standard: target, hiDPI: 60)
+        }
+        #expect(report.succeeded, "\(report.failures)")
+        let variants = try fixture.manifestOnDisk().images[0].variants
+        #expect(!variants.contains { $0.path == "photo.webp" } && !FileManager.default.fileExists(atPath: fixture.output("photo.webp")))
+        let oneX = try #require(variants.first { $0.path == "photo.jpg" })
+        #expect((oneX.score ?? 0) >= target)
+        let leftOut = try #require(report.underTarget.first)
+        #expect(report.underTarget.count == 1 && leftOut.path == "photo.webp" && leftOut.replaces == "photo.jpg")
+        #expect(leftOut.score < target && abs(leftOut.target - target) < 1e-9)
+        #expect(report.diskLine(out: "public").contains("1 extra-format file left out, under its quality target at any quality (such as photo.webp:"),
+                "\(report.diskLine(out: "public"))")
+        #expect(variants.contains { $0.format == .webp && $0.density == Density(2) }, "the 2x WebP reaches its target and is written")
+    }
+
     /// A photo's makings where 4:2:0 pays: smooth colour, fine detail in brightness, and the
     /// faint per-channel grain of a camera, which 4:4:4 spends bytes on and the eye barely sees.
     static func grainyGradient(width: Int, height: Int) -> [UInt8] {

@@ -132,6 +132,7 @@ public final class Builder: Sendable {
                 report.built.append(source.relativePath)
                 report.filesWritten += result.filesWritten
                 report.notSmaller += result.notSmaller
+                report.underTarget += result.underTarget
                 warnings += result.warnings
                 cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash)
             case .failed(let failure):

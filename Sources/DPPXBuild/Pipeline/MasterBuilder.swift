@@ -20,6 +20,8 @@ struct MasterBuilder: Sendable {
         /// Extra-format files not written because they were not smaller than the file of the
         /// master's format they would replace.
         var notSmaller: [NotSmallerFile] = []
+        /// Extra-format files not written because no quality reached their target.
+        var underTarget: [UnderTargetFile] = []
     }
 
     /// What `start` leaves to do.
@@ -169,6 +171,17 @@ struct MasterBuilder: Sendable {
         /// Whether an output already failed: the others need not be encoded.
         var hasFailed: Bool { lock.withLock { failure != nil } }
 
+        /// The score an `auto` quality aims `output` at: its density's target.
+        func searchTarget(for output: ImagePlan.Output) -> Double {
+            encodeSettings.qualityTargets.target(for: output.density)
+        }
+
+        /// Whether the search for `output` (if any) found a file reaching its target.
+        func reachedTarget(_ output: ImagePlan.Output, _ searched: [String: Manifest.QualitySearchResult]) -> Bool {
+            guard let search = searched[output.path] else { return true }
+            return search.score >= searchTarget(for: output) + QualitySearch.margin
+        }
+
         /// Records what an `auto` quality chose for the output at `path`.
         func recordSearch(_ search: Manifest.QualitySearchResult, for path: String) {
             lock.withLock { searched[path] = search }
@@ -261,7 +274,7 @@ struct MasterBuilder: Sendable {
                 if let passed = try passThrough(job, output) {
                     bytes = passed
                 } else if let input {
-                    let target = job.encodeSettings.qualityTargets.target(for: output.density)
+                    let target = job.searchTarget(for: output)
                     let encoded = try Encoder.encode(input, settings: job.encodeSettings, target: target, file: job.source.relativePath)
                     bytes = encoded.bytes
                     search = encoded.choice
@@ -304,9 +317,18 @@ struct MasterBuilder: Sendable {
             var files = done.files
             var written = done.written
             var notSmaller: [NotSmallerFile] = []
+            var underTarget: [UnderTargetFile] = []
             let primary = job.plan.outputs.filter { $0.format == job.plan.primaryFormat }
             for output in job.plan.outputs where output.format != job.plan.primaryFormat {
                 guard let bytes = held[output.path] else { continue }
+                if let replaced = primary.first(where: { $0.density == output.density }), files[replaced.path] != nil,
+                   !job.reachedTarget(output, done.searched), job.reachedTarget(replaced, done.searched),
+                   let search = done.searched[output.path] {
+                    files[output.path] = nil
+                    underTarget.append(UnderTargetFile(path: output.path, score: search.score,
+                                                       target: job.searchTarget(for: output), replaces: replaced.path))
+                    continue
+                }
                 if let replaced = primary.first(where: { $0.density == output.density }),
                    let replacedBytes = files[replaced.path]?.bytes, bytes.count >= replacedBytes {
                     files[output.path] = nil
@@ -319,7 +341,8 @@ struct MasterBuilder: Sendable {
             var image = job.plan.manifestImage(sourceHash: job.sourceHash, files: files, searched: done.searched)
             image.variants.removeAll { files[$0.path] == nil }
             image.placeholder = job.placeholder
-            return Result(image: image, warnings: job.warnings, filesWritten: written, notSmaller: notSmaller)
+            return Result(image: image, warnings: job.warnings, filesWritten: written, notSmaller: notSmaller,
+                          underTarget: underTarget)
         }
     }
 

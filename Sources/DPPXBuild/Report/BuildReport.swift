@@ -22,6 +22,9 @@ public struct BuildReport: Sendable {
     /// Extra-format files not written this run: not smaller than the master-format file of
     /// their density or width.
     public var notSmaller: [NotSmallerFile] = []
+    /// Extra-format files with an `auto` quality not written this run: no quality reached
+    /// their target, and the master-format file of their density did.
+    public var underTarget: [UnderTargetFile] = []
     /// The bytes of the masters the manifest lists.
     public var masterBytes = 0
     /// The bytes of every file the manifest lists: what OUT holds.
@@ -91,6 +94,9 @@ public struct BuildReport: Sendable {
         if let example = notSmaller.first {
             line += "; \(notSmaller.count) extra-format file\(notSmaller.count == 1 ? "" : "s") left out, not smaller than the file \(notSmaller.count == 1 ? "it" : "they") would replace (such as \(example.path): \(Self.size(example.bytes)), \(example.replaces) \(Self.size(example.replacedBytes)))"
         }
+        if let example = underTarget.first {
+            line += "; \(underTarget.count) extra-format file\(underTarget.count == 1 ? "" : "s") left out, under \(underTarget.count == 1 ? "its" : "their") quality target at any quality (such as \(example.path): \(String(format: "%.1f", example.score)) for \(String(format: "%g", example.target)); \(example.replaces) reaches it)"
+        }
         return line
     }
 
@@ -129,6 +135,8 @@ public struct BuildReport: Sendable {
         public var filesWritten: Int
         /// Extra-format files not written this run (see `NotSmallerFile`).
         public var notSmaller: [NotSmallerFile]
+        /// Extra-format files not written this run (see `UnderTargetFile`).
+        public var underTarget: [UnderTargetFile]
         /// What the masters and OUT's files take on disk: OUT's growth over the masters.
         public var masterBytes: Int
         public var outputBytes: Int
@@ -143,7 +151,7 @@ public struct BuildReport: Sendable {
     public func summary(manifestPath: String) -> Summary {
         Summary(built: built, unchanged: unchanged, removed: removed, failures: failures, warnings: warnings,
                 skipped: skipped, notUpscaled: notUpscaled.map(\.source), filesWritten: filesWritten,
-                notSmaller: notSmaller, masterBytes: masterBytes, outputBytes: outputBytes, images: manifest.images.count,
+                notSmaller: notSmaller, underTarget: underTarget, masterBytes: masterBytes, outputBytes: outputBytes, images: manifest.images.count,
                 variants: manifest.images.reduce(0) { $0 + $1.variants.count },
                 seconds: (seconds * 1000).rounded() / 1000, manifest: manifestPath, autoQuality: qualitySavings)
     }
