@@ -18,9 +18,24 @@
  * transposed, so its vertical zero padding falls on columns); scores agree with that
  * implementation (tests check it).
  *
- * Memory stays small whatever the image size: each scale is worked through in strips of rows
- * (with the blur's 5 rows of margin on each side), so only the next scale's linear RGB planes
- * (a quarter of the current size) and a strip's planes are held.
+ * Layout. Each scale is worked through in tiles of 512 columns (plus the blur's 5 columns of
+ * margin on each side), each tile top to bottom, one pass over its rows: a row of both images
+ * goes to linear RGB (added into the next scale's planes as it goes), to XYB, and through the
+ * horizontal blur of each channel's five planes (the two images, their squares, their product)
+ * into a ring of the last 14 rows. As soon as the ring holds the rows they read, output rows
+ * take the vertical blur four at a time (neighbours share 10 of their 11 input rows), in blocks
+ * of 128 columns that the pooling reads while they are in L1. Only the next scale's linear RGB
+ * planes (a quarter of the current size) and the tile's ring (640 KB) are held, whatever the
+ * image size.
+ *
+ * Arithmetic. The scores are sensitive to rounding (the variances are differences of nearly
+ * equal blurred products): a change in the last bit of one value in seven (another cube root)
+ * moves them by up to 0.01. So each blur adds its 11 taps in order, from the farthest left or
+ * top, and the cube root, the means and the pooled terms are computed as they always were; the
+ * pooled sums are kept in 8 lanes, so they vectorise without reordering, and the scores are the
+ * same with every compiler. On x86-64 the per-pixel work is compiled twice, for the baseline
+ * (SSE2) and for AVX2, and chosen at run time; without FMA, each lane of either does the same
+ * operations in the same order, so both give the same scores to the bit.
  */
 #include "cvips.h"
 #include <math.h>
@@ -31,8 +46,31 @@
 #define SSIM2_SCALES 6
 #define SSIM2_RADIUS 5
 #define SSIM2_TAPS (2 * SSIM2_RADIUS + 1)
-#define SSIM2_STRIP 64
+/* Output rows take the vertical pass SSIM2_GROUP at a time, in blocks of SSIM2_BLOCK columns;
+ * the ring keeps the horizontally blurred rows they read. */
+#define SSIM2_GROUP 4
+#define SSIM2_BLOCK 128
+#define SSIM2_RING_ROWS (SSIM2_GROUP + 2 * SSIM2_RADIUS)
+/* Each scale is worked through in tiles of SSIM2_TILE columns (even, for the 2x2 means), top to
+ * bottom, so the ring of rows stays in the core's cache. */
+#ifndef SSIM2_TILE
+#define SSIM2_TILE 512
+#endif
 #define SSIM2_C2 0.0009f
+
+/* The per-pixel work is inlined into one function per instruction set (see
+ * ssim2_score_scale). SSIM2_BASELINE_ONLY keeps to the baseline (to compare the two). */
+#define SSIM2_INLINE inline __attribute__((always_inline))
+#if defined(__GNUC__) && !defined(__clang__)
+/* GCC's -O2 vectorises only loops whose trip count is a multiple of the vector's; ours are not. */
+#pragma GCC optimize("vect-cost-model=dynamic")
+#endif
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__clang__) || defined(__GNUC__)) && \
+    !defined(_WIN32) && !defined(SSIM2_BASELINE_ONLY)
+#define SSIM2_DISPATCH 1
+#else
+#define SSIM2_DISPATCH 0
+#endif
 
 static const double ssim2_weights[108] = {
     0.0, 0.0007376606707406586, 0.0, 0.0, 0.0007793481682867309, 0.0, 0.0, 0.0004371155730107379,
@@ -68,6 +106,8 @@ typedef struct {
     const unsigned char *pixels;
     int bands;
     float background;
+    /* With alpha, on large images: each (alpha, value) pair's blended linear value, alpha * 256 + value. */
+    const float *blend;
     /* Later scales: three planes of linear R, G, B. */
     float *planes[3];
 } ssim2_level;
@@ -83,6 +123,9 @@ typedef struct {
 static float ssim2_to_linear_table[256];
 static float ssim2_gauss[SSIM2_TAPS];
 static GOnce ssim2_tables_once = G_ONCE_INIT;
+#if SSIM2_DISPATCH
+static int ssim2_avx2;
+#endif
 
 static gpointer ssim2_make_tables(gpointer unused) {
     (void)unused;
@@ -97,43 +140,65 @@ static gpointer ssim2_make_tables(gpointer unused) {
         sum += taps[k + SSIM2_RADIUS];
     }
     for (int k = 0; k < SSIM2_TAPS; k++) ssim2_gauss[k] = (float)(taps[k] / sum);
+#if SSIM2_DISPATCH
+    __builtin_cpu_init();
+    ssim2_avx2 = __builtin_cpu_supports("avx2");
+#endif
     return NULL;
 }
 
-/* Row `y` of a level as three rows of linear R, G, B. */
-static void ssim2_linear_row(const ssim2_level *level, int y, float *r, float *g, float *b) {
-    int width = level->width;
+/* An 8-bit value with alpha `a` on `background`: blended in sRGB, then linearised, as the
+ * reference tools blend. */
+static SSIM2_INLINE float ssim2_blend_linear(unsigned char value, unsigned char alpha, float background) {
+    float a = alpha / 255.0f;
+    float s = a * (value / 255.0f) + (1 - a) * background;
+    return s <= 0.04045f ? s / 12.92f : powf((s + 0.055f) / 1.055f, 2.4f);
+}
+
+/* Columns [x0, x0 + n) of row `y` of a level as three rows of linear R, G, B: converted into
+ * `buffer` from 8-bit pixels, or pointing into a later scale's planes. */
+static SSIM2_INLINE void ssim2_linear_row(const ssim2_level *level, int y, int x0, int n, float *const buffer[3],
+                                          const float *rgb[3]) {
     if (level->pixels) {
-        const unsigned char *row = level->pixels + (size_t)y * width * level->bands;
-        for (int x = 0; x < width; x++) {
-            const unsigned char *p = row + (size_t)x * level->bands;
-            float cr = ssim2_to_linear_table[p[0]], cg = ssim2_to_linear_table[p[1]], cb = ssim2_to_linear_table[p[2]];
-            if (level->bands == 4) {
-                /* Blended in sRGB, then linearised, as the reference tools blend. */
-                float a = p[3] / 255.0f, bg = level->background;
-                float sr = a * (p[0] / 255.0f) + (1 - a) * bg;
-                float sg = a * (p[1] / 255.0f) + (1 - a) * bg;
-                float sb = a * (p[2] / 255.0f) + (1 - a) * bg;
-                cr = sr <= 0.04045f ? sr / 12.92f : powf((sr + 0.055f) / 1.055f, 2.4f);
-                cg = sg <= 0.04045f ? sg / 12.92f : powf((sg + 0.055f) / 1.055f, 2.4f);
-                cb = sb <= 0.04045f ? sb / 12.92f : powf((sb + 0.055f) / 1.055f, 2.4f);
+        int bands = level->bands;
+        const unsigned char *row = level->pixels + ((size_t)y * level->width + x0) * bands;
+        float *restrict r = buffer[0], *restrict g = buffer[1], *restrict b = buffer[2];
+        if (bands == 3) {
+            for (int x = 0; x < n; x++) {
+                r[x] = ssim2_to_linear_table[row[3 * x]];
+                g[x] = ssim2_to_linear_table[row[3 * x + 1]];
+                b[x] = ssim2_to_linear_table[row[3 * x + 2]];
             }
-            r[x] = cr;
-            g[x] = cg;
-            b[x] = cb;
+        } else if (level->blend) {
+            const float *blend = level->blend;
+            for (int x = 0; x < n; x++) {
+                const float *column = blend + 256 * row[4 * x + 3];
+                r[x] = column[row[4 * x]];
+                g[x] = column[row[4 * x + 1]];
+                b[x] = column[row[4 * x + 2]];
+            }
+        } else {
+            float background = level->background;
+            for (int x = 0; x < n; x++) {
+                const unsigned char *p = row + (size_t)x * 4;
+                r[x] = ssim2_blend_linear(p[0], p[3], background);
+                g[x] = ssim2_blend_linear(p[1], p[3], background);
+                b[x] = ssim2_blend_linear(p[2], p[3], background);
+            }
         }
+        for (int c = 0; c < 3; c++) rgb[c] = buffer[c];
     } else {
-        size_t offset = (size_t)y * width;
-        memcpy(r, level->planes[0] + offset, sizeof(float) * width);
-        memcpy(g, level->planes[1] + offset, sizeof(float) * width);
-        memcpy(b, level->planes[2] + offset, sizeof(float) * width);
+        size_t offset = (size_t)y * level->width + x0;
+        for (int c = 0; c < 3; c++) rgb[c] = level->planes[c] + offset;
     }
 }
 
 /* The cube root of x >= 0 to float precision: a bit-level first guess, then three Newton
  * steps. libm's cbrtf costs 8 ns a call here, six calls a pixel at the first scale; this is
- * 1 ns and the same value to within one unit in the last place. */
-static inline float ssim2_cbrt(float x) {
+ * 1 ns and the same value to within one unit in the last place. (A division-free version,
+ * Newton's steps for x^(-1/3), is 7 % faster overall, but its last bits differ from these in
+ * one value in seven, and the scores are sensitive enough to move by up to 0.012.) */
+static SSIM2_INLINE float ssim2_cbrt(float x) {
     uint32_t bits;
     memcpy(&bits, &x, sizeof bits);
     bits = bits / 3 + 709921077u;
@@ -143,8 +208,10 @@ static inline float ssim2_cbrt(float x) {
     return x > 0 ? y : 0;
 }
 
-/* Linear RGB rows to positive XYB rows, in place (r becomes X, g Y, b B). */
-static void ssim2_to_xyb(float *restrict r, float *restrict g, float *restrict b, int width, float bias_root) {
+/* Linear RGB rows to positive XYB rows. */
+static SSIM2_INLINE void ssim2_to_xyb(const float *restrict r, const float *restrict g, const float *restrict b,
+                                      float *restrict out_x, float *restrict out_y, float *restrict out_b, int width,
+                                      float bias_root) {
     for (int x = 0; x < width; x++) {
         float m0 = ssim2_opsin[0] * r[x] + ssim2_opsin[1] * g[x] + ssim2_opsin[2] * b[x] + ssim2_bias;
         float m1 = ssim2_opsin[3] * r[x] + ssim2_opsin[4] * g[x] + ssim2_opsin[5] * b[x] + ssim2_bias;
@@ -153,158 +220,250 @@ static void ssim2_to_xyb(float *restrict r, float *restrict g, float *restrict b
         m1 = ssim2_cbrt(m1 > 0 ? m1 : 0) - bias_root;
         m2 = ssim2_cbrt(m2 > 0 ? m2 : 0) - bias_root;
         float cx = 0.5f * (m0 - m1), cy = 0.5f * (m0 + m1), cb = m2;
-        r[x] = cx * 14.0f + 0.42f;
-        g[x] = cy + 0.01f;
-        b[x] = (cb - cy) + 0.55f;
+        out_x[x] = cx * 14.0f + 0.42f;
+        out_y[x] = cy + 0.01f;
+        out_b[x] = (cb - cy) + 0.55f;
     }
 }
 
-/* The next scale's linear planes: 2x2 means, the odd last row or column averaging what it has. */
-static int ssim2_downsample(const ssim2_level *from, ssim2_level *to, float *rows) {
-    int width = from->width, height = from->height;
-    int out_width = (width + 1) / 2, out_height = (height + 1) / 2;
-    to->width = out_width;
-    to->height = out_height;
-    to->pixels = NULL;
-    to->bands = 3;
-    for (int c = 0; c < 3; c++) {
-        to->planes[c] = g_try_malloc0(sizeof(float) * (size_t)out_width * out_height);
-        if (!to->planes[c]) return -1;
+/* The horizontal pass of the blur on n columns of a row, zero beyond the left and right edges:
+ * in[lo] to in[hi - 1] are the image's columns around out[0] to out[n - 1] (lo <= 0, hi >= n).
+ * One pass with the taps in registers, added in the order the 11 passes over a row added them;
+ * the few columns within the radius of an edge take the taps that fall inside. */
+static SSIM2_INLINE void ssim2_blur_row(const float *restrict in, float *restrict out, int n, int lo, int hi) {
+    const float w0 = ssim2_gauss[5], w1 = ssim2_gauss[6], w2 = ssim2_gauss[7];
+    const float w3 = ssim2_gauss[8], w4 = ssim2_gauss[9], w5 = ssim2_gauss[10];
+    int from = lo + SSIM2_RADIUS > 0 ? lo + SSIM2_RADIUS : 0, to = hi - SSIM2_RADIUS < n ? hi - SSIM2_RADIUS : n;
+    for (int x = from; x < to; x++) {
+        out[x] = w5 * in[x - 5] + w4 * in[x - 4] + w3 * in[x - 3] + w2 * in[x - 2] + w1 * in[x - 1] + w0 * in[x] +
+                 w1 * in[x + 1] + w2 * in[x + 2] + w3 * in[x + 3] + w4 * in[x + 4] + w5 * in[x + 5];
     }
-    float *top[3] = {rows, rows + width, rows + 2 * width};
-    float *bottom[3] = {rows + 3 * width, rows + 4 * width, rows + 5 * width};
-    for (int oy = 0; oy < out_height; oy++) {
-        int y0 = 2 * oy, pair = y0 + 1 < height;
-        ssim2_linear_row(from, y0, top[0], top[1], top[2]);
-        if (pair) ssim2_linear_row(from, y0 + 1, bottom[0], bottom[1], bottom[2]);
-        for (int c = 0; c < 3; c++) {
-            float *out = to->planes[c] + (size_t)oy * out_width;
-            for (int ox = 0; ox < out_width; ox++) {
-                int x0 = 2 * ox, two = x0 + 1 < width;
-                float sum = top[c][x0] + (two ? top[c][x0 + 1] : 0);
-                if (pair) sum += bottom[c][x0] + (two ? bottom[c][x0 + 1] : 0);
-                out[ox] = sum / (float)((1 + two) * (1 + pair));
-            }
+    for (int x = 0; x < n; x++) {
+        if (x == from && to > from) x = to;
+        if (x >= n) break;
+        float sum = 0;
+        for (int k = -SSIM2_RADIUS; k <= SSIM2_RADIUS; k++) {
+            if (x + k >= lo && x + k < hi) sum += ssim2_gauss[k + SSIM2_RADIUS] * in[x + k];
+        }
+        out[x] = sum;
+    }
+}
+
+/* The vertical pass over columns [0, n) for SSIM2_GROUP output rows at once: `rows` are the
+ * SSIM2_GROUP + 10 input rows they read, top to bottom, already mirrored at the image's edges;
+ * output row g goes to out + g * SSIM2_BLOCK. Neighbouring output rows share 10 of their 11
+ * input rows, so each input is loaded once for all four. The taps are added in the order the
+ * horizontal pass adds them. */
+static SSIM2_INLINE void ssim2_blur_columns(const float *const rows[SSIM2_GROUP + 2 * SSIM2_RADIUS], int offset,
+                                            float *restrict out, int n) {
+    const float w0 = ssim2_gauss[5], w1 = ssim2_gauss[6], w2 = ssim2_gauss[7];
+    const float w3 = ssim2_gauss[8], w4 = ssim2_gauss[9], w5 = ssim2_gauss[10];
+    const float *restrict r0 = rows[0] + offset, *restrict r1 = rows[1] + offset, *restrict r2 = rows[2] + offset;
+    const float *restrict r3 = rows[3] + offset, *restrict r4 = rows[4] + offset, *restrict r5 = rows[5] + offset;
+    const float *restrict r6 = rows[6] + offset, *restrict r7 = rows[7] + offset, *restrict r8 = rows[8] + offset;
+    const float *restrict r9 = rows[9] + offset, *restrict r10 = rows[10] + offset;
+    const float *restrict r11 = rows[11] + offset, *restrict r12 = rows[12] + offset;
+    const float *restrict r13 = rows[13] + offset;
+    for (int x = 0; x < n; x++) {
+        /* Input row k adds its term to each output row that reads it, so only the four sums
+         * and the weights stay in registers; each sum still adds its taps top to bottom. */
+        float a = r0[x], o0 = w5 * a;
+        a = r1[x], o0 = o0 + w4 * a;
+        float o1 = w5 * a;
+        a = r2[x], o0 = o0 + w3 * a, o1 = o1 + w4 * a;
+        float o2 = w5 * a;
+        a = r3[x], o0 = o0 + w2 * a, o1 = o1 + w3 * a, o2 = o2 + w4 * a;
+        float o3 = w5 * a;
+        a = r4[x], o0 = o0 + w1 * a, o1 = o1 + w2 * a, o2 = o2 + w3 * a, o3 = o3 + w4 * a;
+        a = r5[x], o0 = o0 + w0 * a, o1 = o1 + w1 * a, o2 = o2 + w2 * a, o3 = o3 + w3 * a;
+        a = r6[x], o0 = o0 + w1 * a, o1 = o1 + w0 * a, o2 = o2 + w1 * a, o3 = o3 + w2 * a;
+        a = r7[x], o0 = o0 + w2 * a, o1 = o1 + w1 * a, o2 = o2 + w0 * a, o3 = o3 + w1 * a;
+        a = r8[x], o0 = o0 + w3 * a, o1 = o1 + w2 * a, o2 = o2 + w1 * a, o3 = o3 + w0 * a;
+        a = r9[x], o0 = o0 + w4 * a, o1 = o1 + w3 * a, o2 = o2 + w2 * a, o3 = o3 + w1 * a;
+        a = r10[x], o0 = o0 + w5 * a, o1 = o1 + w4 * a, o2 = o2 + w3 * a, o3 = o3 + w2 * a;
+        a = r11[x], o1 = o1 + w5 * a, o2 = o2 + w4 * a, o3 = o3 + w3 * a;
+        a = r12[x], o2 = o2 + w5 * a, o3 = o3 + w4 * a;
+        a = r13[x], o3 = o3 + w5 * a;
+        out[x] = o0;
+        out[SSIM2_BLOCK + x] = o1;
+        out[2 * SSIM2_BLOCK + x] = o2;
+        out[3 * SSIM2_BLOCK + x] = o3;
+    }
+}
+
+/* The error maps of columns [0, n) of one row, pooled into `lanes`: the sums of the SSIM error,
+ * edge artifacts and lost detail and of their fourth powers, each kept in SSIM2_LANES partial
+ * sums (column x of the block adds to lane x % SSIM2_LANES), so the loop vectorises without
+ * reordering additions: scores are the same on every compiler and every run. */
+#define SSIM2_LANES 8
+#define SSIM2_POOL_ONE(x, j)                                                                      \
+    do {                                                                                          \
+        float m1 = mu1[x], m2 = mu2[x];                                                           \
+        float num_m = 1.0f - (m1 - m2) * (m1 - m2);                                               \
+        float num_s = 2 * (s12[x] - m1 * m2) + SSIM2_C2;                                          \
+        float denom_s = (s11[x] - m1 * m1) + (s22[x] - m2 * m2) + SSIM2_C2;                       \
+        float d = 1.0f - num_m * num_s / denom_s;                                                 \
+        d = d > 0 ? d : 0;                                                                        \
+        lanes[0][j] += d;                                                                         \
+        lanes[1][j] += (d * d) * (d * d);                                                         \
+        float edge = (1.0f + fabsf(two[x] - m2)) / (1.0f + fabsf(one[x] - m1)) - 1.0f;           \
+        float gained = edge > 0 ? edge : 0, missing = edge < 0 ? -edge : 0;                       \
+        lanes[2][j] += gained;                                                                    \
+        lanes[3][j] += (gained * gained) * (gained * gained);                                     \
+        lanes[4][j] += missing;                                                                   \
+        lanes[5][j] += (missing * missing) * (missing * missing);                                 \
+    } while (0)
+static SSIM2_INLINE void ssim2_pool(const float *restrict one, const float *restrict two, const float *restrict mu1,
+                                    const float *restrict mu2, const float *restrict s11, const float *restrict s22,
+                                    const float *restrict s12, int n, float lanes[6][SSIM2_LANES]) {
+    for (int x0 = 0; x0 < n; x0 += SSIM2_LANES) {
+        /* Whole groups of lanes (a constant count, which the compiler turns into vector
+         * instructions), then the last columns one by one. */
+        if (n - x0 >= SSIM2_LANES) {
+            for (int j = 0; j < SSIM2_LANES; j++) SSIM2_POOL_ONE(x0 + j, j);
+        } else {
+            for (int j = 0; j < n - x0; j++) SSIM2_POOL_ONE(x0 + j, j);
         }
     }
-    return 0;
 }
+#undef SSIM2_POOL_ONE
 
-/* The horizontal pass of the blur on one row: zero beyond the left and right edges. Tap by
- * tap over the whole row, so the compiler can vectorise the inner loop. */
-static void ssim2_blur_row(const float *restrict in, float *restrict out, int width) {
-    memset(out, 0, sizeof(float) * width);
-    for (int k = -SSIM2_RADIUS; k <= SSIM2_RADIUS; k++) {
-        float weight = ssim2_gauss[k + SSIM2_RADIUS];
-        int from = k < 0 ? -k : 0;
-        int to = k > 0 ? width - k : width;
-        const float *source = in + k;
-        for (int x = from; x < to; x++) out[x] += weight * source[x];
+/* Adds columns [x0, x0 + n) of row `y` of a level's linear planes (x0 even; n odd only at the
+ * image's last column) into the next scale's planes: 2x2 means, the odd last row or column
+ * averaging what it has (added in the order the means were always added). */
+static SSIM2_INLINE void ssim2_downsample_row(const float *const rgb[3], int x0, int n, int height, int y,
+                                              ssim2_level *to) {
+    int pairs = n / 2, pair = (y | 1) < height;
+    for (int c = 0; c < 3; c++) {
+        const float *restrict in = rgb[c];
+        float *restrict out = to->planes[c] + (size_t)(y / 2) * to->width + x0 / 2;
+        /* The divisions the means always had: 4 (or 2 on the last row), 2 (or 1) on an odd last column. */
+        float full = (float)(2 * (1 + pair)), half = (float)(1 + pair);
+        if (y % 2 == 1) {
+            for (int ox = 0; ox < pairs; ox++) out[ox] = ((out[ox] + in[2 * ox]) + in[2 * ox + 1]) / full;
+            if (n % 2) out[pairs] = (out[pairs] + in[n - 1]) / half;
+        } else if (pair) {
+            for (int ox = 0; ox < pairs; ox++) out[ox] = in[2 * ox] + in[2 * ox + 1];
+            if (n % 2) out[pairs] = in[n - 1];
+        } else {
+            for (int ox = 0; ox < pairs; ox++) out[ox] = (in[2 * ox] + in[2 * ox + 1]) / full;
+            if (n % 2) out[pairs] = in[n - 1] / half;
+        }
     }
 }
 
-/* One row's error maps, pooled: the sums of the SSIM error, edge artifacts and lost detail
- * and of their fourth powers. In float (a row is at most a few thousand terms; the caller adds
- * rows in double), without branches, and summed in any order so the loop vectorises: the
- * order is fixed at compile time, so scores are still deterministic. */
-static void ssim2_pool_row(const float *restrict one, const float *restrict two, const float *restrict mu1,
-                           const float *restrict mu2, const float *restrict s11, const float *restrict s22,
-                           const float *restrict s12, int width, float pooled[6]) {
-#ifdef __clang__
-#pragma clang fp reassociate(on)
-#endif
-    float ssim = 0, ssim4 = 0, artifact = 0, artifact4 = 0, lost = 0, lost4 = 0;
-    for (int x = 0; x < width; x++) {
-        float m1 = mu1[x], m2 = mu2[x];
-        float num_m = 1.0f - (m1 - m2) * (m1 - m2);
-        float num_s = 2 * (s12[x] - m1 * m2) + SSIM2_C2;
-        float denom_s = (s11[x] - m1 * m1) + (s22[x] - m2 * m2) + SSIM2_C2;
-        float d = 1.0f - num_m * num_s / denom_s;
-        d = d > 0 ? d : 0;
-        ssim += d;
-        ssim4 += (d * d) * (d * d);
-        float edge = (1.0f + fabsf(two[x] - m2)) / (1.0f + fabsf(one[x] - m1)) - 1.0f;
-        float gained = edge > 0 ? edge : 0, missing = edge < 0 ? -edge : 0;
-        artifact += gained;
-        artifact4 += (gained * gained) * (gained * gained);
-        lost += missing;
-        lost4 += (missing * missing) * (missing * missing);
-    }
-    pooled[0] = ssim;
-    pooled[1] = ssim4;
-    pooled[2] = artifact;
-    pooled[3] = artifact4;
-    pooled[4] = lost;
-    pooled[5] = lost4;
+/* The floats of `work` a scale of `width` columns needs: the ring's rows (6 XYB planes and 15
+ * horizontally blurred ones, SSIM2_RING_ROWS rows each), 6 rows of linear RGB, 3 of products and
+ * the vertical pass's blocks (5 planes of SSIM2_GROUP rows). */
+static size_t ssim2_span(int width) {
+    return (size_t)(width < SSIM2_TILE ? width : SSIM2_TILE) + 2 * SSIM2_RADIUS;
 }
 
-/* One scale's pooled maps, worked through in strips. `work` holds at least
- * (6 + 5) * (SSIM2_STRIP + 2 * SSIM2_RADIUS) + 2 rows of `width` floats. */
-static void ssim2_score_scale(const ssim2_level *a, const ssim2_level *b, float *work, ssim2_scale *out) {
+static size_t ssim2_work_floats(int width) {
+    return ssim2_span(width) * (21 * SSIM2_RING_ROWS + 9) + 5 * SSIM2_GROUP * SSIM2_BLOCK;
+}
+
+/* One scale's pooled maps, streamed row by row. Each row of both images is taken once: to
+ * linear RGB (added into the next scale's planes, when `next` is not NULL), to XYB, and through
+ * the horizontal blur of each channel's five planes (the two images, their squares and their
+ * product) into a ring of the last 14 rows; as soon as the ring holds what they need, output
+ * rows take their vertical blur and pooling four at a time, block by block, in cache. */
+static SSIM2_INLINE void ssim2_score_scale_body(const ssim2_level *a, const ssim2_level *b, float *work,
+                                               ssim2_scale *out, ssim2_level *next_a, ssim2_level *next_b) {
     int width = a->width, height = a->height;
-    int span = SSIM2_STRIP + 2 * SSIM2_RADIUS;
-    size_t plane = (size_t)span * width;
-    /* XYB of both images: xyb[image * 3 + channel], `span` rows each. */
-    float *xyb[6];
-    for (int i = 0; i < 6; i++) xyb[i] = work + i * plane;
-    /* The horizontally blurred mu1, mu2, s11, s22, s12 of one channel, `span` rows each. */
-    float *blurred[5];
-    for (int i = 0; i < 5; i++) blurred[i] = work + (6 + i) * plane;
-    float *product = work + 11 * plane;
-    float *column = product + width;
+    size_t span = ssim2_span(width), ring_plane = (size_t)SSIM2_RING_ROWS * span;
+    /* Plane p of the ring, row slot s: XYB of a (p 0-2) and b (3-5) with the tile's margins,
+     * then per channel c the blurred mu1, mu2, s11, s22, s12 at 6 + 5c + q. */
+#define SSIM2_RING(p, s) (work + (size_t)(p) * ring_plane + (size_t)(s) * span)
+    float *linear = work + 21 * ring_plane;
+    float *const lin_a[3] = {linear, linear + span, linear + 2 * span};
+    float *const lin_b[3] = {linear + 3 * span, linear + 4 * span, linear + 5 * span};
+    float *product = linear + 6 * span, *block = linear + 9 * span;
     const float bias_root = cbrtf(ssim2_bias);
 
     double sums[3][6];
     memset(sums, 0, sizeof(sums));
-    for (int y0 = 0; y0 < height; y0 += SSIM2_STRIP) {
-        int y1 = y0 + SSIM2_STRIP < height ? y0 + SSIM2_STRIP : height;
-        int first = y0 - SSIM2_RADIUS < 0 ? 0 : y0 - SSIM2_RADIUS;
-        int last = y1 + SSIM2_RADIUS > height ? height : y1 + SSIM2_RADIUS;
-        for (int y = first; y < last; y++) {
-            size_t row = (size_t)(y - first) * width;
-            ssim2_linear_row(a, y, xyb[0] + row, xyb[1] + row, xyb[2] + row);
-            ssim2_to_xyb(xyb[0] + row, xyb[1] + row, xyb[2] + row, width, bias_root);
-            ssim2_linear_row(b, y, xyb[3] + row, xyb[4] + row, xyb[5] + row);
-            ssim2_to_xyb(xyb[3] + row, xyb[4] + row, xyb[5] + row, width, bias_root);
-        }
-        for (int c = 0; c < 3; c++) {
-            const float *one = xyb[c], *two = xyb[3 + c];
-            for (int y = first; y < last; y++) {
-                size_t row = (size_t)(y - first) * width;
-                ssim2_blur_row(one + row, blurred[0] + row, width);
-                ssim2_blur_row(two + row, blurred[1] + row, width);
-                for (int x = 0; x < width; x++) product[x] = one[row + x] * one[row + x];
-                ssim2_blur_row(product, blurred[2] + row, width);
-                for (int x = 0; x < width; x++) product[x] = two[row + x] * two[row + x];
-                ssim2_blur_row(product, blurred[3] + row, width);
-                for (int x = 0; x < width; x++) product[x] = one[row + x] * two[row + x];
-                ssim2_blur_row(product, blurred[4] + row, width);
+    for (int tile = 0; tile < width; tile += SSIM2_TILE) {
+        /* The tile's columns [tile, end), and the margin the horizontal blur reads [left, right). */
+        int end = tile + SSIM2_TILE < width ? tile + SSIM2_TILE : width, n = end - tile;
+        int left = tile - SSIM2_RADIUS > 0 ? tile - SSIM2_RADIUS : 0;
+        int right = end + SSIM2_RADIUS < width ? end + SSIM2_RADIUS : width;
+        int margin = tile - left, loaded = right - left;
+        int next_row = 0;
+        for (int y = 0; y < height; y++) {
+            int slot = y % SSIM2_RING_ROWS;
+            const float *rgb_a[3], *rgb_b[3];
+            ssim2_linear_row(a, y, left, loaded, lin_a, rgb_a);
+            ssim2_linear_row(b, y, left, loaded, lin_b, rgb_b);
+            if (next_a) {
+                const float *tile_a[3] = {rgb_a[0] + margin, rgb_a[1] + margin, rgb_a[2] + margin};
+                const float *tile_b[3] = {rgb_b[0] + margin, rgb_b[1] + margin, rgb_b[2] + margin};
+                ssim2_downsample_row(tile_a, tile, n, height, y, next_a);
+                ssim2_downsample_row(tile_b, tile, n, height, y, next_b);
             }
-            for (int y = y0; y < y1; y++) {
-                /* The vertical pass for this row: mirrored at the top and bottom (y = -1 reads y = 0). */
-                float *mu1 = column, *mu2 = column + width, *s11 = column + 2 * width;
-                float *s22 = column + 3 * width, *s12 = column + 4 * width;
-                float *outs[5] = {mu1, mu2, s11, s22, s12};
-                for (int q = 0; q < 5; q++) memset(outs[q], 0, sizeof(float) * width);
-                for (int k = -SSIM2_RADIUS; k <= SSIM2_RADIUS; k++) {
-                    int source = y + k;
+            ssim2_to_xyb(rgb_a[0], rgb_a[1], rgb_a[2], SSIM2_RING(0, slot), SSIM2_RING(1, slot), SSIM2_RING(2, slot),
+                         loaded, bias_root);
+            ssim2_to_xyb(rgb_b[0], rgb_b[1], rgb_b[2], SSIM2_RING(3, slot), SSIM2_RING(4, slot), SSIM2_RING(5, slot),
+                         loaded, bias_root);
+            for (int c = 0; c < 3; c++) {
+                const float *restrict one = SSIM2_RING(c, slot), *restrict two = SSIM2_RING(3 + c, slot);
+                float *restrict p11 = product, *restrict p22 = product + span, *restrict p12 = product + 2 * span;
+                for (int x = 0; x < loaded; x++) {
+                    p11[x] = one[x] * one[x];
+                    p22[x] = two[x] * two[x];
+                    p12[x] = one[x] * two[x];
+                }
+                int lo = -margin, hi = loaded - margin;
+                ssim2_blur_row(one + margin, SSIM2_RING(6 + 5 * c, slot), n, lo, hi);
+                ssim2_blur_row(two + margin, SSIM2_RING(7 + 5 * c, slot), n, lo, hi);
+                ssim2_blur_row(p11 + margin, SSIM2_RING(8 + 5 * c, slot), n, lo, hi);
+                ssim2_blur_row(p22 + margin, SSIM2_RING(9 + 5 * c, slot), n, lo, hi);
+                ssim2_blur_row(p12 + margin, SSIM2_RING(10 + 5 * c, slot), n, lo, hi);
+            }
+            /* The output rows whose inputs are all in the ring (all the rest after the last row). */
+            for (; next_row < height; next_row += SSIM2_GROUP) {
+                int last_input = next_row + SSIM2_GROUP - 1 + SSIM2_RADIUS;
+                if ((last_input < height ? last_input : height - 1) > y) break;
+                int count = height - next_row < SSIM2_GROUP ? height - next_row : SSIM2_GROUP;
+                /* Input rows, mirrored at the top and bottom (y = -1 reads y = 0); past the last
+                 * output row of a short group they are valid rows whose results go unused. */
+                int slots[SSIM2_RING_ROWS];
+                for (int k = 0; k < SSIM2_RING_ROWS; k++) {
+                    int source = next_row - SSIM2_RADIUS + k;
                     if (source < 0) source = -source - 1;
                     if (source >= height) source = 2 * height - source - 1;
-                    float weight = ssim2_gauss[k + SSIM2_RADIUS];
-                    size_t row = (size_t)(source - first) * width;
+                    slots[k] = source % SSIM2_RING_ROWS;
+                }
+                for (int c = 0; c < 3; c++) {
+                    const float *rows[5][SSIM2_RING_ROWS];
                     for (int q = 0; q < 5; q++) {
-                        const float *in = blurred[q] + row;
-                        float *o = outs[q];
-                        for (int x = 0; x < width; x++) o[x] += weight * in[x];
+                        for (int k = 0; k < SSIM2_RING_ROWS; k++) rows[q][k] = SSIM2_RING(6 + 5 * c + q, slots[k]);
+                    }
+                    float lanes[6][SSIM2_LANES];
+                    memset(lanes, 0, sizeof(lanes));
+                    for (int x0 = 0; x0 < n; x0 += SSIM2_BLOCK) {
+                        int count_x = n - x0 < SSIM2_BLOCK ? n - x0 : SSIM2_BLOCK;
+                        for (int q = 0; q < 5; q++)
+                            ssim2_blur_columns(rows[q], x0, block + q * SSIM2_GROUP * SSIM2_BLOCK, count_x);
+                        for (int g = 0; g < count; g++) {
+                            int here = (next_row + g) % SSIM2_RING_ROWS;
+                            const float *v = block + g * SSIM2_BLOCK;
+                            const int plane = SSIM2_GROUP * SSIM2_BLOCK;
+                            ssim2_pool(SSIM2_RING(c, here) + margin + x0, SSIM2_RING(3 + c, here) + margin + x0, v,
+                                       v + plane, v + 2 * plane, v + 3 * plane, v + 4 * plane, count_x, lanes);
+                        }
+                    }
+                    /* A group's lanes in float (a few thousand terms), groups added in double. */
+                    for (int k = 0; k < 6; k++) {
+                        float sum = 0;
+                        for (int j = 0; j < SSIM2_LANES; j++) sum += lanes[k][j];
+                        sums[c][k] += sum;
                     }
                 }
-                size_t row = (size_t)(y - first) * width;
-                float pooled[6];
-                ssim2_pool_row(one + row, two + row, mu1, mu2, s11, s22, s12, width, pooled);
-                for (int k = 0; k < 6; k++) sums[c][k] += pooled[k];
             }
         }
     }
+#undef SSIM2_RING
     double pixels = (double)width * height;
     for (int c = 0; c < 3; c++) {
         out->ssim[c][0] = sums[c][0] / pixels;
@@ -314,6 +473,33 @@ static void ssim2_score_scale(const ssim2_level *a, const ssim2_level *b, float 
         out->detail_lost[c][0] = sums[c][4] / pixels;
         out->detail_lost[c][1] = sqrt(sqrt(sums[c][5] / pixels));
     }
+}
+
+/* The same code twice: for the baseline instruction set, and on x86-64 for AVX2 (8 floats an
+ * instruction instead of SSE2's 4), chosen at run time. No FMA: each lane computes what the
+ * baseline computes, in the same order, so both give the same scores to the bit. */
+static void ssim2_score_scale_baseline(const ssim2_level *a, const ssim2_level *b, float *work, ssim2_scale *out,
+                                       ssim2_level *next_a, ssim2_level *next_b) {
+    ssim2_score_scale_body(a, b, work, out, next_a, next_b);
+}
+
+#if SSIM2_DISPATCH
+__attribute__((target("avx2"))) static void ssim2_score_scale_avx2(const ssim2_level *a, const ssim2_level *b,
+                                                                   float *work, ssim2_scale *out,
+                                                                   ssim2_level *next_a, ssim2_level *next_b) {
+    ssim2_score_scale_body(a, b, work, out, next_a, next_b);
+}
+#endif
+
+static void ssim2_score_scale(const ssim2_level *a, const ssim2_level *b, float *work, ssim2_scale *out,
+                              ssim2_level *next_a, ssim2_level *next_b) {
+#if SSIM2_DISPATCH
+    if (ssim2_avx2) {
+        ssim2_score_scale_avx2(a, b, work, out, next_a, next_b);
+        return;
+    }
+#endif
+    ssim2_score_scale_baseline(a, b, work, out, next_a, next_b);
 }
 
 static void ssim2_free_level(ssim2_level *level) {
@@ -326,32 +512,57 @@ static void ssim2_free_level(ssim2_level *level) {
 /* The score of one pair with alpha (if any) blended onto `background`. */
 static int ssim2_score_once(const unsigned char *reference, const unsigned char *distorted, int width, int height,
                             int bands, float background, double *score) {
-    ssim2_level a = {width, height, reference, bands, background, {NULL, NULL, NULL}};
-    ssim2_level b = {width, height, distorted, bands, background, {NULL, NULL, NULL}};
-    size_t span = SSIM2_STRIP + 2 * SSIM2_RADIUS;
-    float *work = g_try_malloc(sizeof(float) * (size_t)width * (11 * span + 6));
-    if (!work) return -1;
+    ssim2_level a = {width, height, reference, bands, background, NULL, {NULL, NULL, NULL}};
+    ssim2_level b = {width, height, distorted, bands, background, NULL, {NULL, NULL, NULL}};
+    /* With alpha, three powf a pixel and image cost more than a table of every (alpha, value)
+     * pair from about 131 072 pixels. The table is 256 KB: with 256 columns or more, the work
+     * memory with it stays under what strips of 64 rows took (3.3 KB a column). */
+    float *blend = NULL;
+    if (bands == 4 && width >= 256 && (size_t)width * height >= (1u << 17)) {
+        blend = g_try_malloc(sizeof(float) * 256 * 256);
+        if (!blend) return -1;
+        for (int alpha = 0; alpha < 256; alpha++) {
+            for (int value = 0; value < 256; value++) {
+                blend[alpha * 256 + value] = ssim2_blend_linear(value, alpha, background);
+            }
+        }
+        a.blend = b.blend = blend;
+    }
+    float *work = g_try_malloc(sizeof(float) * ssim2_work_floats(width));
+    if (!work) {
+        g_free(blend);
+        return -1;
+    }
     ssim2_scale scales[SSIM2_SCALES];
     int count = 0, status = 0;
     for (int s = 0; s < SSIM2_SCALES; s++) {
         if (a.width < 8 || a.height < 8) break;
-        ssim2_score_scale(&a, &b, work, &scales[count++]);
-        if (s + 1 == SSIM2_SCALES) break;
-        ssim2_level next_a = {0}, next_b = {0};
-        if (ssim2_downsample(&a, &next_a, work) != 0 || ssim2_downsample(&b, &next_b, work) != 0) {
+        /* The next scale's planes are filled while this one is scored, if it will be scored. */
+        int next_width = (a.width + 1) / 2, next_height = (a.height + 1) / 2;
+        int more = s + 1 < SSIM2_SCALES && next_width >= 8 && next_height >= 8;
+        ssim2_level next_a = {next_width, next_height, NULL, 3, background, NULL, {NULL, NULL, NULL}};
+        ssim2_level next_b = next_a;
+        for (int c = 0; more && c < 3; c++) {
+            next_a.planes[c] = g_try_malloc(sizeof(float) * (size_t)next_width * next_height);
+            next_b.planes[c] = g_try_malloc(sizeof(float) * (size_t)next_width * next_height);
+            if (!next_a.planes[c] || !next_b.planes[c]) status = -1;
+        }
+        if (status != 0) {
             ssim2_free_level(&next_a);
             ssim2_free_level(&next_b);
-            status = -1;
             break;
         }
+        ssim2_score_scale(&a, &b, work, &scales[count++], more ? &next_a : NULL, more ? &next_b : NULL);
         ssim2_free_level(&a);
         ssim2_free_level(&b);
+        if (!more) break;
         a = next_a;
         b = next_b;
     }
     ssim2_free_level(&a);
     ssim2_free_level(&b);
     g_free(work);
+    g_free(blend);
     if (status != 0) return status;
 
     /* The weights are taken in order over channel, scale, norm and map, as the published
