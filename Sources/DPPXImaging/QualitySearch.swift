@@ -78,7 +78,7 @@ public enum QualitySearch {
     }
 
     /// JPEG levels from this up are 4:4:4 at the level less this.
-    static let fullChromaLevels = 100
+    static let fullChromaLevels = 1000
 
     /// The 4:2:0 JPEG quality from which the 4:4:4 scale is searched too.
     static let fullChromaFrom = 90
@@ -165,7 +165,16 @@ public enum QualitySearch {
             let score = try wholeStep(first)
             let aim = try sampleAnswer(from: first, offset: sampleStep(first) - score)
             if score >= goal {
-                if aim <= first - step { _ = try wholeStep(aim) }
+                // Down to the sample's aim; if the whole file fails there and the one that
+                // passed is over a point above the goal (a few percent of its bytes), on
+                // between the two by the whole image's own scores.
+                if aim <= first - step, try wholeStep(aim) < goal, score - goal > 1 {
+                    var known = whole.filter { (aim...first).contains($0.key) }
+                    let failed = whole[aim] ?? goal
+                    let between = Double(aim) + (goal - failed) * Double(first - aim) / (score - failed)
+                    let start = min(first - 1, max(aim + 1, Int(between.rounded(.up))))
+                    _ = try lowestPassing(in: aim...first, from: start, goal: goal, known: &known, probe: wholeStep)
+                }
             } else {
                 var level = min(range.upperBound, max(aim, first + 1))
                 while try wholeStep(level) < goal, level < range.upperBound {

@@ -56,6 +56,21 @@ struct QualitySearchTests {
         #expect(bottom <= 31)
     }
 
+    @Test("JPEG's scales: 4:2:0 at 30 to 100, then 4:4:4 at 30 to 100; other formats one scale of their qualities")
+    func scales() {
+        let jpeg = QualitySearch.scales(for: .jpeg)
+        #expect(jpeg.count == 2)
+        for level in [jpeg[0].lowerBound, jpeg[0].upperBound] {
+            #expect(QualitySearch.rung(level, of: .jpeg) == (level, .subsampled))
+        }
+        #expect(QualitySearch.rung(jpeg[1].lowerBound, of: .jpeg) == (30, .full))
+        #expect(QualitySearch.rung(jpeg[1].upperBound, of: .jpeg) == (100, .full))
+        #expect(!jpeg[0].overlaps(jpeg[1]))
+        #expect(QualitySearch.scales(for: .webp) == [30...100])
+        #expect(QualitySearch.rung(100, of: .webp) == (100, nil))
+        #expect(QualitySearch.scales(for: .png).isEmpty)
+    }
+
     @Test("a variant over a megapixel is searched on a sample of tiles, and every JPEG and WebP file still reaches its target by PyPI's ssimulacra2")
     func sampledVariantsMeetTheirTargets() throws {
         let fixture = BuildFixture()
