@@ -7,14 +7,16 @@ import DPPXCore
 /// The pixels are resized once and kept in memory. A variant over `wholeSearchPixels` is
 /// searched on a sample first (`cvips_tile_sample`: tiles on an even grid, about an eighth of
 /// its pixels, its own macroblocks), then the sample's answer is encoded and scored whole:
-/// the whole file is what must reach the target, and its score at that level tells how far
-/// the sample's scores sit from the whole image's, so the sample can say where the whole file
-/// just passes (one more whole step, down or up, when that is a step away or more). Smaller
-/// variants are searched whole. Each search step encodes, decodes and scores; steps aim by
-/// interpolating the scores found so far and stop once the quality is known to within `step`:
-/// 2 to 5 steps on the sample, then one or two whole encodes and scores. The format's default
-/// fixed quality is also encoded whole, for the size `auto` reports its savings against. A
-/// variant no quality brings to its target gets the highest quality, 100. Encoders and the
+/// the whole file is what must reach the target. When it scores within `closeEnough` above
+/// the target, that is the answer; otherwise its score at that level tells how far the
+/// sample's scores sit from the whole image's, the sample so corrected says where to look
+/// next, and the whole image's own scores go on from there. Smaller variants are searched
+/// whole. Each search step encodes, decodes and scores; steps aim by interpolating the scores
+/// found so far and stop once the quality is known to within `step`: 2 to 5 steps on the
+/// sample, then usually one to three whole encodes and scores. JPEG is searched in 4:2:0 and,
+/// where that needs quality 90 or more, in 4:4:4 too (`scales`). The format's default fixed
+/// quality is also encoded whole, for the size `auto` reports its savings against. A variant
+/// no quality brings to its target gets the highest quality, 100. Encoders and the
 /// score are deterministic, so is the choice.
 public enum QualitySearch {
     /// Raised whenever the search may choose another file for the same pixels and targets (a new
@@ -46,6 +48,11 @@ public enum QualitySearch {
         default: 0
         }
     }
+
+    /// How far above its goal a large variant's whole file may score and end the search: a
+    /// point of score is 2 to 3 % of the bytes, and each whole step of a large variant costs
+    /// about what its fixed-quality encode does.
+    static let closeEnough = 1.0
 
     /// Variants up to this many pixels are searched whole; larger ones on a sample first.
     public static let wholeSearchPixels = 1 << 20
@@ -163,25 +170,16 @@ public enum QualitySearch {
             // room to spare, one step down to there; when it fails, up to there until it passes.
             let first = try sampleAnswer(from: start, offset: typicalSampleOffset(for: format))
             let score = try wholeStep(first)
+            if score >= goal, score - goal <= closeEnough { return }
+            // Off by more: the sample, tied to the whole image at `first`, says where to look
+            // next, and the whole image's own scores take it from there (a sample's offset
+            // drifts with the quality, for WebP by as much as 10 points between 80 and 89 on a
+            // ukui photo: libwebp's segment analysis sees the tiles, not the picture).
             let aim = try sampleAnswer(from: first, offset: sampleStep(first) - score)
-            if score >= goal {
-                // Down to the sample's aim; if the whole file fails there and the one that
-                // passed is over a point above the goal (a few percent of its bytes), on
-                // between the two by the whole image's own scores.
-                if aim <= first - step, try wholeStep(aim) < goal, score - goal > 1 {
-                    var known = whole.filter { (aim...first).contains($0.key) }
-                    let failed = whole[aim] ?? goal
-                    let between = Double(aim) + (goal - failed) * Double(first - aim) / (score - failed)
-                    let start = min(first - 1, max(aim + 1, Int(between.rounded(.up))))
-                    _ = try lowestPassing(in: aim...first, from: start, goal: goal, known: &known, probe: wholeStep)
-                }
-            } else {
-                var level = min(range.upperBound, max(aim, first + 1))
-                while try wholeStep(level) < goal, level < range.upperBound {
-                    let next = try sampleAnswer(from: level + 1, offset: sampleStep(level) - wholeStep(level))
-                    level = min(range.upperBound, max(next, level + 1))
-                }
-            }
+            let next = score >= goal ? min(first - 1, aim) : max(first + 1, aim)
+            var known = whole.filter { range.contains($0.key) }
+            _ = try lowestPassing(in: range, from: min(range.upperBound, max(range.lowerBound, next)), goal: goal,
+                                  known: &known, closeEnough: closeEnough, probe: wholeStep)
         }
 
         try search(scales[0], from: fixed)
@@ -206,15 +204,17 @@ public enum QualitySearch {
     /// probed so far, and gains those probed here. Each next quality is interpolated between
     /// the passing and the failing scores closest to the goal (extrapolated until both
     /// exist), kept an eighth of the way inside the bracket so the bracket always shrinks by
-    /// that much. On JPEG- and WebP-like score curves: 2 to 5 steps.
+    /// that much. On JPEG- and WebP-like score curves: 2 to 5 steps. A passing level scoring
+    /// under `goal + closeEnough` ends the search at once.
     static func lowestPassing(in range: ClosedRange<Int>, from start: Int, goal: Double, known: inout [Int: Double],
-                              step: Int = QualitySearch.step,
+                              step: Int = QualitySearch.step, closeEnough: Double = 0,
                               probe: (Int) throws(ImagingError) -> Double) throws(ImagingError) -> Int {
         var quality = start
         while true {
             if known[quality] == nil { known[quality] = try probe(quality) }
             let passing = known.filter { $0.value >= goal }.min { $0.key < $1.key }
             let failing = known.filter { $0.value < goal }.max { $0.key < $1.key }
+            if let passing, passing.value < goal + closeEnough { return passing.key }
             let low = failing?.key ?? range.lowerBound - 1
             let high = passing?.key ?? range.upperBound + 1
             // Nothing between them is worth a step (a failure above a pass: the score is not
