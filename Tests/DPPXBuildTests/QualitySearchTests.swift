@@ -79,9 +79,12 @@ struct QualitySearchTests {
                                    to: fixture.source("wide.jpg") + "[Q=95]")
         let master = try MasterImage(path: fixture.source("wide.jpg"), limits: DecodeLimits(maxPixels: 100_000_000))
         let decoded = try #require(try master.decode().rgb).resized(to: master.size)
-        let sample = try #require(try QualitySearch.sample(of: decoded, file: "wide.jpg"), "a 1.5-megapixel variant is sampled")
+        let sample = try #require(try QualitySearch.sample(of: decoded, format: .jpeg, file: "wide.jpg"), "a 1.5-megapixel variant is sampled")
         #expect(sample.width * sample.fullHeight * 4 < width * height, "the sample is under a quarter of the variant")
         #expect(sample.width % 128 == 0 && sample.fullHeight % 128 == 0)
+        let crop = try #require(try QualitySearch.sample(of: decoded, format: .webp, file: "wide.jpg"))
+        #expect(crop.width == crop.fullHeight && crop.width % 16 == 0, "WebP's sample is one square, in whole macroblocks")
+        #expect(crop.width * crop.fullHeight * 4 < width * height && crop.width * crop.fullHeight * 10 > width * height)
 
         var options = fixture.options(PlanSettings(densities: [Density(1)], extraFormats: [.webp]))
         options.encode.jpegQuality = .auto
