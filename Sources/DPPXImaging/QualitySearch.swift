@@ -21,7 +21,7 @@ import DPPXCore
 public enum QualitySearch {
     /// Raised whenever the search may choose another file for the same pixels and targets (a new
     /// scale, step or score): it is part of the settings fingerprint of builds with an `auto`
-    /// quality, so they search again, and only they. 2: JPEG's 4:2:0 levels above quality 90.
+    /// quality, so they search again, and only they. 2: JPEG in 4:4:4 too, WebP and AVIF sampled in one square.
     public static let version = 2
 
     /// How far above its target a file must score to pass: dppx's scores agree with PyPI's
