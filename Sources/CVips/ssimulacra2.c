@@ -99,17 +99,14 @@ static const float ssim2_opsin[9] = {
 };
 static const float ssim2_bias = 0.0037930732552754493f;
 
-/* Where one scale's linear RGB comes from: 8-bit pixels (scale 0) or float planes. */
+/* The images: interleaved 8-bit pixels, `bands` apart, alpha (band 4) blended onto `background`. */
 typedef struct {
     int width, height;
-    /* Scale 0: interleaved 8-bit pixels, `bands` apart, alpha (band 4) blended onto `background`. */
     const unsigned char *pixels;
     int bands;
     float background;
     /* With alpha, on large images: each (alpha, value) pair's blended linear value, alpha * 256 + value. */
     const float *blend;
-    /* Later scales: three planes of linear R, G, B. */
-    float *planes[3];
 } ssim2_level;
 
 /* One scale's pooled errors: per channel, SSIM (1-norm, 4-norm) and edge artifacts and lost
@@ -155,42 +152,36 @@ static SSIM2_INLINE float ssim2_blend_linear(unsigned char value, unsigned char 
     return s <= 0.04045f ? s / 12.92f : powf((s + 0.055f) / 1.055f, 2.4f);
 }
 
-/* Columns [x0, x0 + n) of row `y` of a level as three rows of linear R, G, B: converted into
- * `buffer` from 8-bit pixels, or pointing into a later scale's planes. */
+/* Columns [x0, x0 + n) of row `y` of an image as three rows of linear R, G, B, in `buffer`. */
 static SSIM2_INLINE void ssim2_linear_row(const ssim2_level *level, int y, int x0, int n, float *const buffer[3],
                                           const float *rgb[3]) {
-    if (level->pixels) {
-        int bands = level->bands;
-        const unsigned char *row = level->pixels + ((size_t)y * level->width + x0) * bands;
-        float *restrict r = buffer[0], *restrict g = buffer[1], *restrict b = buffer[2];
-        if (bands == 3) {
-            for (int x = 0; x < n; x++) {
-                r[x] = ssim2_to_linear_table[row[3 * x]];
-                g[x] = ssim2_to_linear_table[row[3 * x + 1]];
-                b[x] = ssim2_to_linear_table[row[3 * x + 2]];
-            }
-        } else if (level->blend) {
-            const float *blend = level->blend;
-            for (int x = 0; x < n; x++) {
-                const float *column = blend + 256 * row[4 * x + 3];
-                r[x] = column[row[4 * x]];
-                g[x] = column[row[4 * x + 1]];
-                b[x] = column[row[4 * x + 2]];
-            }
-        } else {
-            float background = level->background;
-            for (int x = 0; x < n; x++) {
-                const unsigned char *p = row + (size_t)x * 4;
-                r[x] = ssim2_blend_linear(p[0], p[3], background);
-                g[x] = ssim2_blend_linear(p[1], p[3], background);
-                b[x] = ssim2_blend_linear(p[2], p[3], background);
-            }
+    int bands = level->bands;
+    const unsigned char *row = level->pixels + ((size_t)y * level->width + x0) * bands;
+    float *restrict r = buffer[0], *restrict g = buffer[1], *restrict b = buffer[2];
+    if (bands == 3) {
+        for (int x = 0; x < n; x++) {
+            r[x] = ssim2_to_linear_table[row[3 * x]];
+            g[x] = ssim2_to_linear_table[row[3 * x + 1]];
+            b[x] = ssim2_to_linear_table[row[3 * x + 2]];
         }
-        for (int c = 0; c < 3; c++) rgb[c] = buffer[c];
+    } else if (level->blend) {
+        const float *blend = level->blend;
+        for (int x = 0; x < n; x++) {
+            const float *column = blend + 256 * row[4 * x + 3];
+            r[x] = column[row[4 * x]];
+            g[x] = column[row[4 * x + 1]];
+            b[x] = column[row[4 * x + 2]];
+        }
     } else {
-        size_t offset = (size_t)y * level->width + x0;
-        for (int c = 0; c < 3; c++) rgb[c] = level->planes[c] + offset;
+        float background = level->background;
+        for (int x = 0; x < n; x++) {
+            const unsigned char *p = row + (size_t)x * 4;
+            r[x] = ssim2_blend_linear(p[0], p[3], background);
+            g[x] = ssim2_blend_linear(p[1], p[3], background);
+            b[x] = ssim2_blend_linear(p[2], p[3], background);
+        }
     }
+    for (int c = 0; c < 3; c++) rgb[c] = buffer[c];
 }
 
 /* The cube root of x >= 0 to float precision: a bit-level first guess, then three Newton
@@ -328,199 +319,204 @@ static SSIM2_INLINE void ssim2_pool(const float *restrict one, const float *rest
 }
 #undef SSIM2_POOL_ONE
 
-/* Adds columns [x0, x0 + n) of row `y` of a level's linear planes (x0 even; n odd only at the
- * image's last column) into the next scale's planes: 2x2 means, the odd last row or column
- * averaging what it has (added in the order the means were always added). */
-static SSIM2_INLINE void ssim2_downsample_row(const float *const rgb[3], int x0, int n, int height, int y,
-                                              ssim2_level *to) {
+/* Row `y` of a scale's linear R, G, B (n columns, odd only at an odd width) into the next
+ * scale's row `half`: 2x2 means, the odd last row or column averaging what it has (added in the
+ * order the means were always added). An even row stores its pairs' sums, the odd row below
+ * completes them; returns whether the next scale's row is complete. */
+static SSIM2_INLINE int ssim2_downsample_row(const float *const rgb[3], int n, int height, int y,
+                                             float *const half[3]) {
     int pairs = n / 2, pair = (y | 1) < height;
     for (int c = 0; c < 3; c++) {
         const float *restrict in = rgb[c];
-        float *restrict out = to->planes[c] + (size_t)(y / 2) * to->width + x0 / 2;
+        float *restrict out = half[c];
         /* The divisions the means always had: 4 (or 2 on the last row), 2 (or 1) on an odd last column. */
-        float full = (float)(2 * (1 + pair)), half = (float)(1 + pair);
+        float full = (float)(2 * (1 + pair)), half_count = (float)(1 + pair);
         if (y % 2 == 1) {
             for (int ox = 0; ox < pairs; ox++) out[ox] = ((out[ox] + in[2 * ox]) + in[2 * ox + 1]) / full;
-            if (n % 2) out[pairs] = (out[pairs] + in[n - 1]) / half;
+            if (n % 2) out[pairs] = (out[pairs] + in[n - 1]) / half_count;
         } else if (pair) {
             for (int ox = 0; ox < pairs; ox++) out[ox] = in[2 * ox] + in[2 * ox + 1];
             if (n % 2) out[pairs] = in[n - 1];
         } else {
             for (int ox = 0; ox < pairs; ox++) out[ox] = (in[2 * ox] + in[2 * ox + 1]) / full;
-            if (n % 2) out[pairs] = in[n - 1] / half;
+            if (n % 2) out[pairs] = in[n - 1] / half_count;
         }
     }
+    return y % 2 == 1 || !pair;
 }
 
-/* The floats of `work` a scale of `width` columns needs: the ring's rows (6 XYB planes and 15
- * horizontally blurred ones, SSIM2_RING_ROWS rows each), 6 rows of linear RGB, 3 of products and
- * the vertical pass's blocks (5 planes of SSIM2_GROUP rows). */
-static size_t ssim2_span(int width) {
-    return (size_t)(width < SSIM2_TILE ? width : SSIM2_TILE) + 2 * SSIM2_RADIUS;
+/* One scale's state while the rows stream through it. */
+typedef struct {
+    int width, height;
+    /* The next input row, the next output row (the first of a group), the 512-column tiles. */
+    int y, next_row, tiles;
+    /* The ring of SSIM2_RING_ROWS full-width rows of 21 planes: XYB of a (0-2) and b (3-5), then
+     * per channel c the horizontally blurred mu1, mu2, s11, s22, s12 at 6 + 5c + q. */
+    float *ring;
+    /* The next scale's row being averaged: linear R, G, B of a (0-2) and b (3-5); NULL at the last scale. */
+    float *half[6];
+    /* Each group of output rows' pooled sums per tile (18 floats: channel, then map and norm), in
+     * the order tile, group: added up at the end in the order the tiles were always added. */
+    float *records;
+} ssim2_stream;
+
+/* The floats a scale of `width` x `height` holds: its ring, the next scale's row (6 half rows)
+ * and the records. */
+static size_t ssim2_stream_floats(int width, int height, int last) {
+    size_t tiles = ((size_t)width + SSIM2_TILE - 1) / SSIM2_TILE, groups = ((size_t)height + SSIM2_GROUP - 1) / SSIM2_GROUP;
+    return (size_t)21 * SSIM2_RING_ROWS * width + (last ? 0 : 6 * (((size_t)width + 1) / 2)) + tiles * groups * 18;
 }
 
-static size_t ssim2_work_floats(int width) {
-    return ssim2_span(width) * (21 * SSIM2_RING_ROWS + 9) + 5 * SSIM2_GROUP * SSIM2_BLOCK;
-}
-
-/* One scale's pooled maps, streamed row by row. Each row of both images is taken once: to
- * linear RGB (added into the next scale's planes, when `next` is not NULL), to XYB, and through
- * the horizontal blur of each channel's five planes (the two images, their squares and their
- * product) into a ring of the last 14 rows; as soon as the ring holds what they need, output
- * rows take their vertical blur and pooling four at a time, block by block, in cache. */
-static SSIM2_INLINE void ssim2_score_scale_body(const ssim2_level *a, const ssim2_level *b, float *work,
-                                               ssim2_scale *out, ssim2_level *next_a, ssim2_level *next_b) {
-    int width = a->width, height = a->height;
-    size_t span = ssim2_span(width), ring_plane = (size_t)SSIM2_RING_ROWS * span;
-    /* Plane p of the ring, row slot s: XYB of a (p 0-2) and b (3-5) with the tile's margins,
-     * then per channel c the blurred mu1, mu2, s11, s22, s12 at 6 + 5c + q. */
-#define SSIM2_RING(p, s) (work + (size_t)(p) * ring_plane + (size_t)(s) * span)
-    float *linear = work + 21 * ring_plane;
-    float *const lin_a[3] = {linear, linear + span, linear + 2 * span};
-    float *const lin_b[3] = {linear + 3 * span, linear + 4 * span, linear + 5 * span};
-    float *product = linear + 6 * span, *block = linear + 9 * span;
-    const float bias_root = cbrtf(ssim2_bias);
-
-    double sums[3][6];
-    memset(sums, 0, sizeof(sums));
-    for (int tile = 0; tile < width; tile += SSIM2_TILE) {
-        /* The tile's columns [tile, end), and the margin the horizontal blur reads [left, right). */
-        int end = tile + SSIM2_TILE < width ? tile + SSIM2_TILE : width, n = end - tile;
-        int left = tile - SSIM2_RADIUS > 0 ? tile - SSIM2_RADIUS : 0;
-        int right = end + SSIM2_RADIUS < width ? end + SSIM2_RADIUS : width;
-        int margin = tile - left, loaded = right - left;
-        int next_row = 0;
-        for (int y = 0; y < height; y++) {
-            int slot = y % SSIM2_RING_ROWS;
-            const float *rgb_a[3], *rgb_b[3];
-            ssim2_linear_row(a, y, left, loaded, lin_a, rgb_a);
-            ssim2_linear_row(b, y, left, loaded, lin_b, rgb_b);
-            if (next_a) {
-                const float *tile_a[3] = {rgb_a[0] + margin, rgb_a[1] + margin, rgb_a[2] + margin};
-                const float *tile_b[3] = {rgb_b[0] + margin, rgb_b[1] + margin, rgb_b[2] + margin};
-                ssim2_downsample_row(tile_a, tile, n, height, y, next_a);
-                ssim2_downsample_row(tile_b, tile, n, height, y, next_b);
-            }
-            ssim2_to_xyb(rgb_a[0], rgb_a[1], rgb_a[2], SSIM2_RING(0, slot), SSIM2_RING(1, slot), SSIM2_RING(2, slot),
-                         loaded, bias_root);
-            ssim2_to_xyb(rgb_b[0], rgb_b[1], rgb_b[2], SSIM2_RING(3, slot), SSIM2_RING(4, slot), SSIM2_RING(5, slot),
-                         loaded, bias_root);
+/* One row of a scale, linear R, G, B of both images: averaged into the next scale's row, to XYB
+ * and through the horizontal blur of each channel's five planes into the ring; then the output
+ * rows whose inputs are all in the ring take the vertical blur and pooling, four at a time, tile
+ * by tile, block by block, in cache. Returns whether the next scale's row is complete. */
+static SSIM2_INLINE int ssim2_stream_row(ssim2_stream *s, const float *const rgb_a[3], const float *const rgb_b[3],
+                                         float *product, float *block, float bias_root) {
+    int width = s->width, height = s->height, y = s->y++;
+    size_t span = (size_t)width, ring_plane = (size_t)SSIM2_RING_ROWS * span;
+#define SSIM2_RING(p, slot) (s->ring + (size_t)(p) * ring_plane + (size_t)(slot) * span)
+    int complete = 0;
+    if (s->half[0]) {
+        complete = ssim2_downsample_row(rgb_a, width, height, y, s->half);
+        ssim2_downsample_row(rgb_b, width, height, y, s->half + 3);
+    }
+    int slot = y % SSIM2_RING_ROWS;
+    ssim2_to_xyb(rgb_a[0], rgb_a[1], rgb_a[2], SSIM2_RING(0, slot), SSIM2_RING(1, slot), SSIM2_RING(2, slot), width,
+                 bias_root);
+    ssim2_to_xyb(rgb_b[0], rgb_b[1], rgb_b[2], SSIM2_RING(3, slot), SSIM2_RING(4, slot), SSIM2_RING(5, slot), width,
+                 bias_root);
+    for (int c = 0; c < 3; c++) {
+        const float *restrict one = SSIM2_RING(c, slot), *restrict two = SSIM2_RING(3 + c, slot);
+        float *restrict p11 = product, *restrict p22 = product + span, *restrict p12 = product + 2 * span;
+        for (int x = 0; x < width; x++) {
+            p11[x] = one[x] * one[x];
+            p22[x] = two[x] * two[x];
+            p12[x] = one[x] * two[x];
+        }
+        ssim2_blur_row(one, SSIM2_RING(6 + 5 * c, slot), width, 0, width);
+        ssim2_blur_row(two, SSIM2_RING(7 + 5 * c, slot), width, 0, width);
+        ssim2_blur_row(p11, SSIM2_RING(8 + 5 * c, slot), width, 0, width);
+        ssim2_blur_row(p22, SSIM2_RING(9 + 5 * c, slot), width, 0, width);
+        ssim2_blur_row(p12, SSIM2_RING(10 + 5 * c, slot), width, 0, width);
+    }
+    /* The output rows whose inputs are all in the ring (all the rest after the last row). */
+    for (; s->next_row < height; s->next_row += SSIM2_GROUP) {
+        int next_row = s->next_row;
+        int last_input = next_row + SSIM2_GROUP - 1 + SSIM2_RADIUS;
+        if ((last_input < height ? last_input : height - 1) > y) break;
+        int count = height - next_row < SSIM2_GROUP ? height - next_row : SSIM2_GROUP;
+        /* Input rows, mirrored at the top and bottom (y = -1 reads y = 0); past the last output
+         * row of a short group they are valid rows whose results go unused. */
+        int slots[SSIM2_RING_ROWS];
+        for (int k = 0; k < SSIM2_RING_ROWS; k++) {
+            int source = next_row - SSIM2_RADIUS + k;
+            if (source < 0) source = -source - 1;
+            if (source >= height) source = 2 * height - source - 1;
+            slots[k] = source % SSIM2_RING_ROWS;
+        }
+        size_t groups = ((size_t)height + SSIM2_GROUP - 1) / SSIM2_GROUP, group = (size_t)next_row / SSIM2_GROUP;
+        for (int tile = 0; tile < s->tiles; tile++) {
+            int x_start = tile * SSIM2_TILE;
+            int n = width - x_start < SSIM2_TILE ? width - x_start : SSIM2_TILE;
+            float *record = s->records + ((size_t)tile * groups + group) * 18;
             for (int c = 0; c < 3; c++) {
-                const float *restrict one = SSIM2_RING(c, slot), *restrict two = SSIM2_RING(3 + c, slot);
-                float *restrict p11 = product, *restrict p22 = product + span, *restrict p12 = product + 2 * span;
-                for (int x = 0; x < loaded; x++) {
-                    p11[x] = one[x] * one[x];
-                    p22[x] = two[x] * two[x];
-                    p12[x] = one[x] * two[x];
+                const float *rows[5][SSIM2_RING_ROWS];
+                for (int q = 0; q < 5; q++) {
+                    for (int k = 0; k < SSIM2_RING_ROWS; k++) rows[q][k] = SSIM2_RING(6 + 5 * c + q, slots[k]);
                 }
-                int lo = -margin, hi = loaded - margin;
-                ssim2_blur_row(one + margin, SSIM2_RING(6 + 5 * c, slot), n, lo, hi);
-                ssim2_blur_row(two + margin, SSIM2_RING(7 + 5 * c, slot), n, lo, hi);
-                ssim2_blur_row(p11 + margin, SSIM2_RING(8 + 5 * c, slot), n, lo, hi);
-                ssim2_blur_row(p22 + margin, SSIM2_RING(9 + 5 * c, slot), n, lo, hi);
-                ssim2_blur_row(p12 + margin, SSIM2_RING(10 + 5 * c, slot), n, lo, hi);
-            }
-            /* The output rows whose inputs are all in the ring (all the rest after the last row). */
-            for (; next_row < height; next_row += SSIM2_GROUP) {
-                int last_input = next_row + SSIM2_GROUP - 1 + SSIM2_RADIUS;
-                if ((last_input < height ? last_input : height - 1) > y) break;
-                int count = height - next_row < SSIM2_GROUP ? height - next_row : SSIM2_GROUP;
-                /* Input rows, mirrored at the top and bottom (y = -1 reads y = 0); past the last
-                 * output row of a short group they are valid rows whose results go unused. */
-                int slots[SSIM2_RING_ROWS];
-                for (int k = 0; k < SSIM2_RING_ROWS; k++) {
-                    int source = next_row - SSIM2_RADIUS + k;
-                    if (source < 0) source = -source - 1;
-                    if (source >= height) source = 2 * height - source - 1;
-                    slots[k] = source % SSIM2_RING_ROWS;
+                float lanes[6][SSIM2_LANES];
+                memset(lanes, 0, sizeof(lanes));
+                for (int x0 = 0; x0 < n; x0 += SSIM2_BLOCK) {
+                    int count_x = n - x0 < SSIM2_BLOCK ? n - x0 : SSIM2_BLOCK;
+                    for (int q = 0; q < 5; q++)
+                        ssim2_blur_columns(rows[q], x_start + x0, block + q * SSIM2_GROUP * SSIM2_BLOCK, count_x);
+                    for (int g = 0; g < count; g++) {
+                        int here = (next_row + g) % SSIM2_RING_ROWS;
+                        const float *v = block + g * SSIM2_BLOCK;
+                        const int plane = SSIM2_GROUP * SSIM2_BLOCK;
+                        ssim2_pool(SSIM2_RING(c, here) + x_start + x0, SSIM2_RING(3 + c, here) + x_start + x0, v,
+                                   v + plane, v + 2 * plane, v + 3 * plane, v + 4 * plane, count_x, lanes);
+                    }
                 }
-                for (int c = 0; c < 3; c++) {
-                    const float *rows[5][SSIM2_RING_ROWS];
-                    for (int q = 0; q < 5; q++) {
-                        for (int k = 0; k < SSIM2_RING_ROWS; k++) rows[q][k] = SSIM2_RING(6 + 5 * c + q, slots[k]);
-                    }
-                    float lanes[6][SSIM2_LANES];
-                    memset(lanes, 0, sizeof(lanes));
-                    for (int x0 = 0; x0 < n; x0 += SSIM2_BLOCK) {
-                        int count_x = n - x0 < SSIM2_BLOCK ? n - x0 : SSIM2_BLOCK;
-                        for (int q = 0; q < 5; q++)
-                            ssim2_blur_columns(rows[q], x0, block + q * SSIM2_GROUP * SSIM2_BLOCK, count_x);
-                        for (int g = 0; g < count; g++) {
-                            int here = (next_row + g) % SSIM2_RING_ROWS;
-                            const float *v = block + g * SSIM2_BLOCK;
-                            const int plane = SSIM2_GROUP * SSIM2_BLOCK;
-                            ssim2_pool(SSIM2_RING(c, here) + margin + x0, SSIM2_RING(3 + c, here) + margin + x0, v,
-                                       v + plane, v + 2 * plane, v + 3 * plane, v + 4 * plane, count_x, lanes);
-                        }
-                    }
-                    /* A group's lanes in float (a few thousand terms), groups added in double. */
-                    for (int k = 0; k < 6; k++) {
-                        float sum = 0;
-                        for (int j = 0; j < SSIM2_LANES; j++) sum += lanes[k][j];
-                        sums[c][k] += sum;
-                    }
+                /* A group's lanes in float (a few thousand terms); the groups are added in double at the end. */
+                for (int k = 0; k < 6; k++) {
+                    float sum = 0;
+                    for (int j = 0; j < SSIM2_LANES; j++) sum += lanes[k][j];
+                    record[6 * c + k] = sum;
                 }
             }
         }
     }
 #undef SSIM2_RING
-    double pixels = (double)width * height;
-    for (int c = 0; c < 3; c++) {
-        out->ssim[c][0] = sums[c][0] / pixels;
-        out->ssim[c][1] = sqrt(sqrt(sums[c][1] / pixels));
-        out->artifact[c][0] = sums[c][2] / pixels;
-        out->artifact[c][1] = sqrt(sqrt(sums[c][3] / pixels));
-        out->detail_lost[c][0] = sums[c][4] / pixels;
-        out->detail_lost[c][1] = sqrt(sqrt(sums[c][5] / pixels));
+    return complete;
+}
+
+/* All the scales at once: each row of the images goes to linear RGB and through scale 0, and
+ * each row of a scale's 2x2 means, as soon as it is complete, through the next scale. */
+static SSIM2_INLINE void ssim2_stream_body(const ssim2_level *a, const ssim2_level *b, ssim2_stream *streams,
+                                           int count, float *linear, float *product, float *block) {
+    int width = a->width;
+    float *const lin_a[3] = {linear, linear + width, linear + 2 * (size_t)width};
+    float *const lin_b[3] = {linear + 3 * (size_t)width, linear + 4 * (size_t)width, linear + 5 * (size_t)width};
+    const float bias_root = cbrtf(ssim2_bias);
+    for (int y = 0; y < a->height; y++) {
+        const float *rgb_a[3], *rgb_b[3];
+        ssim2_linear_row(a, y, 0, width, lin_a, rgb_a);
+        ssim2_linear_row(b, y, 0, width, lin_b, rgb_b);
+        for (int s = 0; s < count; s++) {
+            if (!ssim2_stream_row(&streams[s], rgb_a, rgb_b, product, block, bias_root)) break;
+            for (int c = 0; c < 3; c++) {
+                rgb_a[c] = streams[s].half[c];
+                rgb_b[c] = streams[s].half[3 + c];
+            }
+        }
     }
 }
 
 /* The same code twice: for the baseline instruction set, and on x86-64 for AVX2 (8 floats an
  * instruction instead of SSE2's 4), chosen at run time. No FMA: each lane computes what the
  * baseline computes, in the same order, so both give the same scores to the bit. */
-static void ssim2_score_scale_baseline(const ssim2_level *a, const ssim2_level *b, float *work, ssim2_scale *out,
-                                       ssim2_level *next_a, ssim2_level *next_b) {
-    ssim2_score_scale_body(a, b, work, out, next_a, next_b);
+static void ssim2_stream_baseline(const ssim2_level *a, const ssim2_level *b, ssim2_stream *streams, int count,
+                                  float *linear, float *product, float *block) {
+    ssim2_stream_body(a, b, streams, count, linear, product, block);
 }
 
 #if SSIM2_DISPATCH
-__attribute__((target("avx2"))) static void ssim2_score_scale_avx2(const ssim2_level *a, const ssim2_level *b,
-                                                                   float *work, ssim2_scale *out,
-                                                                   ssim2_level *next_a, ssim2_level *next_b) {
-    ssim2_score_scale_body(a, b, work, out, next_a, next_b);
+__attribute__((target("avx2"))) static void ssim2_stream_avx2(const ssim2_level *a, const ssim2_level *b,
+                                                              ssim2_stream *streams, int count, float *linear,
+                                                              float *product, float *block) {
+    ssim2_stream_body(a, b, streams, count, linear, product, block);
 }
 #endif
-
-static void ssim2_score_scale(const ssim2_level *a, const ssim2_level *b, float *work, ssim2_scale *out,
-                              ssim2_level *next_a, ssim2_level *next_b) {
-#if SSIM2_DISPATCH
-    if (ssim2_avx2) {
-        ssim2_score_scale_avx2(a, b, work, out, next_a, next_b);
-        return;
-    }
-#endif
-    ssim2_score_scale_baseline(a, b, work, out, next_a, next_b);
-}
-
-static void ssim2_free_level(ssim2_level *level) {
-    for (int c = 0; c < 3; c++) {
-        g_free(level->planes[c]);
-        level->planes[c] = NULL;
-    }
-}
 
 /* The score of one pair with alpha (if any) blended onto `background`. */
 static int ssim2_score_once(const unsigned char *reference, const unsigned char *distorted, int width, int height,
                             int bands, float background, double *score) {
-    ssim2_level a = {width, height, reference, bands, background, NULL, {NULL, NULL, NULL}};
-    ssim2_level b = {width, height, distorted, bands, background, NULL, {NULL, NULL, NULL}};
+    ssim2_level a = {width, height, reference, bands, background, NULL};
+    ssim2_level b = {width, height, distorted, bands, background, NULL};
+    /* The scales scored: each half the previous one, while both sides are 8 or more. */
+    int count = 0, widths[SSIM2_SCALES], heights[SSIM2_SCALES];
+    for (int w = width, h = height; count < SSIM2_SCALES && w >= 8 && h >= 8; w = (w + 1) / 2, h = (h + 1) / 2) {
+        widths[count] = w;
+        heights[count++] = h;
+    }
+    /* One allocation: each scale's stream, then 6 rows of scale 0's linear RGB, 3 of products and
+     * the vertical pass's blocks (5 planes of SSIM2_GROUP rows). */
+    size_t floats = (size_t)width * 9 + 5 * SSIM2_GROUP * SSIM2_BLOCK;
+    for (int s = 0; s < count; s++) floats += ssim2_stream_floats(widths[s], heights[s], s + 1 == count);
+    float *work = count ? g_try_malloc(sizeof(float) * floats) : NULL;
+    if (count && !work) return -1;
     /* With alpha, three powf a pixel and image cost more than a table of every (alpha, value)
-     * pair from about 131 072 pixels. The table is 256 KB: with 256 columns or more, the work
-     * memory with it stays under what strips of 64 rows took (3.3 KB a column). */
+     * pair from about 131 072 pixels. The table is 256 KB, a twentieth of the work memory at 256
+     * columns or more. */
     float *blend = NULL;
-    if (bands == 4 && width >= 256 && (size_t)width * height >= (1u << 17)) {
+    if (count && bands == 4 && width >= 256 && (size_t)width * height >= (1u << 17)) {
         blend = g_try_malloc(sizeof(float) * 256 * 256);
-        if (!blend) return -1;
+        if (!blend) {
+            g_free(work);
+            return -1;
+        }
         for (int alpha = 0; alpha < 256; alpha++) {
             for (int value = 0; value < 256; value++) {
                 blend[alpha * 256 + value] = ssim2_blend_linear(value, alpha, background);
@@ -528,42 +524,60 @@ static int ssim2_score_once(const unsigned char *reference, const unsigned char 
         }
         a.blend = b.blend = blend;
     }
-    float *work = g_try_malloc(sizeof(float) * ssim2_work_floats(width));
-    if (!work) {
-        g_free(blend);
-        return -1;
+    ssim2_stream streams[SSIM2_SCALES];
+    float *next = work;
+    for (int s = 0; s < count; s++) {
+        ssim2_stream *stream = &streams[s];
+        int w = widths[s], h = heights[s];
+        stream->width = w;
+        stream->height = h;
+        stream->y = stream->next_row = 0;
+        stream->tiles = (w + SSIM2_TILE - 1) / SSIM2_TILE;
+        stream->ring = next;
+        next += (size_t)21 * SSIM2_RING_ROWS * w;
+        for (int c = 0; c < 6; c++) {
+            stream->half[c] = s + 1 < count ? next + (size_t)c * ((w + 1) / 2) : NULL;
+        }
+        if (s + 1 < count) next += 6 * (size_t)((w + 1) / 2);
+        stream->records = next;
+        next += (size_t)stream->tiles * ((h + SSIM2_GROUP - 1) / SSIM2_GROUP) * 18;
     }
+    if (count) {
+        float *linear = next, *product = linear + 6 * (size_t)width, *block = product + 3 * (size_t)width;
+#if SSIM2_DISPATCH
+        if (ssim2_avx2)
+            ssim2_stream_avx2(&a, &b, streams, count, linear, product, block);
+        else
+#endif
+            ssim2_stream_baseline(&a, &b, streams, count, linear, product, block);
+    }
+
+    /* Each scale's pooled errors: the groups' sums added in double, tile by tile, each tile top to
+     * bottom (the order the scales were scored in before they streamed). */
     ssim2_scale scales[SSIM2_SCALES];
-    int count = 0, status = 0;
-    for (int s = 0; s < SSIM2_SCALES; s++) {
-        if (a.width < 8 || a.height < 8) break;
-        /* The next scale's planes are filled while this one is scored, if it will be scored. */
-        int next_width = (a.width + 1) / 2, next_height = (a.height + 1) / 2;
-        int more = s + 1 < SSIM2_SCALES && next_width >= 8 && next_height >= 8;
-        ssim2_level next_a = {next_width, next_height, NULL, 3, background, NULL, {NULL, NULL, NULL}};
-        ssim2_level next_b = next_a;
-        for (int c = 0; more && c < 3; c++) {
-            next_a.planes[c] = g_try_malloc(sizeof(float) * (size_t)next_width * next_height);
-            next_b.planes[c] = g_try_malloc(sizeof(float) * (size_t)next_width * next_height);
-            if (!next_a.planes[c] || !next_b.planes[c]) status = -1;
+    for (int s = 0; s < count; s++) {
+        const ssim2_stream *stream = &streams[s];
+        size_t groups = ((size_t)stream->height + SSIM2_GROUP - 1) / SSIM2_GROUP;
+        double sums[3][6];
+        memset(sums, 0, sizeof(sums));
+        for (size_t r = 0; r < (size_t)stream->tiles * groups; r++) {
+            for (int c = 0; c < 3; c++) {
+                for (int k = 0; k < 6; k++) sums[c][k] += stream->records[r * 18 + 6 * c + k];
+            }
         }
-        if (status != 0) {
-            ssim2_free_level(&next_a);
-            ssim2_free_level(&next_b);
-            break;
+        double pixels = (double)stream->width * stream->height;
+        ssim2_scale *out = &scales[s];
+        for (int c = 0; c < 3; c++) {
+            out->ssim[c][0] = sums[c][0] / pixels;
+            out->ssim[c][1] = sqrt(sqrt(sums[c][1] / pixels));
+            out->artifact[c][0] = sums[c][2] / pixels;
+            out->artifact[c][1] = sqrt(sqrt(sums[c][3] / pixels));
+            out->detail_lost[c][0] = sums[c][4] / pixels;
+            out->detail_lost[c][1] = sqrt(sqrt(sums[c][5] / pixels));
         }
-        ssim2_score_scale(&a, &b, work, &scales[count++], more ? &next_a : NULL, more ? &next_b : NULL);
-        ssim2_free_level(&a);
-        ssim2_free_level(&b);
-        if (!more) break;
-        a = next_a;
-        b = next_b;
     }
-    ssim2_free_level(&a);
-    ssim2_free_level(&b);
     g_free(work);
     g_free(blend);
-    if (status != 0) return status;
 
     /* The weights are taken in order over channel, scale, norm and map, as the published
      * scores are (with fewer scales, the later weights shift forward the same way). */
