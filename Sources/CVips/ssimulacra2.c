@@ -18,15 +18,19 @@
  * transposed, so its vertical zero padding falls on columns); scores agree with that
  * implementation (tests check it).
  *
- * Layout. Each scale is worked through in tiles of 512 columns (plus the blur's 5 columns of
- * margin on each side), each tile top to bottom, one pass over its rows: a row of both images
- * goes to linear RGB (added into the next scale's planes as it goes), to XYB, and through the
- * horizontal blur of each channel's five planes (the two images, their squares, their product)
- * into a ring of the last 14 rows. As soon as the ring holds the rows they read, output rows
- * take the vertical blur four at a time (neighbours share 10 of their 11 input rows), in blocks
- * of 128 columns that the pooling reads while they are in L1. Only the next scale's linear RGB
- * planes (a quarter of the current size) and the tile's ring (640 KB) are held, whatever the
- * image size.
+ * Layout. The six scales stream together, top to bottom, and no scale's planes are held. A row
+ * of both images goes to linear RGB and through scale 0: its 2x2 means are added into the next
+ * scale's row (an even row stores its pairs' sums, the odd row below completes them), and it goes
+ * to XYB and through the horizontal blur of each channel's five planes (the two images, their
+ * squares, their product) into the scale's ring of the last 14 full-width rows. As soon as the
+ * ring holds the rows they read, output rows take the vertical blur four at a time (neighbours
+ * share 10 of their 11 input rows), tile by tile (512 columns), in blocks of 128 columns that the
+ * pooling reads while they are in L1. Each completed row of means goes through the next scale
+ * the same way at once, and so on down. A scale of w columns holds 21 planes of 14 rows and its
+ * next scale's row, 1.2 KB a column, so a call holds about 2.4 KB a column of the image (9.6 MB
+ * at 3840 columns, 10.5 MB at 4096), whatever its height; and each group of four rows' pooled
+ * sums per tile (72 bytes, 0.8 MB in all at 4096x4096), added up at the end tile by tile, each
+ * tile top to bottom: the order of the sums when each scale was scored in tiles on its own.
  *
  * Arithmetic. The scores are sensitive to rounding (the variances are differences of nearly
  * equal blurred products): a change in the last bit of one value in seven (another cube root)
@@ -51,15 +55,16 @@
 #define SSIM2_GROUP 4
 #define SSIM2_BLOCK 128
 #define SSIM2_RING_ROWS (SSIM2_GROUP + 2 * SSIM2_RADIUS)
-/* Each scale is worked through in tiles of SSIM2_TILE columns (even, for the 2x2 means), top to
- * bottom, so the ring of rows stays in the core's cache. */
+/* The vertical pass and pooling go through each group of rows in tiles of SSIM2_TILE columns,
+ * each tile's pooled sums kept apart (the order of the sums when tiles were worked through top
+ * to bottom one after the other). */
 #ifndef SSIM2_TILE
 #define SSIM2_TILE 512
 #endif
 #define SSIM2_C2 0.0009f
 
 /* The per-pixel work is inlined into one function per instruction set (see
- * ssim2_score_scale). SSIM2_BASELINE_ONLY keeps to the baseline (to compare the two). */
+ * ssim2_stream_body). SSIM2_BASELINE_ONLY keeps to the baseline (to compare the two). */
 #define SSIM2_INLINE inline __attribute__((always_inline))
 #if defined(__GNUC__) && !defined(__clang__)
 /* GCC's -O2 vectorises only loops whose trip count is a multiple of the vector's; ours are not. */
@@ -363,7 +368,8 @@ typedef struct {
 /* The floats a scale of `width` x `height` holds: its ring, the next scale's row (6 half rows)
  * and the records. */
 static size_t ssim2_stream_floats(int width, int height, int last) {
-    size_t tiles = ((size_t)width + SSIM2_TILE - 1) / SSIM2_TILE, groups = ((size_t)height + SSIM2_GROUP - 1) / SSIM2_GROUP;
+    size_t tiles = ((size_t)width + SSIM2_TILE - 1) / SSIM2_TILE;
+    size_t groups = ((size_t)height + SSIM2_GROUP - 1) / SSIM2_GROUP;
     return (size_t)21 * SSIM2_RING_ROWS * width + (last ? 0 : 6 * (((size_t)width + 1) / 2)) + tiles * groups * 18;
 }
 
@@ -508,8 +514,8 @@ static int ssim2_score_once(const unsigned char *reference, const unsigned char 
     float *work = count ? g_try_malloc(sizeof(float) * floats) : NULL;
     if (count && !work) return -1;
     /* With alpha, three powf a pixel and image cost more than a table of every (alpha, value)
-     * pair from about 131 072 pixels. The table is 256 KB, a twentieth of the work memory at 256
-     * columns or more. */
+     * pair from about 131 072 pixels. The table is 256 KB: from 256 columns, less than the rings
+     * take (2.4 KB a column). */
     float *blend = NULL;
     if (count && bands == 4 && width >= 256 && (size_t)width * height >= (1u << 17)) {
         blend = g_try_malloc(sizeof(float) * 256 * 256);
