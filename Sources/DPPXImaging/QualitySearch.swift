@@ -160,17 +160,15 @@ public enum QualitySearch {
                 var known = sampled.filter { range.contains($0.key) }
                 return try lowestPassing(in: range, from: start, goal: goal + offset, known: &known, probe: sampleStep)
             }
-            // The sample's answer with its usual offset, then the whole file there: the two
-            // scores at one level tie the sample to the whole image, and the sample, so
-            // corrected, says where the whole file just passes. When the whole file passes with
-            // room to spare, one step down to there; when it fails, up to there until it passes.
+            // The sample's answer with its usual offset, then the whole file there: passing by
+            // at most `closeEnough`, it is the answer.
             let first = try sampleAnswer(from: start, offset: typicalSampleOffset(for: format))
             let score = try wholeStep(first)
             if score >= goal, score - goal <= closeEnough { return }
-            // Off by more: the sample, tied to the whole image at `first`, says where to look
-            // next, and the whole image's own scores take it from there (a sample's offset
-            // drifts with the quality, for WebP by as much as 10 points between 80 and 89 on a
-            // ukui photo: libwebp's segment analysis sees the tiles, not the picture).
+            // Off by more: the two scores at `first` tie the sample to the whole image, the
+            // sample so corrected says where to look next, and the whole image's own scores
+            // take it from there (the offset drifts with the quality, so the sample alone would
+            // not be trusted with the last step).
             let aim = try sampleAnswer(from: first, offset: sampleStep(first) - score)
             let next = score >= goal ? min(first - 1, aim) : max(first + 1, aim)
             var known = whole.filter { range.contains($0.key) }
