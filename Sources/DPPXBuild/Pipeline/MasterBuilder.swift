@@ -147,8 +147,8 @@ struct MasterBuilder: Sendable {
             let resizedCopy = output.size == master.size ? 0 : pixels * bands
             let resize = output.size == master.size ? 0 : Self.resizeBuffers(width: master.size.width, alpha: decodedHasAlpha)
             // A quality search holds the resized pixels, each attempt's decoded file and the
-            // score's planes (a quarter-size float copy of both, and strips).
-            let search = encodeSettings.quality(for: output.format) == .auto ? pixels * (2 * bands + 6) : 0
+            // score's rows (about 2.4 KB a column for all six scales; it streams them).
+            let search = encodeSettings.quality(for: output.format) == .auto ? pixels * 2 * bands + output.size.width * 4096 : 0
             // libjxl's recompression of the JPEG written (measured: about 19 bytes a pixel).
             let companion = companions[index] == nil ? 0 : pixels * 20
             switch output.format {
