@@ -28,9 +28,19 @@ int cvips_webp_decode_file(const char *path, VipsImage **out) {
     gsize length = 0;
     WebPBitstreamFeatures features;
     if (cvips_webp_read(path, &data, &length, &features)) return -1;
+    int status = cvips_webp_decode_buffer(data, length, out);
+    g_free(data);
+    return status;
+}
+
+int cvips_webp_decode_buffer(const void *data, size_t length, VipsImage **out) {
+    WebPBitstreamFeatures features;
+    if (WebPGetFeatures((const uint8_t *) data, length, &features) != VP8_STATUS_OK) {
+        vips_error("webpload", "not a WebP image, or its header is damaged");
+        return -1;
+    }
     if (features.has_animation) {
         vips_error("webpload", "is animated: decode it with libvips's loader");
-        g_free(data);
         return -1;
     }
     int bands = features.has_alpha ? 4 : 3;
@@ -39,7 +49,6 @@ int cvips_webp_decode_file(const char *path, VipsImage **out) {
                            VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
     if (vips_image_write_prepare(image)) {
         g_object_unref(image);
-        g_free(data);
         return -1;
     }
     size_t stride = VIPS_IMAGE_SIZEOF_LINE(image);
@@ -48,7 +57,6 @@ int cvips_webp_decode_file(const char *path, VipsImage **out) {
     uint8_t *decoded = bands == 4
         ? WebPDecodeRGBAInto((const uint8_t *) data, length, pixels, size, (int) stride)
         : WebPDecodeRGBInto((const uint8_t *) data, length, pixels, size, (int) stride);
-    g_free(data);
     if (!decoded) {
         vips_error("webpload", "the WebP data is damaged or truncated");
         g_object_unref(image);

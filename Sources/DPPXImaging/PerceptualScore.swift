@@ -40,6 +40,11 @@ public enum PerceptualScore {
         let decoded = try Vips.attributed { () throws(ImagingError) -> VipsImage in
             let result = bytes.withUnsafeBytes { buffer in
                 Result { () throws(ImagingError) -> VipsImage in
+                    // A still WebP straight from libwebp: libvips's loader holds two frames of
+                    // its own besides (2 x 67 MB for 4096x4096), the same pixels.
+                    if RIFFChunkReader.webpFrameCount(in: buffer) == 1 {
+                        return try VipsImage.make(file: file) { cvips_webp_decode_buffer(buffer.baseAddress, buffer.count, $0) }
+                    }
                     let lazy = try VipsImage.make(file: file) { cvips_open_buffer(buffer.baseAddress, buffer.count, $0) }
                     // Decoded now, while the bytes are still there.
                     return try VipsImage.make(file: file) { cvips_copy_memory(lazy.pointer, $0) }

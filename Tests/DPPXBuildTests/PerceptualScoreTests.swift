@@ -42,6 +42,26 @@ struct PerceptualScoreTests {
         #expect(ours[4] > ours[3] && ours[4] < 100)
     }
 
+    @Test("a WebP attempt, decoded straight by libwebp, scores what libvips's loader's pixels score, with and without alpha",
+          arguments: [3, 4])
+    func webpDecodedByLibwebp(bands: Int) throws {
+        let folder = ScratchFolder("dppx-score-webp")
+        let width = 320, height = 200
+        var pixels = bands == 3 ? ScenePicture.pixels(width: width, height: height) : TestImages.photoPixels(width: width, height: height, bands: 4)
+        if bands == 4 { for index in stride(from: 3, to: pixels.count, by: 4) { pixels[index] = UInt8((index / 4) % width * 255 / width) } }
+        try TestImages.writePixels(pixels, width: width, height: height, bands: bands, to: folder("original.png"))
+        try TestImages.writePixels(pixels, width: width, height: height, bands: bands, to: folder("q60.webp") + "[Q=60]")
+        // libvips's own loader's pixels, kept losslessly.
+        let loaded = try DecodedFile(folder("q60.webp"))
+        #expect(loaded.loader == "webpload" && loaded.bands == bands)
+        try TestImages.writePixels(loaded.pixels, width: width, height: height, bands: bands, to: folder("loaded.png"))
+
+        let reference = try Self.pixels(folder("original.png"))
+        let direct = try PerceptualScore.ssimulacra2(reference: reference, encoded: Self.bytes(folder("q60.webp")), file: "q60.webp")
+        let viaLibvips = try PerceptualScore.ssimulacra2(reference: reference, distorted: Self.pixels(folder("loaded.png")), file: "loaded.png")
+        #expect(direct == viaLibvips && direct < 100, "libwebp straight: \(direct); libvips's loader: \(viaLibvips)")
+    }
+
     @Test("a transparent image scores its colour where it shows: invisible colour changes under alpha 0 cost nothing")
     func alphaHidesInvisibleColour() throws {
         try Vips.start()

@@ -74,6 +74,8 @@ int cvips_open_buffer(const void *buf, size_t len, VipsImage **out);
  * alpha), without the two full-size RGBA frame buffers libvips's loader builds on the way.
  * Damaged or truncated data is an error. */
 int cvips_webp_decode_file(const char *path, VipsImage **out);
+/* The same from a WebP's bytes in memory: a quality search's attempts are decoded to be scored. */
+int cvips_webp_decode_buffer(const void *data, size_t length, VipsImage **out);
 
 /* Decodes a still, lossy WebP without alpha straight into libwebp's encoder input (YUV 4:2:0).
  * Returns 1, with nothing decoded, when the file is not such a WebP (lossless, alpha,
