@@ -161,8 +161,8 @@ public struct Manifest: Codable, Hashable, Sendable {
     public struct QualitySearchResult: Hashable, Sendable {
         /// The encoder quality written.
         public var quality: Int
-        /// JPEG only: the chroma written (a search goes on in 4:2:0 above quality 90, where
-        /// libvips's own choice is 4:4:4).
+        /// JPEG only: the chroma written (a search tries 4:2:0 first, and 4:4:4 where 4:2:0
+        /// needs quality 90 or more or never reaches the target).
         public var chroma: JPEGChroma?
         /// The file's SSIMULACRA2 score against the variant's own pixels before encoding.
         public var score: Double
