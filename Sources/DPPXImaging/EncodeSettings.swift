@@ -5,7 +5,7 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
     /// JPEG quality, 1-100, or `auto` (see `QualitySearch`).
     public var jpegQuality = EncoderQuality.fixed(EncodeSettings.defaultJPEGQuality)
     /// JPEG chroma, when not libvips's choice (4:2:0 below quality 90, 4:4:4 from it): set by a
-    /// quality search, which writes 4:2:0 above 90 too. Left out of the encoded settings when
+    /// quality search, which chooses it (see `QualitySearch.scales`). Left out of the encoded settings when
     /// nil, so the settings fingerprint of every other build stays what it was.
     public var jpegChroma: JPEGChroma?
     /// Progressive JPEG: renders early on slow connections, often smaller above ~10 KB.

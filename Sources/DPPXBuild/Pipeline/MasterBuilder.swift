@@ -321,16 +321,15 @@ struct MasterBuilder: Sendable {
             let primary = job.plan.outputs.filter { $0.format == job.plan.primaryFormat }
             for output in job.plan.outputs where output.format != job.plan.primaryFormat {
                 guard let bytes = held[output.path] else { continue }
-                if let replaced = primary.first(where: { $0.density == output.density }), files[replaced.path] != nil,
-                   !job.reachedTarget(output, done.searched), job.reachedTarget(replaced, done.searched),
-                   let search = done.searched[output.path] {
+                let replaced = primary.first { $0.density == output.density }
+                if let replaced, files[replaced.path] != nil, let search = done.searched[output.path],
+                   !job.reachedTarget(output, done.searched), job.reachedTarget(replaced, done.searched) {
                     files[output.path] = nil
                     underTarget.append(UnderTargetFile(path: output.path, score: search.score,
                                                        target: job.searchTarget(for: output), replaces: replaced.path))
                     continue
                 }
-                if let replaced = primary.first(where: { $0.density == output.density }),
-                   let replacedBytes = files[replaced.path]?.bytes, bytes.count >= replacedBytes {
+                if let replaced, let replacedBytes = files[replaced.path]?.bytes, bytes.count >= replacedBytes {
                     files[output.path] = nil
                     notSmaller.append(NotSmallerFile(path: output.path, bytes: bytes.count, replaces: replaced.path, replacedBytes: replacedBytes))
                     continue
