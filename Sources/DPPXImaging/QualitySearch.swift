@@ -4,25 +4,34 @@ import DPPXCore
 /// Finds, for one variant, the lowest encoder quality whose file scores at least a target on
 /// SSIMULACRA2 against the variant's own resized pixels.
 ///
-/// The pixels are resized once and kept in memory. A variant over `wholeSearchPixels` is
-/// searched on a sample first (`cvips_tile_sample`: tiles on an even grid, about an eighth of
-/// its pixels, its own macroblocks), then the sample's answer is encoded and scored whole:
-/// the whole file is what must reach the target. When it scores within `closeEnough` above
-/// the target, that is the answer; otherwise its score at that level tells how far the
-/// sample's scores sit from the whole image's, the sample so corrected says where to look
-/// next, and the whole image's own scores go on from there. Smaller variants are searched
-/// whole. Each search step encodes, decodes and scores; steps aim by interpolating the scores
-/// found so far and stop once the quality is known to within `step`: 2 to 5 steps on the
-/// sample, then usually one to three whole encodes and scores. JPEG is searched in 4:2:0 and,
-/// where that needs quality 90 or more, in 4:4:4 too (`scales`). The format's default fixed
-/// quality is also encoded whole, for the size `auto` reports its savings against. A variant
-/// no quality brings to its target gets the highest quality, 100. Encoders and the
+/// The pixels are resized once and kept in memory. Each search step encodes, decodes and
+/// scores; steps aim by interpolating the scores found so far, and stop once the quality is
+/// known to within `step`, or, for a variant over `wholeSearchPixels`, at a passing file within
+/// `closeEnough` of the goal.
+///
+/// JPEG is searched whole, from its default quality (whose size `auto` reports its savings
+/// against, so that first step costs only its score): 1 to 5 encodes and scores on ukui's
+/// photos, and 2 to 4 more where 4:4:4 is searched too. A JPEG encode costs a fifth of a
+/// score, and a sample of tiles on a grid scored up to 4.5 points off the whole image, so the
+/// whole steps a sample saved cost more than the sample did (BENCHMARKS.md). It is searched
+/// in 4:2:0 and, where that needs `fullChromaFrom` or more, in 4:4:4 too (`scales`).
+///
+/// WebP and AVIF, whose encodes cost more than a score, are searched first on one square from
+/// the centre of a variant over `wholeSearchPixels` (about an eighth of it); then the sample's
+/// answer is encoded and scored whole, for the whole file is what must reach the target. When
+/// it passes within `closeEnough`, that is the answer; otherwise its score at that level tells
+/// how far the sample's scores sit from the whole image's, the sample so corrected says where
+/// to look next, and the whole image's own scores go on from there. Their default quality is
+/// encoded whole too, for the savings. Smaller variants are searched whole.
+///
+/// A variant no quality brings to its target gets the highest quality, 100. Encoders and the
 /// score are deterministic, so is the choice.
 public enum QualitySearch {
     /// Raised whenever the search may choose another file for the same pixels and targets (a new
     /// scale, step or score): it is part of the settings fingerprint of builds with an `auto`
-    /// quality, so they search again, and only they. 2: JPEG in 4:4:4 too, WebP and AVIF sampled in one square.
-    public static let version = 2
+    /// quality, so they search again, and only they. 2: JPEG in 4:4:4 too, WebP and AVIF sampled in
+    /// one square. 3: JPEG searched whole, and in 4:4:4 from 85.
+    public static let version = 3
 
     /// How far above its target a file must score to pass: dppx's scores agree with PyPI's
     /// `ssimulacra2` to within a few thousandths (it works in single precision), so a file that
@@ -37,24 +46,15 @@ public enum QualitySearch {
     /// WebP gain between quality 60 and 90 on photos.
     static let typicalSlope = 0.5
 
-    /// How a sample's score usually differs from its whole image's at one quality: JPEG's
-    /// tiles scored 0.5 to 1.6 points above on a ukui photo at 2x; WebP's centre square is
-    /// above or below by what the centre holds. The sample's first search aims this far above
-    /// the goal; the whole file then says by how much its own image differs.
-    static func typicalSampleOffset(for format: ImageFormat) -> Double {
-        format == .jpeg ? 1 : 0
-    }
-
     /// How far above its goal a large variant's whole file may score and end the search: a
     /// point of score is 2 to 3 % of the bytes, and each whole step of a large variant costs
     /// about what its fixed-quality encode does.
     static let closeEnough = 1.0
 
-    /// Variants up to this many pixels are searched whole; larger ones on a sample first.
+    /// Variants up to this many pixels, whose steps are cheap, are searched to within `step` of
+    /// the lowest passing quality, and whole; larger ones stop within `closeEnough`, and are
+    /// searched on a sample first in WebP and AVIF.
     public static let wholeSearchPixels = 1 << 20
-    /// The sample's tiles are this many pixels square (8 macroblocks a side): many small
-    /// tiles stand for the whole image better than a few large ones.
-    static let sampleTile = 128
 
     /// The qualities searched per format: below these, files fall apart whatever the picture.
     public static func range(for format: ImageFormat) -> ClosedRange<Int>? {
@@ -72,8 +72,8 @@ public enum QualitySearch {
     /// few points of score (on a ukui photo at 1920x1200: q85 101 KB scoring 80.8; q90 195 KB,
     /// 89.6 in 4:4:4, 126 KB, 84.0 in 4:2:0). So JPEG is searched in 4:2:0 first, all the way
     /// up; pictures whose colour edges 4:2:0 blurs (flat graphics, saturated lines) then need
-    /// 90 or more, or never pass, and are searched again in 4:4:4, where a lower quality may
-    /// pass in fewer bytes. The smaller passing file wins.
+    /// `fullChromaFrom` or more, or never pass, and are searched again in 4:4:4, where a lower
+    /// quality may pass in fewer bytes. The smaller passing file wins.
     static func scales(for format: ImageFormat) -> [ClosedRange<Int>] {
         guard let range = range(for: format) else { return [] }
         guard format == .jpeg else { return [range] }
@@ -83,8 +83,10 @@ public enum QualitySearch {
     /// JPEG levels from this up are 4:4:4 at the level less this.
     static let fullChromaLevels = 1000
 
-    /// The 4:2:0 JPEG quality from which the 4:4:4 scale is searched too.
-    static let fullChromaFrom = 90
+    /// The 4:2:0 JPEG quality from which the 4:4:4 scale is searched too: on ukui's photos,
+    /// one that needed 85 in 4:2:0 at 1.5x passed at 55 in 4:4:4 in 13 % fewer bytes, and those
+    /// that needed 90 or more passed in 4:4:4 in up to 44 % fewer; under 85, 4:4:4 was larger.
+    public static let fullChromaFrom = 85
 
     /// The encoder quality and JPEG chroma of `level`: a JPEG level is its quality in 4:2:0,
     /// or `fullChromaLevels` more in 4:4:4; other formats' levels are their quality.
@@ -150,8 +152,11 @@ public enum QualitySearch {
         // One scale, from `start`: the lowest passing level's file ends up in `best`.
         func search(_ range: ClosedRange<Int>, from start: Int) throws(ImagingError) {
             guard sample != nil else {
-                var known = whole
-                _ = try lowestPassing(in: range, from: start, goal: goal, known: &known, probe: wholeStep)
+                // This scale's scores only: the other JPEG chroma's would bracket it wrongly.
+                var known = whole.filter { range.contains($0.key) }
+                let large = pixels.width * pixels.fullHeight > wholeSearchPixels
+                _ = try lowestPassing(in: range, from: start, goal: goal, known: &known,
+                                      closeEnough: large ? closeEnough : 0, probe: wholeStep)
                 return
             }
             // Where the sample's search aims at `offset` above the goal (the sample scores off
@@ -160,9 +165,9 @@ public enum QualitySearch {
                 var known = sampled.filter { range.contains($0.key) }
                 return try lowestPassing(in: range, from: start, goal: goal + offset, known: &known, probe: sampleStep)
             }
-            // The sample's answer with its usual offset, then the whole file there: passing by
-            // at most `closeEnough`, it is the answer.
-            let first = try sampleAnswer(from: start, offset: typicalSampleOffset(for: format))
+            // The sample's answer, then the whole file there: passing by at most `closeEnough`,
+            // it is the answer.
+            let first = try sampleAnswer(from: start, offset: 0)
             let score = try wholeStep(first)
             if score >= goal, score - goal <= closeEnough { return }
             // Off by more: the two scores at `first` tie the sample to the whole image, the
@@ -234,30 +239,18 @@ public enum QualitySearch {
         }
     }
 
-    /// What a search of `pixels` in `format` starts on, or nil when it is small enough to search
-    /// whole: about an eighth of the pixels. For JPEG, tiles on an even grid (at least 16, in a
-    /// grid of the image's proportions): JPEG codes each block on its own, so the tiles are
-    /// coded as they are in the image, and the grid sees all of the picture. For WebP and
-    /// AVIF, which predict each block from its neighbours and tune their quantizers to the
-    /// whole picture, one square from the centre: a mosaic's seams cost them so much that it
-    /// scored WebP 15 to 25 points under the whole image at 2x on a ukui photo (the offset
-    /// drifting 10 points between q80 and q89), the centre crop within 2 (bench/quality).
+    /// What a search of `pixels` in `format` starts on, or nil when it is searched whole (JPEG,
+    /// and variants up to `wholeSearchPixels`): one square from the centre, about an eighth of
+    /// the pixels, in whole macroblocks. WebP and AVIF predict each block from its neighbours
+    /// and tune their quantizers to the whole picture, so a mosaic of tiles, whose seams they
+    /// pay for, scored WebP 15 to 25 points under the whole image at 2x on a ukui photo (the
+    /// offset drifting 10 points between q80 and q89), the centre square within 2.
     static func sample(of pixels: VipsImage, format: ImageFormat, file: String) throws(ImagingError) -> VipsImage? {
-        let width = pixels.width, height = pixels.fullHeight, tile = sampleTile
-        guard width * height > wholeSearchPixels, width >= 2 * tile, height >= 2 * tile else { return nil }
-        let side: Int, columns: Int, rows: Int
-        if format == .jpeg {
-            let tiles = max(16, width * height / 8 / (tile * tile))
-            side = tile
-            columns = min(width / tile, max(1, Int((Double(tiles * width) / Double(height)).squareRoot().rounded())))
-            rows = min(height / tile, max(1, (tiles + columns - 1) / columns))
-        } else {
-            side = min(min(width, height), Int((Double(width * height) / 8).squareRoot())) / 16 * 16
-            columns = 1
-            rows = 1
-        }
+        let width = pixels.width, height = pixels.fullHeight
+        guard format != .jpeg, width * height > wholeSearchPixels, width >= 256, height >= 256 else { return nil }
+        let side = min(min(width, height), Int((Double(width * height) / 8).squareRoot())) / 16 * 16
         return try Vips.attributed { () throws(ImagingError) -> VipsImage in
-            try VipsImage.make(file: file) { cvips_tile_sample(pixels.pointer, Int32(side), Int32(columns), Int32(rows), $0) }
+            try VipsImage.make(file: file) { cvips_centre_square(pixels.pointer, Int32(side), $0) }
         }
     }
 }

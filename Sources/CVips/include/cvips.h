@@ -143,10 +143,10 @@ int cvips_image_from_rgba(const void *rgba, int width, int height, VipsImage **o
 
 /* --- sample.c: a small stand-in for a large image --- */
 
-/* A columns x rows mosaic of tile x tile pieces of an 8-bit image, taken on an even grid over
- * it (corners on multiples of 16, the size of JPEG's and WebP's macroblocks) and placed side
- * by side in the same order: what a quality search encodes and scores before the whole image. */
-int cvips_tile_sample(VipsImage *in, int tile, int columns, int rows, VipsImage **out);
+/* A side x side square from the centre of an 8-bit image (its corner on a multiple of 16, the
+ * size of WebP's and AVIF's macroblocks), in memory of its own: what a quality search encodes
+ * and scores before the whole image. */
+int cvips_centre_square(VipsImage *in, int side, VipsImage **out);
 
 /* --- save.c: encoders, to g_malloc'd buffers (free with g_free); metadata stripped --- */
 
