@@ -95,15 +95,21 @@ struct BuildWatchTests {
 }
 
 extension LoggedProcess {
-    /// Polls `condition` for up to a minute; fails naming `what`, with the log.
+    /// Polls `condition` for up to a minute; fails naming `what`, with the log. Polls on a thread
+    /// of its own: synchronous tests can hold Swift's cooperative pool for longer than a minute,
+    /// and a poll that resumes only after its deadline would fail though the condition held.
     func waitFor(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if condition() { return }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(100))
+        let process = self.process
+        let met = try await offPool {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                if condition() { return true }
+                guard process.isRunning else { break }
+                usleep(100_000)
+            }
+            return condition()
         }
-        throw WaitFailure(description: "waited in vain for \(what); dppx printed:\n\(log())")
+        guard met else { throw WaitFailure(description: "waited in vain for \(what); dppx printed:\n\(log())") }
     }
 
     struct WaitFailure: Error, CustomStringConvertible {
