@@ -18,18 +18,11 @@ enum IndependentScore {
         for reference, distorted in zip(paths[0::2], paths[1::2]):
             print(float(compute_ssimulacra2(reference, distorted)))
         """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script] + pairs.flatMap { [$0.reference, $0.distorted] }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "ssimulacra2 failed (status \(process.terminationStatus)) on \(pairs)")
+        let result = try ChildProcess.run(python, ["-c", script] + pairs.flatMap { [$0.reference, $0.distorted] })
+        guard result.status == 0 else {
+            throw Failure(description: "ssimulacra2 failed (\(result.termination)) on \(pairs): \(result.stderr)")
         }
-        let scores = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }
+        let scores = result.stdout.split(separator: "\n").compactMap { Double($0) }
         guard scores.count == pairs.count else {
             throw Failure(description: "ssimulacra2 printed \(scores.count) scores for \(pairs.count) pairs")
         }

@@ -131,13 +131,6 @@ enum ExternalTool {
 
     /// Runs a short command to completion (call off the cooperative pool).
     static func runBlocking(_ executable: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        (try? ChildProcess.run(executable, arguments))?.status ?? -1
     }
 }

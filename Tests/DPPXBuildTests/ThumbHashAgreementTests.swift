@@ -7,8 +7,9 @@ import Testing
 /// environment `scripts/install-deps --test` makes.
 @Suite("ThumbHash agrees with PyPI's thumbhash")
 struct ThumbHashAgreementTests {
-    /// Reads `[{"w", "h", "rgba"}]` on stdin; prints per image its hash (hex), the decoder's
-    /// average colour and aspect ratio of dppx's hash (given as "ours"), one JSON line.
+    /// Reads `[{"w", "h", "rgba"}]` from the JSON file its argument names; prints per image its
+    /// hash (hex), the decoder's average colour and aspect ratio of dppx's hash (given as "ours"),
+    /// one JSON line.
     ///
     /// thumbhash 0.1.2's encoder fails on images with alpha: a missing pair of parentheses makes
     /// its alpha channel a tuple (`a_dc, a_ac, a_scale = encode_channel(...) if has_alpha else
@@ -24,7 +25,9 @@ struct ThumbHashAgreementTests {
     else:
         encode = thumbhash.rgba_to_thumb_hash
     out = []
-    for image in json.load(sys.stdin):
+    with open(sys.argv[1]) as file:
+        images = json.load(file)
+    for image in images:
         ours = list(bytes.fromhex(image["ours"]))
         out.append({
             "hash": bytes(encode(image["w"], image["h"], image["rgba"])).hex(),
@@ -51,29 +54,14 @@ struct ThumbHashAgreementTests {
             ["w": image.width, "h": image.height, "rgba": image.rgba.map(Int.init),
              "ours": hex(ThumbHash(width: image.width, height: image.height, rgba: image.rgba).bytes)]
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script]
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let body = try JSONSerialization.data(withJSONObject: input)
-        // Written from another thread: the pipe holds less than the whole input.
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(body)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw IndependentCheckFailed(description: "python failed: \(String(decoding: errors, as: UTF8.self))")
+        let scratch = ScratchFolder("dppx-thumbhash")
+        try JSONSerialization.data(withJSONObject: input).write(to: URL(fileURLWithPath: scratch("images.json")))
+        let result = try ChildProcess.run(python, ["-c", script, scratch("images.json")])
+        guard result.status == 0 else {
+            throw IndependentCheckFailed(description: "python failed (\(result.termination)): \(result.stderr)")
         }
         // thumbhash's decoder prints the aspect ratio on its own: the JSON is the last line.
-        let last = String(decoding: output, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         return try JSONDecoder().decode([Reading].self, from: Data(last.utf8))
     }
 

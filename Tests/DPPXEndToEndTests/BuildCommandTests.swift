@@ -196,13 +196,12 @@ struct BuildCommandTests {
         let output = ScratchFolder("dppx-kill-out")
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<4 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: DPPXBinary.path)
-            process.arguments = ["build", source.path, "--out", output.path, "--quiet", "--formats", "webp"]
-            try process.run()
-            usleep(UInt32.random(in: 50_000...600_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            let process = try ChildProcess(DPPXBinary.path, ["build", source.path, "--out", output.path, "--quiet", "--formats", "webp"])
+            let pause = UInt32.random(in: 50_000...600_000, using: &generator)
+            try await offPool {
+                usleep(pause)
+                process.stop()
+            }
         }
         let final = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--formats", "webp"], in: source.path)
         #expect(final.status == 0, "\(final)")

@@ -135,7 +135,7 @@ final class Varnish: @unchecked Sendable {
     """
 
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
     private let folder = ScratchFolder("dppx-varnish")
 
     init(backendPort: Int, vcl: String = Varnish.vcl) async throws {
@@ -166,17 +166,17 @@ final class Varnish: @unchecked Sendable {
         return try await offPool { try RawHTTPConnection.get(port: port, path: path, headers: headers) }
     }
 
-    /// SIGKILL for the cache process (the manager's child) and then the manager: SIGTERM may be
-    /// ignored, inherited from the test runner.
+    /// SIGKILL for the cache process (the manager's child) and then the manager, so neither
+    /// outlives the test.
     func stop() async {
         _ = try? await offPool { self.stopBlocking() }
     }
 
     func stopBlocking() {
-        let manager = process.processIdentifier
-        for child in Self.children(of: manager) { kill(child, SIGKILL) }
-        if process.isRunning { kill(manager, SIGKILL) }
-        process.waitUntilExit()
+        if process.isRunning {
+            for child in Self.children(of: process.pid) { kill(child, SIGKILL) }
+        }
+        process.stop()
     }
 
     deinit { stopBlocking() }

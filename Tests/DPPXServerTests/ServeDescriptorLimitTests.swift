@@ -27,8 +27,17 @@ struct ServeDescriptorLimitTests {
         // The clients need a descriptor each too.
         DescriptorLimit.raiseToHard()
         let server = try ServeProcess(arguments: [fixture.root, "--host", "127.0.0.1", "--port", "0"], descriptorLimit: limit)
-        defer { server.stop() }
-        let port = try server.waitForPort()
+        do {
+            try await connectBeyondTheLimit(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    static func connectBeyondTheLimit(_ server: ServeProcess) async throws {
+        let port = try await offPool { try server.waitForPort() }
         let answered = try await offPool { () -> [Int] in
             let connections = try (0..<Self.connections).map { _ in try RawHTTPConnection(port: port, timeout: .seconds(20)) }
             usleep(500_000)
@@ -43,32 +52,32 @@ struct ServeDescriptorLimitTests {
     }
 }
 
-/// A `dppx serve` child process (`DPPXExecutable`).
+/// A `dppx serve` child process (`DPPXExecutable`), its stderr collected as it prints.
 final class ServeProcess: @unchecked Sendable {
-    private let process = Process()
-    private let errors = Pipe()
+    private let process: ChildProcess
     private let collected = LockedText()
 
     /// `descriptorLimit`: run under `prlimit --nofile=N:N`.
     init(arguments: [String], descriptorLimit: Int? = nil) throws {
         let binary = DPPXExecutable.path
         if let descriptorLimit {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-            process.arguments = ["--nofile=\(descriptorLimit):\(descriptorLimit)", binary, "serve"] + arguments
+            process = try ChildProcess("/usr/bin/prlimit", ["--nofile=\(descriptorLimit):\(descriptorLimit)", binary, "serve"] + arguments,
+                                       standardError: .pipe)
         } else {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["serve"] + arguments
+            process = try ChildProcess(binary, ["serve"] + arguments, standardError: .pipe)
         }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        let collected = self.collected
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            collected.append(String(decoding: handle.availableData, as: UTF8.self))
-        }
-        try process.run()
+        // Read until the end, which comes when the server exits: a full pipe would stop it.
+        let errors = process.standardError!, collected = self.collected
+        Thread {
+            while true {
+                let data = errors.availableData
+                if data.isEmpty { break }
+                collected.append(String(decoding: data, as: UTF8.self))
+            }
+        }.start()
     }
 
-    /// The port from the startup line (`serving ROOT at http://127.0.0.1:PORT/`).
+    /// The port from the startup line (`serving ROOT at http://127.0.0.1:PORT/`). Blocks.
     func waitForPort(timeout: TimeInterval = 20) throws -> Int {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -86,10 +95,10 @@ final class ServeProcess: @unchecked Sendable {
     var isRunning: Bool { process.isRunning }
     var errorOutput: String { collected.text }
 
-    func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        errors.fileHandleForReading.readabilityHandler = nil
+    /// SIGTERM, the graceful stop; SIGKILL if it has not ended within 30 s.
+    func stop() async {
+        let process = self.process
+        _ = try? await offPool { process.stop(SIGTERM, grace: 30) }
     }
 
     private final class LockedText: @unchecked Sendable {

@@ -23,14 +23,8 @@ public enum TestVenv {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw Missing(description: "\(python) is missing: run scripts/install-deps --test to make the test environment")
         }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: python)
-        check.arguments = ["-c", "import \(module)"]
-        check.standardOutput = FileHandle.nullDevice
-        check.standardError = FileHandle.nullDevice
-        try check.run()
-        check.waitUntilExit()
-        guard check.terminationStatus == 0 else {
+        let check = try ChildProcess.run(python, ["-c", "import \(module)"])
+        guard check.status == 0 else {
             throw Missing(description: "\(python) cannot import \(module): add its PyPI package to python_packages in scripts/install-deps and run scripts/install-deps --test")
         }
         return python

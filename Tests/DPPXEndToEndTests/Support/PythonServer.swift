@@ -1,3 +1,4 @@
+import DPPXTestSupport
 import Foundation
 
 /// A python3 HTTP server on 127.0.0.1 and a free port, for browser tests: `python3 -u ARGUMENTS`
@@ -5,50 +6,63 @@ import Foundation
 /// when released.
 final class PythonServer {
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts it; throws when python3 is missing or `name` does not come up within 15 s.
     init(_ arguments: [String], name: String) throws {
         guard let python = ExternalProcess.which("python3") else {
             throw Failure(message: "python3 is not on PATH; install python3 to run the browser tests")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-u"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(python, ["-u"] + arguments, standardOutput: .pipe)
         self.process = process
         // "Serving HTTP on 127.0.0.1 port 41234 (http://127.0.0.1:41234/) ..."
-        var text = ""
-        let deadline = Date().addingTimeInterval(15)
-        var found: Int?
-        while found == nil && Date() < deadline && process.isRunning {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-            if let range = text.range(of: " port "), let end = text[range.upperBound...].firstIndex(of: " ") {
-                found = Int(text[range.upperBound..<end])
+        // Read on a thread of its own, so a server that prints nothing cannot block past the deadline.
+        let output = process.standardOutput!
+        let announcement = Announcement()
+        let reader = Thread {
+            var text = ""
+            while true {
+                let data = output.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+                announcement.text = text
+                if let range = text.range(of: " port "), let end = text[range.upperBound...].firstIndex(of: " "),
+                   let port = Int(text[range.upperBound..<end]) {
+                    announcement.port = port
+                    break
+                }
             }
         }
-        guard let found else {
-            kill(process.processIdentifier, SIGKILL)
-            throw Failure(message: "\(name) did not start: \(text)")
+        reader.start()
+        let deadline = Date().addingTimeInterval(15)
+        while announcement.port == nil && Date() < deadline && process.isRunning { usleep(20_000) }
+        guard let found = announcement.port else {
+            process.stop()
+            throw Failure(message: "\(name) did not start within 15 s: \(process.termination.map { "\($0), " } ?? "")printed \(announcement.text)")
         }
         port = found
     }
 
     deinit {
-        // SIGKILL, not SIGTERM: the test runner may ignore SIGTERM (a server under test installs
-        // its own handling), and children inherit ignored signals.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.stop()
     }
 
     struct Failure: Error, CustomStringConvertible {
         let message: String
         var description: String { message }
+    }
+
+    /// What the reading thread found so far.
+    private final class Announcement: @unchecked Sendable {
+        private let lock = NSLock()
+        private var _text = "", _port: Int?
+        var text: String {
+            get { lock.withLock { _text } }
+            set { lock.withLock { _text = newValue } }
+        }
+        var port: Int? {
+            get { lock.withLock { _port } }
+            set { lock.withLock { _port = newValue } }
+        }
     }
 }

@@ -24,7 +24,7 @@ final class ServeProcess: @unchecked Sendable {
             return nil
         }
         guard let found else {
-            kill(child.process.processIdentifier, SIGKILL)
+            child.process.stop()
             throw Failure(description: "dppx serve did not start: \(child.log())")
         }
         port = found
