@@ -40,7 +40,7 @@ public enum QualitySearch {
 
     /// How close the search brings the quality: the answer is at most this much above the
     /// lowest passing quality. Two steps of JPEG's or WebP's quality are about 3 % of the bytes.
-    static let step = 2
+    public static let step = 2
 
     /// Score points per quality step, before two steps have measured it: about what JPEG and
     /// WebP gain between quality 60 and 90 on photos.

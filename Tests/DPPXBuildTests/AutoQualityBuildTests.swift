@@ -176,6 +176,40 @@ struct AutoQualityBuildTests {
                 "\(oneX.bytes) bytes (\(oneX.chroma?.rawValue ?? "") q\(oneX.quality ?? 0)); the smallest passing file has \(smallest)")
     }
 
+    @Test("a small JPEG that only 4:4:4 brings to its target gets the lowest passing 4:4:4 quality, to within the search's step")
+    func fullChromaOnly() throws {
+        let fixture = BuildFixture()
+        // Sharp coloured shapes: 4:2:0 blurs their colour edges, and stops short of a high target.
+        try TestImages.writePixels(ScenePicture.pixels(width: 960, height: 640), width: 960, height: 640, bands: 3,
+                                   to: fixture.source("scene@2x.jpg") + "[Q=100]")
+        let master = try MasterImage(path: fixture.source("scene@2x.jpg"), limits: DecodeLimits(maxPixels: 100_000_000))
+        let pixels = try #require(master.decode().rgb).resized(to: PixelSize(width: 480, height: 320))
+        func score(_ quality: Int, _ chroma: JPEGChroma) throws -> Double {
+            var settings = EncodeSettings().fixing(.jpeg, at: quality)
+            settings.jpegChroma = chroma
+            let bytes = try Encoder.encode(pixels, as: .jpeg, settings: settings, losslessSource: false, file: "scene")
+            return try PerceptualScore.ssimulacra2(reference: pixels, encoded: bytes, file: "scene")
+        }
+        // A 1x target just above anything 4:2:0 scores.
+        let subsampledBest = try score(100, .subsampled)
+        let target = subsampledBest + 0.5
+        let full = try (30...100).map { try score($0, .full) }
+        let lowest = try #require(full.firstIndex { $0 >= target + QualitySearch.margin }.map { $0 + 30 },
+                                  "4:4:4 never scores \(target)")
+        try #require(full[(lowest - 30)...].allSatisfy { $0 >= target + QualitySearch.margin - 1 },
+                     "4:4:4's scores dip under the target above q\(lowest): no single answer to expect")
+
+        let report = try Self.build(fixture, plan: PlanSettings(densities: [Density(1)], extraFormats: [])) {
+            $0.jpegQuality = .auto
+            $0.qualityTargets = QualityTargets(standard: target, hiDPI: 50)
+        }
+        #expect(report.succeeded, "\(report.failures)")
+        let oneX = try #require(fixture.manifestOnDisk().images[0].variants.first { $0.format == .jpeg })
+        #expect(oneX.chroma == .full && (oneX.score ?? 0) >= target)
+        #expect((lowest...lowest + QualitySearch.step).contains(oneX.quality ?? 0),
+                "4:4:4 q\(oneX.quality ?? 0); the lowest passing is q\(lowest)")
+    }
+
     @Test("a WebP no quality brings to its target is left out where the JPEG of its density reaches it, and the report says so")
     func underTargetWebPLeftOut() throws {
         let fixture = BuildFixture()
