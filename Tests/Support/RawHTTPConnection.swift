@@ -49,8 +49,9 @@ public final class RawHTTPConnection: @unchecked Sendable {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
+        // No close here on failure: `deinit` runs for an initializer that throws once every
+        // property is set, and a second close would close whatever another thread opened since.
         guard result == 0 else {
-            close(descriptor)
             throw Failure(description: "connect to port \(port): \(String(cString: strerror(errno)))")
         }
     }
