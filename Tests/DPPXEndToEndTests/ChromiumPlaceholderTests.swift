@@ -8,8 +8,12 @@ import Testing
 @Suite("Chromium paints the placeholder until the image arrives (end to end)", .serialized,
        .enabled(if: Chromium.installed != nil, Chromium.skipReason))
 struct ChromiumPlaceholderTests {
-    /// How long the server holds each image back, in seconds.
-    static let holdBack = 2.5
+    /// How long the server holds each image back, in seconds: well past `earlyShot`, so the
+    /// early screenshot never sees the image, however slowly Chromium starts.
+    static let holdBack = 5.0
+    /// When the early screenshot is taken, in milliseconds from the start: on a loaded machine,
+    /// Chromium had not painted the page at 1000.
+    static let earlyShot = 3000
 
     /// `python3 -u slow.py ROOT SECONDS`: serves ROOT, answering anything but HTML only after SECONDS.
     static let slowServer = """
@@ -90,7 +94,7 @@ struct ChromiumPlaceholderTests {
         let url = "http://127.0.0.1:\(server.port)/page.html"
 
         // While the image is held back: the placeholder, stretched over the 400x200 box.
-        try await chromium.screenshot(of: url, to: scenario.scratch("early.png"), stopAfter: 1000)
+        try await chromium.screenshot(of: url, to: scenario.scratch("early.png"), stopAfter: Self.earlyShot)
         let early = try DecodedFile(scenario.scratch("early.png"))
         let manifest = try #require(scenario.read("public/dppx-manifest.json"))
         let preview = try #require(manifest.range(of: #"data:image/webp;base64,([A-Za-z0-9+/=]+)"#, options: .regularExpression)
