@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "DPPXBuildTests",
             dependencies: [
-                "DPPXBuild", "DPPXFiles", "DPPXImaging", "DPPXCore", "DPPXTestSupport",
+                "DPPXBuild", "DPPXFiles", "DPPXImaging", "DPPXCore", "DPPXTestSupport", "CVips",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -1,12 +1,16 @@
 /*
  * Score curves for the quality search: every quality of JPEG (4:2:0 levels 30-100, 4:4:4
- * levels 1030-1100) and WebP (30-100) of each image, each file's bytes and its SSIMULACRA2
- * score whole, and for WebP over a megapixel also the score of the search's sample (the centre
- * square, encoded on its own) at that quality. bench/quality-search replays search strategies
- * over these lines without encoding anything.
+ * levels 1030-1100) and WebP (30-100, converted to YUV plainly, "webp", and sharp,
+ * "webp-sharp") of each image, each file's bytes and its SSIMULACRA2 score whole, and for WebP
+ * over a megapixel also the score of the search's sample (the centre square, encoded on its
+ * own) at that quality; and one "webp-room" line (level 0, no bytes): the score of the plain
+ * conversion alone, nothing compressed, whole and on the sample, which decides the search's
+ * conversion (WebPSearchInput.sharpPays). bench/quality-search replays search strategies over
+ * these lines without encoding anything.
  *
  * The encoders and the score are dppx's own (Sources/CVips): the bytes are dppx's at each
- * quality, for JPEG exactly (progressive, optimised), for WebP libvips's writer at effort 4.
+ * quality, for JPEG exactly (progressive, optimised), for WebP as the search encodes it (effort
+ * 4); the plain WebP at 80 is also what a fixed-quality build writes.
  *
  *   cc -O2 -I Sources/CVips/include bench/quality-curves.c Sources/CVips/[a-z]*.c \
  *      $(pkg-config --cflags --libs vips libwebp libjxl libjxl_threads) -lm -o /tmp/quality-curves
@@ -39,12 +43,19 @@ static VipsImage *rgb(VipsImage *image) {
     return memory;
 }
 
-/* Encodes `image` at `level`, decodes it, and scores it against `image`; returns the bytes or -1. */
-static long encode_and_score(VipsImage *image, int webp, int level, double *score) {
+/* Encodes `image` at `level` (WebP: converted sharp when `sharp`), decodes it, and scores it
+ * against `image`; returns the bytes or -1. */
+static long encode_and_score(VipsImage *image, int webp, int sharp, int level, double *score) {
     void *buffer = NULL;
     size_t length = 0;
-    int failed = webp ? cvips_webpsave(image, level, 0, 4, &buffer, &length)
-                      : cvips_jpegsave(image, level % 1000, 1, level >= 1000 ? 2 : 1, &buffer, &length);
+    int failed;
+    if (webp) {
+        WebPPicture *picture = NULL;
+        failed = cvips_webp_input_new(image, 0, sharp, &picture) || cvips_webp_picture_encode(picture, level, 0, 4, &buffer, &length);
+        cvips_webp_input_free(picture);
+    } else {
+        failed = cvips_jpegsave(image, level % 1000, 1, level >= 1000 ? 2 : 1, &buffer, &length);
+    }
     if (failed) return -1;
     VipsImage *decoded = vips_image_new_from_buffer(buffer, length, "", NULL);
     VipsImage *pixels = decoded ? rgb(decoded) : NULL;
@@ -58,12 +69,24 @@ static long encode_and_score(VipsImage *image, int webp, int level, double *scor
     return status ? -1 : bytes;
 }
 
+/* The score of `image` through the plain conversion to YUV 4:2:0 and back; -1 on failure. */
+static double plain_room(VipsImage *image) {
+    VipsImage *round_trip = NULL;
+    double score = -1;
+    if (cvips_webp_plain_roundtrip(image, &round_trip)) return -1;
+    if (cvips_ssimulacra2(VIPS_IMAGE_ADDR(image, 0, 0), VIPS_IMAGE_ADDR(round_trip, 0, 0), image->Xsize, image->Ysize, 3, &score))
+        score = -1;
+    g_object_unref(round_trip);
+    return score;
+}
+
 int main(int argc, char **argv) {
     if (VIPS_INIT(argv[0])) vips_error_exit(NULL);
     if (argc < 2) {
         fprintf(stderr, "usage: %s IMAGE [IMAGE ...]\n", argv[0]);
         return 2;
     }
+    const char *formats[3] = { "jpeg", "webp", "webp-sharp" };
     for (int a = 1; a < argc; a++) {
         VipsImage *file = vips_image_new_from_file(argv[a], NULL);
         VipsImage *image = file ? rgb(file) : NULL;
@@ -79,14 +102,18 @@ int main(int argc, char **argv) {
             if (side > height) side = height;
             if (cvips_centre_square(image, side / 16 * 16, &sample)) vips_error_exit("%s", name);
         }
-        for (int webp = 0; webp < 2; webp++) {
+        double room = plain_room(image), sample_room = sample ? plain_room(sample) : -1;
+        if (room < 0 || (sample && sample_room < 0)) vips_error_exit("%s: plain conversion", name);
+        printf("%s %d %d webp-room 0 0 %.4f %.4f\n", name, width, height, room, sample_room);
+        for (int format = 0; format < 3; format++) {
+            int webp = format > 0, sharp = format == 2;
             for (int scale = 0; scale < (webp ? 1 : 2); scale++) {
                 for (int level = 30 + 1000 * scale; level <= 100 + 1000 * scale; level++) {
                     double whole, part = -1;
-                    long bytes = encode_and_score(image, webp, level, &whole);
-                    if (bytes < 0 || (webp && sample && encode_and_score(sample, 1, level, &part) < 0))
+                    long bytes = encode_and_score(image, webp, sharp, level, &whole);
+                    if (bytes < 0 || (webp && sample && encode_and_score(sample, 1, sharp, level, &part) < 0))
                         vips_error_exit("%s at %d", name, level);
-                    printf("%s %d %d %s %d %ld %.4f %.4f\n", name, width, height, webp ? "webp" : "jpeg", level, bytes,
+                    printf("%s %d %d %s %d %ld %.4f %.4f\n", name, width, height, formats[format], level, bytes,
                            whole, part);
                     fflush(stdout);
                 }

@@ -66,9 +66,10 @@ int cvips_webp_decode_buffer(const void *data, size_t length, VipsImage **out) {
     return 0;
 }
 
-/* A new libwebp picture of width x height, its YUV 4:2:0 planes allocated (contiguous: strides
- * equal widths); NULL, with the reason in libvips's error buffer under `domain`, on failure. */
-static WebPPicture *cvips_webp_yuv_picture_new(int width, int height, const char *domain) {
+/* A new libwebp picture of width x height, its YUV 4:2:0 planes (and an alpha plane when
+ * `alpha`) allocated (contiguous: strides equal widths); NULL, with the reason in libvips's
+ * error buffer under `domain`, on failure. */
+static WebPPicture *cvips_webp_yuv_picture_new(int width, int height, int alpha, const char *domain) {
     WebPPicture *picture = g_new0(WebPPicture, 1);
     if (!WebPPictureInit(picture)) {
         vips_error(domain, "libwebp version mismatch");
@@ -76,7 +77,7 @@ static WebPPicture *cvips_webp_yuv_picture_new(int width, int height, const char
         return NULL;
     }
     picture->use_argb = 0;
-    picture->colorspace = WEBP_YUV420;
+    picture->colorspace = alpha ? WEBP_YUV420A : WEBP_YUV420;
     picture->width = width;
     picture->height = height;
     if (!WebPPictureAlloc(picture)) {
@@ -91,7 +92,7 @@ static WebPPicture *cvips_webp_yuv_picture_new(int width, int height, const char
  * 1.5 bytes a pixel), for a master whose outputs are all lossy WebP: no RGB copy (3 bytes a
  * pixel), no colour conversion either way. Returns 1, with nothing decoded, when the file is
  * not such a WebP (lossless, alpha, animated): decode it to RGB instead. Free the result with
- * cvips_webp_input_free (cvips_webp_input_encode does). */
+ * cvips_webp_input_free. */
 int cvips_webp_decode_yuv_file(const char *path, WebPPicture **out) {
     gchar *data = NULL;
     gsize length = 0;
@@ -101,7 +102,7 @@ int cvips_webp_decode_yuv_file(const char *path, WebPPicture **out) {
         g_free(data);
         return 1;
     }
-    WebPPicture *picture = cvips_webp_yuv_picture_new(features.width, features.height, "webpload");
+    WebPPicture *picture = cvips_webp_yuv_picture_new(features.width, features.height, 0, "webpload");
     if (!picture) {
         g_free(data);
         return -1;
@@ -131,7 +132,7 @@ int cvips_webp_input_resized(const WebPPicture *from, int width, int height, Web
         vips_error("webpsave", "the input to resize is not YUV 4:2:0");
         return -1;
     }
-    WebPPicture *picture = cvips_webp_yuv_picture_new(width, height, "webpsave");
+    WebPPicture *picture = cvips_webp_yuv_picture_new(width, height, 0, "webpsave");
     if (!picture) return -1;
     const uint8_t *sources[3] = { from->y, from->u, from->v };
     uint8_t *targets[3] = { picture->y, picture->u, picture->v };
@@ -174,14 +175,86 @@ int cvips_webp_input_resized(const WebPPicture *from, int width, int height, Web
     return 0;
 }
 
+/* How many rows libwebp's sharp RGB to YUV conversion is given at a time, and how many more it
+ * sees above and below each strip. Given a whole picture, it refines it at once in working
+ * planes of about 7 bytes a pixel besides a 4-byte ARGB copy (185 MB for a 4096x4096 variant);
+ * a strip of 4096x288 takes 13 MB. It refines each pixel from its neighbours only, so rows
+ * with 16 rows of context either side come out exactly as they would whole (the files are the
+ * same bytes: WebPSearchInputTests). */
+enum { CVIPS_SHARP_STRIP_ROWS = 256, CVIPS_SHARP_CONTEXT_ROWS = 16 };
+
+/* Whether any pixel of an 8-bit, 4-band image in memory is not fully opaque. */
+static int cvips_has_transparency(const uint8_t *pixels, size_t stride, int width, int height) {
+    for (int y = 0; y < height; y++) {
+        const uint8_t *row = pixels + (size_t) y * stride;
+        for (int x = 0; x < width; x++)
+            if (row[(size_t) x * 4 + 3] != 255) return 1;
+    }
+    return 0;
+}
+
+/* Fills `yuv` (YUV 4:2:0, with an alpha plane if the pixels have transparency) from 8-bit
+ * pixels with 3 or 4 bands by libwebp's sharp conversion, strip by strip. */
+static int cvips_webp_sharp_yuv(const uint8_t *pixels, size_t stride, int bands, WebPPicture *yuv) {
+    int width = yuv->width, height = yuv->height, uv_width = (width + 1) / 2;
+    for (int top = 0; top < height; top += CVIPS_SHARP_STRIP_ROWS) {
+        int bottom = MIN(height, top + CVIPS_SHARP_STRIP_ROWS);
+        int from = MAX(0, top - CVIPS_SHARP_CONTEXT_ROWS), to = MIN(height, bottom + CVIPS_SHARP_CONTEXT_ROWS);
+        WebPPicture part;
+        if (!WebPPictureInit(&part)) return 0;
+        part.use_argb = 1;
+        part.width = width;
+        part.height = to - from;
+        const uint8_t *rows = pixels + (size_t) from * stride;
+        int done = bands == 4 ? WebPPictureImportRGBA(&part, rows, (int) stride) : WebPPictureImportRGB(&part, rows, (int) stride);
+        if (done) done = WebPPictureSharpARGBToYUVA(&part);
+        if (done) {
+            /* `from` and `top` are even, so chroma row r of the strip is row from / 2 + r. */
+            for (int y = top; y < bottom; y++) {
+                memcpy(yuv->y + (size_t) y * (size_t) yuv->y_stride, part.y + (size_t) (y - from) * (size_t) part.y_stride, (size_t) width);
+                if (yuv->a) {
+                    uint8_t *alpha = yuv->a + (size_t) y * (size_t) yuv->a_stride;
+                    if (part.a) memcpy(alpha, part.a + (size_t) (y - from) * (size_t) part.a_stride, (size_t) width);
+                    else memset(alpha, 255, (size_t) width);
+                }
+            }
+            for (int y = top / 2; y < (bottom + 1) / 2; y++) {
+                size_t at = (size_t) y * (size_t) yuv->uv_stride, in = (size_t) (y - from / 2) * (size_t) part.uv_stride;
+                memcpy(yuv->u + at, part.u + in, (size_t) uv_width);
+                memcpy(yuv->v + at, part.v + in, (size_t) uv_width);
+            }
+        }
+        WebPPictureFree(&part);
+        if (!done) return 0;
+    }
+    return 1;
+}
+
 /* libwebp's input for one still image, taken from an 8-bit image with 3 or 4 bands: YUV 4:2:0
  * for lossy (1.5 bytes a pixel, or 2.5 with alpha), ARGB for lossless. Taking it renders the
  * image (a resize runs here) and copies nothing else, so the image it came from, and the
- * decoded master behind it, can be released before the far longer encode. Free the result
- * with cvips_webp_input_free (cvips_webp_input_encode does). */
-int cvips_webp_input_new(VipsImage *in, int lossless, WebPPicture **out) {
+ * decoded master behind it, can be released before the far longer encode. `sharp`, for
+ * lossy: libwebp's sharp conversion to YUV, which keeps colour edges that averaging each 2x2
+ * block's chroma blurs, rather than its plain one. Free the result with cvips_webp_input_free. */
+int cvips_webp_input_new(VipsImage *in, int lossless, int sharp, WebPPicture **out) {
     VipsImage *memory = vips_image_copy_memory(in); /* a reference, not a copy, when already in memory */
     if (!memory) return -1;
+    size_t stride = VIPS_IMAGE_SIZEOF_LINE(memory);
+    const uint8_t *pixels = VIPS_IMAGE_ADDR(memory, 0, 0);
+    if (sharp && !lossless) {
+        int alpha = memory->Bands == 4 && cvips_has_transparency(pixels, stride, memory->Xsize, memory->Ysize);
+        WebPPicture *picture = cvips_webp_yuv_picture_new(memory->Xsize, memory->Ysize, alpha, "webpsave");
+        int converted = picture && cvips_webp_sharp_yuv(pixels, stride, memory->Bands, picture);
+        g_object_unref(memory);
+        if (picture && !converted) {
+            vips_error("webpsave", "out of memory converting the pixels to YUV");
+            cvips_webp_input_free(picture);
+            return -1;
+        }
+        if (!picture) return -1;
+        *out = picture;
+        return 0;
+    }
     WebPPicture *picture = g_new0(WebPPicture, 1);
     if (!WebPPictureInit(picture)) {
         vips_error("webpsave", "libwebp version mismatch");
@@ -192,10 +265,8 @@ int cvips_webp_input_new(VipsImage *in, int lossless, WebPPicture **out) {
     picture->use_argb = lossless;
     picture->width = memory->Xsize;
     picture->height = memory->Ysize;
-    int stride = (int) VIPS_IMAGE_SIZEOF_LINE(memory);
-    const uint8_t *pixels = VIPS_IMAGE_ADDR(memory, 0, 0);
-    int imported = memory->Bands == 4 ? WebPPictureImportRGBA(picture, pixels, stride)
-                                      : WebPPictureImportRGB(picture, pixels, stride);
+    int imported = memory->Bands == 4 ? WebPPictureImportRGBA(picture, pixels, (int) stride)
+                                      : WebPPictureImportRGB(picture, pixels, (int) stride);
     g_object_unref(memory);
     if (!imported) {
         vips_error("webpsave", "out of memory importing the pixels");
@@ -213,18 +284,16 @@ void cvips_webp_input_free(WebPPicture *picture) {
     g_free(picture);
 }
 
-/* Encodes an input from cvips_webp_input_new and frees it: the same still-image WebP as
- * cvips_webpsave (libwebp's default preset at `quality`, method `effort`, no metadata),
- * without libvips's copy of the whole image (50 MB at 4096x4096) and without the EXIF chunk
- * it writes even when stripping. Its failures are libwebp's own error codes rather than text
- * in libvips's error buffer: the input is spent, so the call cannot be run again to take
- * that text (see cvips_shared_begin). */
-int cvips_webp_input_encode(WebPPicture *picture, int quality, int lossless, int effort, void **buf, size_t *len) {
+/* Encodes an input from cvips_webp_input_new, which stays the caller's: the same still-image
+ * WebP as cvips_webpsave (libwebp's default preset at `quality`, method `effort`, no
+ * metadata), without libvips's copy of the whole image (50 MB at 4096x4096) and without the
+ * EXIF chunk it writes even when stripping. libwebp only reads a YUV input's planes, so a
+ * quality search encodes one input at each quality it tries. Its failures are libwebp's own
+ * error codes rather than text in libvips's error buffer, which the callers' retry (see
+ * cvips_shared_begin) could not take from a run that left the input spent. */
+int cvips_webp_picture_encode(WebPPicture *picture, int quality, int lossless, int effort, void **buf, size_t *len) {
     WebPConfig config;
-    if (!WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, (float) quality)) {
-        cvips_webp_input_free(picture);
-        return VP8_ENC_ERROR_LAST;
-    }
+    if (!WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, (float) quality)) return VP8_ENC_ERROR_LAST;
     config.lossless = lossless;
     config.method = effort;
     WebPMemoryWriter writer;
@@ -233,7 +302,8 @@ int cvips_webp_input_encode(WebPPicture *picture, int quality, int lossless, int
     picture->custom_ptr = &writer;
     int encoded = WebPEncode(&config, picture);
     int error = picture->error_code;
-    cvips_webp_input_free(picture);
+    picture->writer = NULL;
+    picture->custom_ptr = NULL;
     if (!encoded) {
         WebPMemoryWriterClear(&writer);
         return error == VP8_ENC_OK ? VP8_ENC_ERROR_LAST : error;
@@ -241,6 +311,43 @@ int cvips_webp_input_encode(WebPPicture *picture, int quality, int lossless, int
     *buf = g_memdup2(writer.mem, writer.size);
     *len = writer.size;
     WebPMemoryWriterClear(&writer);
+    return 0;
+}
+
+/* `in` (8-bit, 3 or 4 bands) through libwebp's plain conversion to YUV 4:2:0 and back, as a
+ * decoder upsamples it, with nothing compressed: the best any lossy WebP of it converted
+ * plainly can look. A memory image of the same bands. */
+int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out) {
+    WebPPicture *picture = NULL;
+    if (cvips_webp_input_new(in, 0, 0, &picture)) return -1;
+    if (!WebPPictureYUVAToARGB(picture)) {
+        vips_error("webpsave", "libwebp could not convert the picture back to RGB");
+        cvips_webp_input_free(picture);
+        return -1;
+    }
+    int bands = in->Bands, width = picture->width, height = picture->height;
+    VipsImage *image = vips_image_new_memory();
+    vips_image_init_fields(image, width, height, bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                           VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
+    if (vips_image_write_prepare(image)) {
+        g_object_unref(image);
+        cvips_webp_input_free(picture);
+        return -1;
+    }
+    for (int y = 0; y < height; y++) {
+        const uint32_t *row = picture->argb + (size_t) y * (size_t) picture->argb_stride;
+        uint8_t *pixels = VIPS_IMAGE_ADDR(image, 0, y);
+        for (int x = 0; x < width; x++) {
+            uint32_t pixel = row[x];
+            uint8_t *to = pixels + (size_t) x * (size_t) bands;
+            to[0] = (uint8_t) (pixel >> 16);
+            to[1] = (uint8_t) (pixel >> 8);
+            to[2] = (uint8_t) pixel;
+            if (bands == 4) to[3] = (uint8_t) (pixel >> 24);
+        }
+    }
+    cvips_webp_input_free(picture);
+    *out = image;
     return 0;
 }
 

@@ -77,7 +77,7 @@ public enum Encoder {
         // copy of the whole image and without the EXIF chunk it adds even when stripping.
         let picture = try Vips.attributed { () throws(ImagingError) -> UnsafeMutablePointer<WebPPicture> in
             var picture: UnsafeMutablePointer<WebPPicture>?
-            guard cvips_webp_input_new(image.pointer, lossless ? 1 : 0, &picture) == 0, let picture else {
+            guard cvips_webp_input_new(image.pointer, lossless ? 1 : 0, 0, &picture) == 0, let picture else {
                 throw ImagingError.libvips(file: file, "could not be encoded as webp: ")
             }
             return picture
@@ -110,15 +110,9 @@ public enum Encoder {
         let image: VipsImage
         switch pixels {
         case .webp(let picture):
-            var buffer: UnsafeMutableRawPointer?
-            var length = 0
-            let error = cvips_webp_input_encode(picture, settings.encoderQuality(for: .webp), input.lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
-            guard error == 0, let buffer else {
-                let reason = error == Int32(VP8_ENC_ERROR_OUT_OF_MEMORY.rawValue) ? "out of memory" : "libwebp error \(error)"
-                throw ImagingError(file: file, reason: "could not be encoded as webp: \(reason)")
-            }
-            defer { g_free(buffer) }
-            return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+            defer { cvips_webp_input_free(picture) }
+            return try encodeWebP(picture, quality: settings.encoderQuality(for: .webp), lossless: input.lossless,
+                                  effort: settings.webpEffort, file: file)
         case .image(let pixels):
             image = pixels
         }
@@ -134,6 +128,21 @@ public enum Encoder {
             throw ImagingError(file: file, reason: "could not be encoded as webp: libvips wrote a malformed file")
         }
         return stripped
+    }
+
+    /// The bytes libwebp writes for `picture` (from `cvips_webp_input_new`, and still the
+    /// caller's to free) at `quality` and `effort`. `failure` begins the error's message.
+    static func encodeWebP(_ picture: UnsafeMutablePointer<WebPPicture>, quality: Int32, lossless: Bool, effort: Int,
+                           file: String, failure: String = "could not be encoded as webp") throws(ImagingError) -> [UInt8] {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let error = cvips_webp_picture_encode(picture, quality, lossless ? 1 : 0, Int32(effort), &buffer, &length)
+        guard error == 0, let buffer else {
+            let reason = error == Int32(VP8_ENC_ERROR_OUT_OF_MEMORY.rawValue) ? "out of memory" : "libwebp error \(error)"
+            throw ImagingError(file: file, reason: "\(failure): \(reason)")
+        }
+        defer { g_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
     }
 
     /// The JPEG XL holding `jpeg` (a JPEG variant's bytes) losslessly: libjxl's recompression,

@@ -66,17 +66,12 @@ public enum PlaceholderMaker {
                 pixels.withUnsafeBytes { cvips_image_from_rgba($0.baseAddress, Int32(rendered.width), Int32(rendered.height), out) }
             }
             var picture: UnsafeMutablePointer<WebPPicture>?
-            guard cvips_webp_input_new(image.pointer, 0, &picture) == 0, let picture else {
+            guard cvips_webp_input_new(image.pointer, 0, 0, &picture) == 0, let picture else {
                 throw ImagingError.libvips(file: file, "could not encode its placeholder: ")
             }
-            var buffer: UnsafeMutableRawPointer?
-            var length = 0
-            let error = cvips_webp_input_encode(picture, previewQuality, 0, 6, &buffer, &length)
-            guard error == 0, let buffer else {
-                throw ImagingError(file: file, reason: "could not encode its placeholder: libwebp error \(error)")
-            }
-            defer { g_free(buffer) }
-            return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+            defer { cvips_webp_input_free(picture) }
+            return try Encoder.encodeWebP(picture, quality: previewQuality, lossless: false, effort: 6, file: file,
+                                          failure: "could not encode its placeholder")
         }
         return "data:image/webp;base64," + Data(bytes).base64EncodedString()
     }

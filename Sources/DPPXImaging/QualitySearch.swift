@@ -22,7 +22,10 @@ import DPPXCore
 /// it passes within `closeEnough`, that is the answer; otherwise its score at that level tells
 /// how far the sample's scores sit from the whole image's, the sample so corrected says where
 /// to look next, and the whole image's own scores go on from there. Their default quality is
-/// encoded whole too, for the savings. Smaller variants are searched whole.
+/// encoded whole too, for the savings. Smaller variants are searched whole. WebP's steps encode
+/// one conversion to YUV, made once: libwebp's sharp one where the plain one alone would leave
+/// the target little room (without it, two of ukui's five 1x photos reach no target of 80 at
+/// any quality), else the plain one (`WebPSearchInput`).
 ///
 /// A variant no quality brings to its target gets the highest quality, 100. Encoders and the
 /// score are deterministic, so is the choice.
@@ -30,8 +33,9 @@ public enum QualitySearch {
     /// Raised whenever the search may choose another file for the same pixels and targets (a new
     /// scale, step or score): it is part of the settings fingerprint of builds with an `auto`
     /// quality, so they search again, and only they. 2: JPEG in 4:4:4 too, WebP and AVIF sampled in
-    /// one square. 3: JPEG searched whole, and in 4:4:4 from 85.
-    public static let version = 3
+    /// one square. 3: JPEG searched whole, and in 4:4:4 from 85. 4: WebP converted sharp where
+    /// the plain conversion leaves little room.
+    public static let version = 4
 
     /// How far above its target a file must score to pass: dppx's scores agree with PyPI's
     /// `ssimulacra2` to within a few thousandths (it works in single precision), so a file that
@@ -116,8 +120,17 @@ public enum QualitySearch {
             try VipsImage.make(file: file) { cvips_copy_memory(image.pointer, $0) }
         }
         let goal = target + margin
-        func encoded(_ pixels: VipsImage, _ level: Int) throws(ImagingError) -> [UInt8] {
+        // WebP steps encode one conversion of the pixels to YUV, made once here, sharp or plain
+        // as the sample (or the pixels) says (see WebPSearchInput). Converted sharp, the fixed
+        // quality's file, the savings' baseline, is not one of the steps: it is encoded on its
+        // own, as a fixed build writes it.
+        let sample = try self.sample(of: pixels, format: format, file: file)
+        let sharp = format == .webp ? try WebPSearchInput.sharpPays(for: sample ?? pixels, goal: goal, file: file) : false
+        var wholeWebP = format == .webp ? try WebPSearchInput(pixels, sharp: sharp, file: file) : nil
+        var sampleWebP: WebPSearchInput? = if let sample, format == .webp { try WebPSearchInput(sample, sharp: sharp, file: file) } else { nil }
+        func encoded(_ pixels: VipsImage, _ webp: WebPSearchInput?, _ level: Int) throws(ImagingError) -> [UInt8] {
             let (quality, chroma) = rung(level, of: format)
+            if let webp { return try webp.encode(quality: quality, settings: settings, file: file) }
             var fixing = settings.fixing(format, at: quality)
             fixing.jpegChroma = chroma
             return try Encoder.encode(pixels, as: format, settings: fixing, losslessSource: losslessSource, file: file)
@@ -129,8 +142,8 @@ public enum QualitySearch {
         var fixedBytes: Int?
         func wholeStep(_ quality: Int) throws(ImagingError) -> Double {
             if let known = whole[quality] { return known }
-            let bytes = try encoded(pixels, quality)
-            if quality == fixed { fixedBytes = bytes.count }
+            let bytes = try encoded(pixels, wholeWebP, quality)
+            if quality == fixed, wholeWebP?.sharp != true { fixedBytes = bytes.count }
             let score = try PerceptualScore.ssimulacra2(reference: pixels, encoded: bytes, file: file)
             whole[quality] = score
             // The smallest passing file (of either JPEG chroma); the top level when nothing passes.
@@ -140,12 +153,11 @@ public enum QualitySearch {
             return score
         }
 
-        let sample = try self.sample(of: pixels, format: format, file: file)
         var sampled: [Int: Double] = [:]
         func sampleStep(_ level: Int) throws(ImagingError) -> Double {
             if let known = sampled[level] { return known }
             guard let sample else { return try wholeStep(level) }
-            let score = try PerceptualScore.ssimulacra2(reference: sample, encoded: encoded(sample, level), file: file)
+            let score = try PerceptualScore.ssimulacra2(reference: sample, encoded: encoded(sample, sampleWebP, level), file: file)
             sampled[level] = score
             return score
         }
@@ -191,8 +203,11 @@ public enum QualitySearch {
         guard let chosen = best else {
             throw ImagingError(file: file, reason: "quality search for \(format.rawValue) lost its result (a dppx bug; please report it)")
         }
+        // The search's inputs (1.5 bytes a pixel) go before the baseline's own is made.
+        wholeWebP = nil
+        sampleWebP = nil
         let baseline: Int
-        if let fixedBytes { baseline = fixedBytes } else { baseline = try encoded(pixels, fixed).count }
+        if let fixedBytes { baseline = fixedBytes } else { baseline = try encoded(pixels, nil, fixed).count }
         let (quality, chroma) = rung(chosen.quality, of: format)
         return (chosen.bytes, Manifest.QualitySearchResult(quality: quality, chroma: chroma, score: chosen.score,
                                                            fixedQualityBytes: baseline))

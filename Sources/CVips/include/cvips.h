@@ -88,18 +88,24 @@ int cvips_webp_input_resized(const WebPPicture *from, int width, int height, Web
 
 /* libwebp's input for one still image, taken from an 8-bit image with 3 or 4 bands: YUV 4:2:0
  * for lossy, ARGB for lossless. Taking it renders the image (a resize runs here) and copies
- * nothing else. Free the result with cvips_webp_input_free (cvips_webp_input_encode does). */
-int cvips_webp_input_new(VipsImage *in, int lossless, WebPPicture **out);
+ * nothing else. `sharp`, for lossy: libwebp's sharp RGB to YUV conversion (done in strips)
+ * rather than its plain one. Free the result with cvips_webp_input_free. */
+int cvips_webp_input_new(VipsImage *in, int lossless, int sharp, WebPPicture **out);
 void cvips_webp_input_free(WebPPicture *picture);
 
-/* Encodes an input and frees it: libwebp's default preset at `quality`, method `effort`, no
- * metadata. The result is g_malloc'd (free with g_free). Returns 0, or libwebp's error code
- * (a WebPEncodingError; VP8_ENC_ERROR_LAST when libwebp's version does not match). */
-int cvips_webp_input_encode(WebPPicture *picture, int quality, int lossless, int effort, void **buf, size_t *len);
+/* Encodes an input, which stays the caller's (a YUV input can be encoded again, at another
+ * quality): libwebp's default preset at `quality`, method `effort`, no metadata. The result is
+ * g_malloc'd (free with g_free). Returns 0, or libwebp's error code (a WebPEncodingError;
+ * VP8_ENC_ERROR_LAST when libwebp's version does not match). */
+int cvips_webp_picture_encode(WebPPicture *picture, int quality, int lossless, int effort, void **buf, size_t *len);
 
 /* The pixels of `from` (a YUV 4:2:0 input) at width x height as 8-bit RGBA into `rgba`
  * (width * height * 4 bytes): a placeholder's small copy of a master kept in YUV. */
 int cvips_webp_input_rgba(const WebPPicture *from, int width, int height, uint8_t *rgba);
+
+/* `in` (8-bit, 3 or 4 bands) through libwebp's plain conversion to YUV 4:2:0 and back, nothing
+ * compressed: what the chroma subsampling alone leaves of it. A memory image, same bands. */
+int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out);
 
 /* --- operations.c: pixels in memory, resizing, colour --- */
 

@@ -152,6 +152,10 @@ struct MasterBuilder: Sendable {
             // libjxl's recompression of the JPEG written (measured: about 19 bytes a pixel).
             let companion = companions[index] == nil ? 0 : pixels * 20
             switch output.format {
+            // A WebP search also holds its sharp YUV input (1.5 bytes a pixel) through its
+            // steps: the encoder's share below covers it, for no step holds the encoder's
+            // buffers and a decoded attempt at once. Converting it takes strips of 288 rows
+            // (about 3.6 KB a column), freed before the first step.
             case .webp: return search + resize + resizedCopy + pixels * 4 + pixels / 2
             case .avif, .heic: return search + resize + resizedCopy + pixels * 28
             // libvips's JPEG XL saver copies the image whole; libjxl 0.7 then works in float

@@ -2,7 +2,8 @@
 /// because no quality of its format reached its density's target, while the master-format file
 /// of that density did: browsers that take the extra format would get a worse picture (and,
 /// written at quality 100, usually more bytes). Lossy WebP at 1x is the usual case: it is
-/// always 4:2:0, and on pictures of sharp colour edges even quality 100 stays under 80.
+/// always 4:2:0, and on flat graphics with saturated colour edges even quality 100, converted
+/// sharp, can stay under 80.
 public struct UnderTargetFile: Codable, Sendable, Hashable {
     /// The file left out, relative to OUT: `hero.webp`.
     public let path: String
