@@ -314,30 +314,18 @@ int cvips_webp_picture_encode(WebPPicture *picture, int quality, int lossless, i
     return 0;
 }
 
-/* `in` (8-bit, 3 or 4 bands) through libwebp's plain conversion to YUV 4:2:0 and back, as a
- * decoder upsamples it, with nothing compressed: the best any lossy WebP of it converted
- * plainly can look. A memory image of the same bands. */
-int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out) {
-    WebPPicture *picture = NULL;
-    if (cvips_webp_input_new(in, 0, 0, &picture)) return -1;
+/* Converts a YUV input to RGB the way a decoder upsamples it (libwebp's fancy upsampler), into
+ * `out`: rows of `stride` bytes, `bands` (3 or 4, alpha last) bytes a pixel. The picture
+ * gains an ARGB copy, freed with it. */
+static int cvips_webp_input_to_bytes(WebPPicture *picture, uint8_t *out, size_t stride, int bands) {
     if (!WebPPictureYUVAToARGB(picture)) {
-        vips_error("webpsave", "libwebp could not convert the picture back to RGB");
-        cvips_webp_input_free(picture);
+        vips_error("webpload", "libwebp could not convert the picture to RGB");
         return -1;
     }
-    int bands = in->Bands, width = picture->width, height = picture->height;
-    VipsImage *image = vips_image_new_memory();
-    vips_image_init_fields(image, width, height, bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
-                           VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
-    if (vips_image_write_prepare(image)) {
-        g_object_unref(image);
-        cvips_webp_input_free(picture);
-        return -1;
-    }
-    for (int y = 0; y < height; y++) {
+    for (int y = 0; y < picture->height; y++) {
         const uint32_t *row = picture->argb + (size_t) y * (size_t) picture->argb_stride;
-        uint8_t *pixels = VIPS_IMAGE_ADDR(image, 0, y);
-        for (int x = 0; x < width; x++) {
+        uint8_t *pixels = out + (size_t) y * stride;
+        for (int x = 0; x < picture->width; x++) {
             uint32_t pixel = row[x];
             uint8_t *to = pixels + (size_t) x * (size_t) bands;
             to[0] = (uint8_t) (pixel >> 16);
@@ -346,7 +334,25 @@ int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out) {
             if (bands == 4) to[3] = (uint8_t) (pixel >> 24);
         }
     }
+    return 0;
+}
+
+/* `in` (8-bit, 3 or 4 bands) through libwebp's plain conversion to YUV 4:2:0 and back, as a
+ * decoder upsamples it, with nothing compressed: the best any lossy WebP of it converted
+ * plainly can look. A memory image of the same bands. */
+int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out) {
+    WebPPicture *picture = NULL;
+    if (cvips_webp_input_new(in, 0, 0, &picture)) return -1;
+    VipsImage *image = vips_image_new_memory();
+    vips_image_init_fields(image, picture->width, picture->height, in->Bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                           VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
+    int failed = vips_image_write_prepare(image)
+        || cvips_webp_input_to_bytes(picture, VIPS_IMAGE_ADDR(image, 0, 0), VIPS_IMAGE_SIZEOF_LINE(image), in->Bands);
     cvips_webp_input_free(picture);
+    if (failed) {
+        g_object_unref(image);
+        return -1;
+    }
     *out = image;
     return 0;
 }
@@ -356,22 +362,7 @@ int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out) {
 int cvips_webp_input_rgba(const WebPPicture *from, int width, int height, uint8_t *rgba) {
     WebPPicture *small = NULL;
     if (cvips_webp_input_resized(from, width, height, &small)) return -1;
-    int converted = WebPPictureYUVAToARGB(small);
-    if (converted) {
-        for (int y = 0; y < height; y++) {
-            const uint32_t *row = small->argb + (size_t) y * (size_t) small->argb_stride;
-            for (int x = 0; x < width; x++) {
-                uint32_t pixel = row[x];
-                uint8_t *out = rgba + ((size_t) y * (size_t) width + (size_t) x) * 4;
-                out[0] = (uint8_t) (pixel >> 16);
-                out[1] = (uint8_t) (pixel >> 8);
-                out[2] = (uint8_t) pixel;
-                out[3] = (uint8_t) (pixel >> 24);
-            }
-        }
-    } else {
-        vips_error("webpload", "libwebp could not convert the picture to RGB");
-    }
+    int failed = cvips_webp_input_to_bytes(small, rgba, (size_t) width * 4, 4);
     cvips_webp_input_free(small);
-    return converted ? 0 : -1;
+    return failed ? -1 : 0;
 }

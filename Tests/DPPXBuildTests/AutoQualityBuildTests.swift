@@ -27,14 +27,18 @@ struct AutoQualityBuildTests {
                            pixelsAt size: PixelSize) throws -> VipsImage {
         try TestImages.writePixels(ScenePicture.pixels(width: width, height: height), width: width, height: height, bands: 3,
                                    to: fixture.source(name) + options)
-        let master = try MasterImage(path: fixture.source(name), limits: DecodeLimits(maxPixels: 100_000_000))
+        return try masterPixels(fixture.source(name), at: size)
+    }
+
+    /// The master at `path` resized to `size` the way the build resizes it: a variant's own pixels.
+    static func masterPixels(_ path: String, at size: PixelSize) throws -> VipsImage {
+        let master = try MasterImage(path: path, limits: DecodeLimits(maxPixels: 100_000_000))
         return try #require(master.decode().rgb).resized(to: size)
     }
 
     /// Writes `variant`'s own pixels (the master resized the way the build resizes it) as a PNG.
     static func writeReference(master: String, size: PixelSize, to path: String) throws {
-        let image = try MasterImage(path: master, limits: DecodeLimits(maxPixels: 100_000_000))
-        let pixels = try #require(image.decode().rgb).resized(to: size)
+        let pixels = try masterPixels(master, at: size)
         let bytes = try Encoder.encode(pixels, as: .png, settings: EncodeSettings(), losslessSource: false, file: path)
         try TestImages.writeBytes(bytes, to: path)
     }
@@ -150,8 +154,7 @@ struct AutoQualityBuildTests {
         // Grainy smooth colour, where 4:2:0 pays; sharp coloured shapes, where 4:4:4 may.
         let pixels2x = picture == "grain" ? Self.grainyGradient(width: 960, height: 640) : ScenePicture.pixels(width: 960, height: 640)
         try TestImages.writePixels(pixels2x, width: 960, height: 640, bands: 3, to: fixture.source("\(picture)@2x.jpg") + "[Q=100]")
-        let master = try MasterImage(path: fixture.source("\(picture)@2x.jpg"), limits: DecodeLimits(maxPixels: 100_000_000))
-        let pixels = try #require(master.decode().rgb).resized(to: PixelSize(width: 480, height: 320))
+        let pixels = try Self.masterPixels(fixture.source("\(picture)@2x.jpg"), at: PixelSize(width: 480, height: 320))
         func jpeg(_ quality: Int, _ chroma: JPEGChroma) throws -> (bytes: Int, score: Double) {
             var settings = EncodeSettings().fixing(.jpeg, at: quality)
             settings.jpegChroma = chroma
@@ -225,8 +228,7 @@ struct AutoQualityBuildTests {
         let fixture = BuildFixture()
         try Self.writePhoto(fixture)
         // A 1x target between what WebP and JPEG score at quality 100 on the 1x pixels.
-        let master = try MasterImage(path: fixture.source("photo@2x.jpg"), limits: DecodeLimits(maxPixels: 100_000_000))
-        let pixels = try #require(master.decode().rgb).resized(to: PixelSize(width: 480, height: 320))
+        let pixels = try Self.masterPixels(fixture.source("photo@2x.jpg"), at: PixelSize(width: 480, height: 320))
         func best(_ format: ImageFormat) throws -> Double {
             var settings = EncodeSettings().fixing(format, at: 100)
             if format == .jpeg { settings.jpegChroma = .full }
@@ -298,8 +300,7 @@ struct AutoQualityBuildTests {
     func webpSearchedPlain() throws {
         let fixture = BuildFixture()
         try Self.writePhoto(fixture)
-        let master = try MasterImage(path: fixture.source("photo@2x.jpg"), limits: DecodeLimits(maxPixels: 100_000_000))
-        let pixels = try #require(master.decode().rgb).resized(to: PixelSize(width: 960, height: 640))
+        let pixels = try Self.masterPixels(fixture.source("photo@2x.jpg"), at: PixelSize(width: 960, height: 640))
         let goal = QualityTargets().hiDPI + QualitySearch.margin
         try #require(try !WebPSearchInput.sharpPays(for: pixels, goal: goal, file: "photo"), "the photo's 2x pixels leave the plain conversion room")
         let report = try Self.build(fixture, plan: PlanSettings(densities: [Density(2)], extraFormats: [.webp])) {
