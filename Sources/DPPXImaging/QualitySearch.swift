@@ -203,11 +203,12 @@ public enum QualitySearch {
         guard let chosen = best else {
             throw ImagingError(file: file, reason: "quality search for \(format.rawValue) lost its result (a dppx bug; please report it)")
         }
-        // The search's inputs (1.5 bytes a pixel) go before the baseline's own is made.
-        wholeWebP = nil
+        // A plain input's file at the fixed quality is the fixed build's own; a sharp input (and
+        // the sample's) goes before the baseline's plain one is made.
+        if wholeWebP?.sharp == true { wholeWebP = nil }
         sampleWebP = nil
         let baseline: Int
-        if let fixedBytes { baseline = fixedBytes } else { baseline = try encoded(pixels, nil, fixed).count }
+        if let fixedBytes { baseline = fixedBytes } else { baseline = try encoded(pixels, wholeWebP, fixed).count }
         let (quality, chroma) = rung(chosen.quality, of: format)
         return (chosen.bytes, Manifest.QualitySearchResult(quality: quality, chroma: chroma, score: chosen.score,
                                                            fixedQualityBytes: baseline))

@@ -313,6 +313,8 @@ struct AutoQualityBuildTests {
         let written = try Array(Data(contentsOf: URL(fileURLWithPath: fixture.output("photo@2x.webp"))))
         let isPlain = written == plainFile
         #expect(isPlain, "photo@2x.webp is the plain conversion's file at q\(quality)")
+        let fixedBytes = try Encoder.encode(pixels, as: .webp, settings: EncodeSettings(), losslessSource: false, file: "photo").count
+        #expect(webp.fixedQualityBytes == fixedBytes, "the savings are against the file a fixed build writes")
         #expect((webp.score ?? 0) >= QualityTargets().hiDPI)
     }
 
