@@ -127,6 +127,9 @@ public enum QualitySearch {
         let sample = try self.sample(of: pixels, format: format, file: file)
         let sharp = format == .webp ? try WebPSearchInput.sharpPays(for: sample ?? pixels, goal: goal, file: file) : false
         var wholeWebP = format == .webp ? try WebPSearchInput(pixels, sharp: sharp, file: file) : nil
+        // What the manifest says of a WebP's conversion (pixels libwebp is not handed, such as
+        // grey ones, go through libvips's plain one).
+        let sharpYUV = format == .webp ? wholeWebP?.sharp ?? false : nil
         var sampleWebP: WebPSearchInput? = if let sample, format == .webp { try WebPSearchInput(sample, sharp: sharp, file: file) } else { nil }
         func encoded(_ pixels: VipsImage, _ webp: WebPSearchInput?, _ level: Int) throws(ImagingError) -> [UInt8] {
             let (quality, chroma) = rung(level, of: format)
@@ -210,8 +213,8 @@ public enum QualitySearch {
         let baseline: Int
         if let fixedBytes { baseline = fixedBytes } else { baseline = try encoded(pixels, wholeWebP, fixed).count }
         let (quality, chroma) = rung(chosen.quality, of: format)
-        return (chosen.bytes, Manifest.QualitySearchResult(quality: quality, chroma: chroma, score: chosen.score,
-                                                           fixedQualityBytes: baseline))
+        return (chosen.bytes, Manifest.QualitySearchResult(quality: quality, chroma: chroma, sharpYUV: sharpYUV,
+                                                           score: chosen.score, fixedQualityBytes: baseline))
     }
 
     /// The lowest quality in `range` whose `probe` scores at least `goal`, to within `step`

@@ -186,6 +186,7 @@ struct AutoQualityBuildTests {
         let oneX = try #require(fixture.manifestOnDisk().images[0].variants.first { $0.density == Density(1) })
         let written = try #require(FileManager.default.contents(atPath: fixture.output(oneX.path)))
         #expect(oneX.chroma != nil && Self.chroma(of: Array(written)) == oneX.chroma, "the manifest names the file's chroma")
+        #expect(oneX.sharpYUV == nil, "a JPEG has no WebP conversion")
         #expect((oneX.score ?? 0) >= target)
         #expect(Double(oneX.bytes) <= Double(smallest) * 1.06,
                 "\(oneX.bytes) bytes (\(oneX.chroma?.rawValue ?? "") q\(oneX.quality ?? 0)); the smallest passing file has \(smallest)")
@@ -292,6 +293,7 @@ struct AutoQualityBuildTests {
         let sharpFile = try sharpInput.encode(quality: quality, settings: EncodeSettings(), file: "scene")
         let isSharp = written == sharpFile
         #expect(isSharp, "scene.webp is the sharp conversion's file at q\(quality)")
+        #expect(webp.sharpYUV == true, "the manifest says scene.webp was converted sharp")
         let fixedBytes = try Encoder.encode(pixels, as: .webp, settings: EncodeSettings(), losslessSource: true, file: "scene").count
         #expect(webp.fixedQualityBytes == fixedBytes, "the savings are against the file a fixed build writes")
     }
@@ -313,6 +315,7 @@ struct AutoQualityBuildTests {
         let written = try Array(Data(contentsOf: URL(fileURLWithPath: fixture.output("photo@2x.webp"))))
         let isPlain = written == plainFile
         #expect(isPlain, "photo@2x.webp is the plain conversion's file at q\(quality)")
+        #expect(webp.sharpYUV == false, "the manifest says photo@2x.webp was converted plainly")
         let fixedBytes = try Encoder.encode(pixels, as: .webp, settings: EncodeSettings(), losslessSource: false, file: "photo").count
         #expect(webp.fixedQualityBytes == fixedBytes, "the savings are against the file a fixed build writes")
         #expect((webp.score ?? 0) >= QualityTargets().hiDPI)

@@ -133,6 +133,9 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var quality: Int?
         /// A searched JPEG's chroma: `4:2:0` or `4:4:4`.
         public var chroma: JPEGChroma?
+        /// A searched WebP's colour conversion: true where it was libwebp's sharp one (not
+        /// recorded for files searched before dppx recorded it).
+        public var sharpYUV: Bool?
         public var score: Double?
         public var fixedQualityBytes: Int?
 
@@ -152,6 +155,7 @@ public struct Manifest: Codable, Hashable, Sendable {
         public mutating func recordSearch(_ search: QualitySearchResult) {
             quality = search.quality
             chroma = search.chroma
+            sharpYUV = search.sharpYUV
             score = (search.score * 100).rounded() / 100
             fixedQualityBytes = search.fixedQualityBytes
         }
@@ -164,15 +168,19 @@ public struct Manifest: Codable, Hashable, Sendable {
         /// JPEG only: the chroma written (a search tries 4:2:0 first, and 4:4:4 where 4:2:0
         /// needs quality 90 or more or never reaches the target).
         public var chroma: JPEGChroma?
+        /// WebP only: whether the RGB to YUV conversion was libwebp's sharp one (`cwebp
+        /// -sharp_yuv`), chosen where the plain one alone would leave the target little room.
+        public var sharpYUV: Bool?
         /// The file's SSIMULACRA2 score against the variant's own pixels before encoding.
         public var score: Double
         /// The size of the same variant at the format's default fixed quality (82 for JPEG, 80
         /// for WebP, 55 for AVIF): what `auto` saves is measured against it.
         public var fixedQualityBytes: Int
 
-        public init(quality: Int, chroma: JPEGChroma? = nil, score: Double, fixedQualityBytes: Int) {
+        public init(quality: Int, chroma: JPEGChroma? = nil, sharpYUV: Bool? = nil, score: Double, fixedQualityBytes: Int) {
             self.quality = quality
             self.chroma = chroma
+            self.sharpYUV = sharpYUV
             self.score = score
             self.fixedQualityBytes = fixedQualityBytes
         }
