@@ -65,6 +65,9 @@ struct BuildCommandTests {
         try TestImages.writeBytes([], to: source("sub/empty.jpg"))
         // libvips warns ("not enough data") about a PNG cut after its signature.
         try TestImages.writeBytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], to: source("cut.png"))
+        // Two masters that would write the same files: found before any is built.
+        try TestImages.write(source("logo.png"), width: 40, height: 40)
+        try TestImages.write(source("logo@2x.png"), width: 80, height: 80)
         let output = ScratchFolder("dppx-cli-out")
         let result = try await DPPXBinary.run(["build", source.path, "--out", output.path], in: source.path)
         #expect(result.status == 1, "\(result)")
@@ -73,7 +76,9 @@ struct BuildCommandTests {
         #expect(errors.contains { $0.contains("broken.png: is not an image") })
         #expect(errors.contains { $0.contains("sub/empty.jpg: is empty") })
         #expect(errors.contains { $0.contains("cut.png: could not be read") && $0.contains("not enough data") })
-        #expect(result.stderr.contains("3 images failed; the rest were built"))
+        #expect(errors.contains { $0.contains("logo.png: would write the same files as logo@2x.png (such as logo.png)") }, "\(result.stderr)")
+        #expect(errors.contains { $0.contains("logo@2x.png: would write the same files as logo.png (such as logo.png)") }, "\(result.stderr)")
+        #expect(result.stderr.contains("5 images failed; the rest were built"))
         // Nothing but dppx's own lines: libvips's warnings are part of the error they explain.
         #expect(lines.allSatisfy { $0.hasPrefix("dppx: ") }, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: output("hero@2x.jpg")))

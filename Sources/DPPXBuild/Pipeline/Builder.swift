@@ -66,7 +66,9 @@ public final class Builder: Sendable {
         let jobs = max(1, options.jobs)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         Vips.threadsPerOperation = max(1, cores / jobs)
-        onEvent(.started(total: buildable.count, toBuild: buildable.count))
+        onEvent(.started(total: buildable.count + unbuilt.count, toBuild: buildable.count))
+        // Masters failed before any work (unreadable, linked into OUT, colliding) are told as they are found.
+        for failure in unbuilt { onEvent(.failed(failure)) }
         // Biggest first: the long jobs start early and the cores finish together.
         let order = buildable.indices.sorted { buildable[$0].byteCount > buildable[$1].byteCount }
         let worker = MasterBuilder(options: options)
@@ -268,9 +270,15 @@ public final class Builder: Sendable {
                     let aFormats = Set([a.name.format] + extraFormats)
                     let bFormats = Set([b.name.format] + extraFormats)
                     guard !aFormats.isDisjoint(with: bFormats) else { continue }
+                    // A file both would write: a width-named master's own (`card-480w.jpg` is one of
+                    // `card.jpg`'s width copies), else the 1x file in a format both write.
+                    let named = a.name.stem.count > b.name.stem.count ? a : b
+                    let common = aFormats.intersection(bFormats)
+                    let format = common.contains(named.name.format) ? named.name.format : common.min() ?? named.name.format
+                    let shared = named.name.variantPath(density: Density(1), format: format)
                     for (one, other) in [(a, b), (b, a)] where !clashing.contains(one.relativePath) {
                         clashing.insert(one.relativePath)
-                        failures.append(FileProblem(file: one.relativePath, reason: "would write the same files as \(other.relativePath) (\(one.name.variantPath(density: Density(1), format: one.name.format))...); rename or remove one of them"))
+                        failures.append(FileProblem(file: one.relativePath, reason: "would write the same files as \(other.relativePath) (such as \(shared)); rename or remove one of them"))
                     }
                 }
             }
