@@ -118,57 +118,66 @@ struct ServeInspectorAgreementTests {
         }
     }
 
+    /// Asks the inspector with `client`'s hints, then every image's URL with the same hints, and
+    /// checks that each answer is what the inspector reported. Returns the page and its reports;
+    /// `seen` gains the kinds of answer met.
+    static func agreement(of site: Site, port: Int, client: Client, seen: inout Set<String>) async throws -> (page: String, reports: [Report]) {
+        let connection = try RawHTTPConnection(port: port)
+        let page = try await connection.request("/_dppx/" + client.suffix, headers: client.headers)
+        #expect(page.status == 200)
+        let reports = try Self.reports(in: page.text)
+        #expect(reports.count == site.imageCount, "\(client.name): one report per image")
+        for report in reports {
+            let context = "\(client.name), \(report.image)"
+            let answer = try await connection.request(report.image + client.suffix, headers: client.headers)
+            #expect(answer.status == 200, "\(context)")
+            // The file sent: a negotiated answer names it; the image's own file does not need to.
+            let sent = answer.header("Content-Location") ?? report.image
+            #expect(sent == report.sends, "\(context): the server sent \(sent)")
+            #expect((answer.header("Vary") ?? "") == report.vary, "\(context): Vary")
+            #expect(answer.header("Cache-Control") == (report.cache == "private" ? "private, max-age=60" : "public, max-age=60"),
+                    "\(context): Cache-Control")
+            let file = try site.file(sent)
+            let entry = try #require(site.variants[sent], "\(context): \(sent) is a variant of the manifest")
+            switch report.signal {
+            case "exif":
+                let exif = try #require(ExifDensity(pixelSize: entry.variant.size, cssSize: entry.image.cssSize))
+                let insertion = try DensityInsertion(inserting: exif, into: entry.variant.format, head: file.prefix(DensityInsertion.headLength))
+                #expect(answer.body == insertion.prefix + file[insertion.resumeOffset...], "\(context): the file with its EXIF density")
+                #expect(answer.header("Content-DPR") == nil, "\(context)")
+            case "content-dpr":
+                #expect(answer.body == file, "\(context)")
+                #expect(answer.header("Content-DPR") == entry.variant.density.description, "\(context)")
+            default:
+                #expect(report.signal == "none", "\(context)")
+                #expect(answer.body == file, "\(context): the file as it is")
+                #expect(answer.header("Content-DPR") == nil, "\(context)")
+            }
+            seen.insert("signal " + report.signal)
+            seen.insert("cache " + report.cache)
+            seen.insert("format " + entry.variant.format.rawValue)
+            if sent == report.image { seen.insert("own file") }
+            if report.vary.isEmpty { seen.insert("no Vary") }
+        }
+        return (page.text, reports)
+    }
+
+    static let policy = try! CachePolicy(parsing: "public, max-age=60")
+
     @Test("over images, hints and intents, every image's answer is the one the inspector reports")
     func agreement() async throws {
         let site = try await Site()
-        let policy = try CachePolicy(parsing: "public, max-age=60")
-        let running = try await site.fixture.server(cachePolicy: policy).start()
+        let running = try await site.fixture.server(cachePolicy: Self.policy).start()
         defer { Task { try? await running.shutdown() } }
         var seen = Set<String>()
         for client in Self.clients {
-            let connection = try RawHTTPConnection(port: running.port)
-            let page = try await connection.request("/_dppx/" + client.suffix, headers: client.headers)
-            #expect(page.status == 200)
-            let reports = try Self.reports(in: page.text)
-            #expect(reports.count == site.imageCount, "\(client.name): one report per image")
-            for report in reports {
-                let context = "\(client.name), \(report.image)"
-                let answer = try await connection.request(report.image + client.suffix, headers: client.headers)
-                #expect(answer.status == 200, "\(context)")
-                // The file sent: a negotiated answer names it; the image's own file does not need to.
-                let sent = answer.header("Content-Location") ?? report.image
-                #expect(sent == report.sends, "\(context): the server sent \(sent)")
-                #expect((answer.header("Vary") ?? "") == report.vary, "\(context): Vary")
-                #expect(answer.header("Cache-Control") == (report.cache == "private" ? "private, max-age=60" : "public, max-age=60"),
-                        "\(context): Cache-Control")
-                let file = try site.file(sent)
-                let entry = try #require(site.variants[sent], "\(context): \(sent) is a variant of the manifest")
-                switch report.signal {
-                case "exif":
-                    let exif = try #require(ExifDensity(pixelSize: entry.variant.size, cssSize: entry.image.cssSize))
-                    let insertion = try DensityInsertion(inserting: exif, into: entry.variant.format, head: file.prefix(DensityInsertion.headLength))
-                    #expect(answer.body == insertion.prefix + file[insertion.resumeOffset...], "\(context): the file with its EXIF density")
-                    #expect(answer.header("Content-DPR") == nil, "\(context)")
-                case "content-dpr":
-                    #expect(answer.body == file, "\(context)")
-                    #expect(answer.header("Content-DPR") == entry.variant.density.description, "\(context)")
-                default:
-                    #expect(report.signal == "none", "\(context)")
-                    #expect(answer.body == file, "\(context): the file as it is")
-                    #expect(answer.header("Content-DPR") == nil, "\(context)")
-                }
-                seen.insert("signal " + report.signal)
-                seen.insert("cache " + report.cache)
-                seen.insert("format " + entry.variant.format.rawValue)
-                if sent == report.image { seen.insert("own file") }
-                if report.vary.isEmpty { seen.insert("no Vary") }
-            }
+            let (page, reports) = try await Self.agreement(of: site, port: running.port, client: client, seen: &seen)
             // The issue's case: a master that stated nothing, asked for by a 2x Chromium, is its own file.
             if client.name == "Chromium at 2x, an <img sizes>" {
                 #expect(reports.contains(Report(image: "/plain/photo.jpg", sends: "/plain/photo.jpg", vary: "", signal: "none", cache: "shared")))
-                #expect(page.text.contains("this browser gets <strong><code>plain/photo.jpg</code></strong> · its size was not stated"))
-                #expect(page.text.contains("· DPR 2 from Sec-CH-DPR"), "the hint that chose a density")
-                #expect(page.text.contains("· 700 device px wide from Sec-CH-Width"), "the hint that chose a width")
+                #expect(page.contains("this browser gets <strong><code>plain/photo.jpg</code></strong> · its size was not stated"))
+                #expect(page.contains("· DPR 2 from Sec-CH-DPR"), "the hint that chose a density")
+                #expect(page.contains("· 700 device px wide from Sec-CH-Width"), "the hint that chose a width")
                 #expect(reports.contains { $0.image == "/plain/hero.jpg" && $0.sends.hasPrefix("/plain/hero@2x.") && $0.vary == "Sec-CH-DPR, Accept" })
             }
         }
@@ -177,5 +186,26 @@ struct ServeInspectorAgreementTests {
                      "format jpeg", "format png", "format webp", "format avif", "format jxl"] {
             #expect(seen.contains(kind), "no client got an answer of kind \(kind)")
         }
+    }
+
+    @Test("a variant missing on disk (a build rewriting OUT): the server sends the URL's own file, and the inspector says so")
+    func missingVariant() async throws {
+        let site = try await Site()
+        // Every 2x file of hero goes, as if a build were about to write them again.
+        let folder = site.fixture.root + "/plain"
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasPrefix("hero@2x.") {
+            try FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+        let running = try await site.fixture.server(cachePolicy: Self.policy).start()
+        defer { Task { try? await running.shutdown() } }
+        var seen = Set<String>()
+        let twoX = try #require(Self.clients.first { $0.name == "Chromium at 2x, an <img sizes>" })
+        let (page, reports) = try await Self.agreement(of: site, port: running.port, client: twoX, seen: &seen)
+        #expect(reports.contains(Report(image: "/plain/hero.jpg", sends: "/plain/hero.jpg", vary: "", signal: "none", cache: "shared")),
+                "\(reports.filter { $0.image == "/plain/hero.jpg" })")
+        #expect(page.contains("this browser gets <strong><code>plain/hero.jpg</code></strong> · plain/hero@2x."), "\(page)")
+        #expect(page.contains("its file for this browser, is not on disk (a build may be writing it): the URL"), "\(page)")
+        // Other images are answered as before.
+        #expect(reports.contains { $0.image == "/plain/ruled.jpg" && $0.sends != "/plain/ruled.jpg" })
     }
 }

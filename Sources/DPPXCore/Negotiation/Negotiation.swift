@@ -13,12 +13,16 @@ public enum Negotiation: Sendable, Equatable {
         case sizeNotStated
         /// The manifest lists no variant of it.
         case noVariants
+        /// The variant chosen for the request (its path) is not on disk: the server found it
+        /// missing, as while a build rewrites OUT.
+        case variantMissing(String)
 
         public var description: String {
             switch self {
             case .vector: "a vector image: one file, sharp at every density"
             case .sizeNotStated: "its size was not stated (no @Nx name, rule or --source-density): served as it is, as a plain static server would"
             case .noVariants: "the manifest lists no variant of it"
+            case .variantMissing(let path): "\(path), its file for this browser, is not on disk (a build may be writing it): the URL's own file is sent"
             }
         }
     }

@@ -181,15 +181,12 @@ struct StaticResponder: Sendable {
     /// follows from the body; ranges, HEAD and the writer need no change (`AnswerBody.slice`).
     private func variant(of relative: Substring, in index: ManifestIndex, request: ClientRequest,
                          variantMissing: inout Bool) -> Decision? {
-        // `VariantNegotiator` decides, as it does for the inspector: the image's own file (a
-        // vector, a size nobody stated) is the plain file's answer below.
-        guard let image = index.image(atBasePath: String(relative)),
-              case .variant(var choice) = VariantNegotiator.negotiate(image, hints: ClientHints(request))
-        else { return nil }
-        guard let file = files.entry(choice.variant.path), file.isRegularFile else {
-            variantMissing = true
-            return nil
-        }
+        // `DiskNegotiation` decides, as it does for the inspector: the image's own file (a
+        // vector, a size nobody stated, a variant not on disk) is the plain file's answer below.
+        guard let image = index.image(atBasePath: String(relative)) else { return nil }
+        let (negotiation, entry) = DiskNegotiation.negotiate(image, hints: ClientHints(request), files: files)
+        if case .ownFile(.variantMissing) = negotiation { variantMissing = true }
+        guard case .variant(var choice) = negotiation, let file = entry else { return nil }
         let path = Substring(choice.variant.path)
         let absolutePath = files.absolutePath(path)
         let whole = FileSlice(path: absolutePath, file: file)

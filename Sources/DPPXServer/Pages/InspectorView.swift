@@ -2,7 +2,7 @@ import DPPXCore
 
 /// What `Templates/server/inspector.mustache` is rendered with: every image ROOT's manifest
 /// lists, its variants, and what the requesting browser gets for its URL, as
-/// `VariantNegotiator` decides it for the server (the page's own request hints standing for
+/// `DiskNegotiation` decides it for the server (the page's own request hints standing for
 /// the image request's).
 struct InspectorView {
     struct Failure {
@@ -75,7 +75,9 @@ struct InspectorView {
     let imageCount: Int
     let hasImages: Bool
 
-    init(manifest: Manifest, status: ManifestStatus, hints: ClientHints, acceptText: String, build: BuildStatus?) {
+    /// `negotiate`: what the server sends for an image with these hints (`DiskNegotiation`).
+    init(manifest: Manifest, status: ManifestStatus, hints: ClientHints, negotiate: (Manifest.Image) -> Negotiation,
+         acceptText: String, build: BuildStatus?) {
         let dpr = hints.dpr, width = hints.width
         self.dpr = dpr.value.description
         self.dprSource = dpr.source.description
@@ -90,7 +92,7 @@ struct InspectorView {
         self.buildSummary = build?.summary ?? ""
         self.buildFailures = (build?.failures ?? []).map { Failure(file: $0.file, reason: $0.reason) }
         self.images = manifest.images.map { image in
-            let negotiation = VariantNegotiator.negotiate(image, hints: hints)
+            let negotiation = negotiate(image)
             let choice = negotiation.choice
             let chosen = choice?.variant.path ?? image.path
             var ownFileReason: String?

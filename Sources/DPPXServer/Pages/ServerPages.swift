@@ -15,14 +15,17 @@ struct ServerPages: Sendable {
     }
 
     let manifests: ManifestStore
+    /// ROOT, for what is on disk: the inspector reports what the responder sends.
+    let files: RootedFileSystem
     let session: DevelopmentSession?
     let templatesFolder: String?
     /// Compiled at startup; in dev mode the template is re-read on every request instead, so
     /// edits show on reload.
     let inspector: Result<InspectorTemplate, TemplateError>
 
-    init(manifests: ManifestStore, session: DevelopmentSession?, templatesFolder: String?) {
+    init(manifests: ManifestStore, files: RootedFileSystem, session: DevelopmentSession?, templatesFolder: String?) {
         self.manifests = manifests
+        self.files = files
         self.session = session
         self.templatesFolder = templatesFolder
         self.inspector = Result { () throws(TemplateError) in try InspectorTemplate.load(templatesFolder: templatesFolder) }
@@ -57,8 +60,9 @@ struct ServerPages: Sendable {
                              cacheControl: "no-store", status: .serviceUnavailable, isHead: isHead)
         case .success(let template):
             let accept = request.accept
-            let view = InspectorView(manifest: manifests.index().manifest, status: manifests.status(),
-                                     hints: ClientHints(request),
+            let hints = ClientHints(request), files = self.files
+            let view = InspectorView(manifest: manifests.index().manifest, status: manifests.status(), hints: hints,
+                                     negotiate: { DiskNegotiation.negotiate($0, hints: hints, files: files).negotiation },
                                      acceptText: accept.joined(separator: ", "), build: session?.latestStatus)
             return Self.text(template.render(view), contentType: "text/html; charset=utf-8", cacheControl: "no-store",
                              isHead: isHead, extra: [.acceptCH: StaticResponder.acceptCH])

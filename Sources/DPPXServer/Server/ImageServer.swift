@@ -60,8 +60,9 @@ public struct ImageServer: Sendable {
     /// descriptor limit (`DescriptorLimit`).
     public func makeListener(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> HTTPListener {
         let timeout = options.idleTimeout.components
-        let pages = ServerPages(manifests: manifests, session: session, templatesFolder: options.templatesFolder)
-        let responder = StaticResponder(files: RootedFileSystem(root: options.root), manifests: manifests, pages: pages,
+        let files = RootedFileSystem(root: options.root)
+        let pages = ServerPages(manifests: manifests, files: files, session: session, templatesFolder: options.templatesFolder)
+        let responder = StaticResponder(files: files, manifests: manifests, pages: pages,
                                         cachePolicy: options.cachePolicy, addsReloadScript: session != nil,
                                         rewrite: options.rewrite)
         let maximumConnections = options.maximumConnections ?? DescriptorLimit.maximumConnections(for: DescriptorLimit.raiseToHard())
