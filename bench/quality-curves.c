@@ -64,7 +64,7 @@ static long encode_and_score(VipsImage *image, int webp, int sharp, int level, d
     g_free(buffer);
     if (!pixels) return -1;
     int status = cvips_ssimulacra2(VIPS_IMAGE_ADDR(image, 0, 0), VIPS_IMAGE_ADDR(pixels, 0, 0), image->Xsize,
-                                   image->Ysize, 3, score);
+                                   image->Ysize, 3, 1, score);
     g_object_unref(pixels);
     return status ? -1 : bytes;
 }
@@ -74,7 +74,7 @@ static double plain_room(VipsImage *image) {
     VipsImage *round_trip = NULL;
     double score = -1;
     if (cvips_webp_plain_roundtrip(image, &round_trip)) return -1;
-    if (cvips_ssimulacra2(VIPS_IMAGE_ADDR(image, 0, 0), VIPS_IMAGE_ADDR(round_trip, 0, 0), image->Xsize, image->Ysize, 3, &score))
+    if (cvips_ssimulacra2(VIPS_IMAGE_ADDR(image, 0, 0), VIPS_IMAGE_ADDR(round_trip, 0, 0), image->Xsize, image->Ysize, 3, 1, &score))
         score = -1;
     g_object_unref(round_trip);
     return score;

@@ -32,6 +32,13 @@
  * sums per tile (72 bytes, 0.8 MB in all at 4096x4096), added up at the end tile by tile, each
  * tile top to bottom: the order of the sums when each scale was scored in tiles on its own.
  *
+ * Two threads. A build with a core idle scores a tall enough image in two parts at once, its top
+ * and bottom halves (`ssim2_part`): each streams its own rows, and the rows of the other half
+ * that its last output rows read at every scale, into rings of its own, and pools only its own
+ * groups of rows into the shared records. The split falls between whole groups at every scale,
+ * so each record is computed from the same rows in the same order as by one thread, and the
+ * score is the same to the bit.
+ *
  * Arithmetic. The scores are sensitive to rounding (the variances are differences of nearly
  * equal blurred products): a change in the last bit of one value in seven (another cube root)
  * moves them by up to 0.01. So each blur adds its 11 taps in order, from the farthest left or
@@ -355,6 +362,9 @@ typedef struct {
     int width, height;
     /* The next input row, the next output row (the first of a group), the 512-column tiles. */
     int y, next_row, tiles;
+    /* The output rows this stream pools end at `end_row`; input rows outside [ring_from,
+     * ring_to) are only averaged into the next scale (a part of the image's context rows). */
+    int end_row, ring_from, ring_to;
     /* The ring of SSIM2_RING_ROWS full-width rows of 21 planes: XYB of a (0-2) and b (3-5), then
      * per channel c the horizontally blurred mu1, mu2, s11, s22, s12 at 6 + 5c + q. */
     float *ring;
@@ -365,12 +375,17 @@ typedef struct {
     float *records;
 } ssim2_stream;
 
-/* The floats a scale of `width` x `height` holds: its ring, the next scale's row (6 half rows)
- * and the records. */
-static size_t ssim2_stream_floats(int width, int height, int last) {
+/* The floats a scale `width` wide holds while streaming: its ring and the next scale's row (6
+ * half rows). */
+static size_t ssim2_stream_floats(int width, int last) {
+    return (size_t)21 * SSIM2_RING_ROWS * width + (last ? 0 : 6 * (((size_t)width + 1) / 2));
+}
+
+/* The floats of a scale's records: 18 per group of rows and tile. */
+static size_t ssim2_record_floats(int width, int height) {
     size_t tiles = ((size_t)width + SSIM2_TILE - 1) / SSIM2_TILE;
     size_t groups = ((size_t)height + SSIM2_GROUP - 1) / SSIM2_GROUP;
-    return (size_t)21 * SSIM2_RING_ROWS * width + (last ? 0 : 6 * (((size_t)width + 1) / 2)) + tiles * groups * 18;
+    return tiles * groups * 18;
 }
 
 /* One row of a scale, linear R, G, B of both images: averaged into the next scale's row, to XYB
@@ -387,6 +402,7 @@ static SSIM2_INLINE int ssim2_stream_row(ssim2_stream *s, const float *const rgb
         complete = ssim2_downsample_row(rgb_a, width, height, y, s->half);
         ssim2_downsample_row(rgb_b, width, height, y, s->half + 3);
     }
+    if (y < s->ring_from || y >= s->ring_to) return complete;
     int slot = y % SSIM2_RING_ROWS;
     ssim2_to_xyb(rgb_a[0], rgb_a[1], rgb_a[2], SSIM2_RING(0, slot), SSIM2_RING(1, slot), SSIM2_RING(2, slot), width,
                  bias_root);
@@ -407,7 +423,7 @@ static SSIM2_INLINE int ssim2_stream_row(ssim2_stream *s, const float *const rgb
         ssim2_blur_row(p12, SSIM2_RING(10 + 5 * c, slot), width, 0, width);
     }
     /* The output rows whose inputs are all in the ring (all the rest after the last row). */
-    for (; s->next_row < height; s->next_row += SSIM2_GROUP) {
+    for (; s->next_row < s->end_row; s->next_row += SSIM2_GROUP) {
         int next_row = s->next_row;
         int last_input = next_row + SSIM2_GROUP - 1 + SSIM2_RADIUS;
         if ((last_input < height ? last_input : height - 1) > y) break;
@@ -461,12 +477,13 @@ static SSIM2_INLINE int ssim2_stream_row(ssim2_stream *s, const float *const rgb
 /* All the scales at once: each row of the images goes to linear RGB and through scale 0, and
  * each row of a scale's 2x2 means, as soon as it is complete, through the next scale. */
 static SSIM2_INLINE void ssim2_stream_body(const ssim2_level *a, const ssim2_level *b, ssim2_stream *streams,
-                                           int count, float *linear, float *product, float *block) {
+                                           int count, float *linear, float *product, float *block, int first_row,
+                                           int end_row) {
     int width = a->width;
     float *const lin_a[3] = {linear, linear + width, linear + 2 * (size_t)width};
     float *const lin_b[3] = {linear + 3 * (size_t)width, linear + 4 * (size_t)width, linear + 5 * (size_t)width};
     const float bias_root = cbrtf(ssim2_bias);
-    for (int y = 0; y < a->height; y++) {
+    for (int y = first_row; y < end_row; y++) {
         const float *rgb_a[3], *rgb_b[3];
         ssim2_linear_row(a, y, 0, width, lin_a, rgb_a);
         ssim2_linear_row(b, y, 0, width, lin_b, rgb_b);
@@ -484,21 +501,82 @@ static SSIM2_INLINE void ssim2_stream_body(const ssim2_level *a, const ssim2_lev
  * instruction instead of SSE2's 4), chosen at run time. No FMA: each lane computes what the
  * baseline computes, in the same order, so both give the same scores to the bit. */
 static void ssim2_stream_baseline(const ssim2_level *a, const ssim2_level *b, ssim2_stream *streams, int count,
-                                  float *linear, float *product, float *block) {
-    ssim2_stream_body(a, b, streams, count, linear, product, block);
+                                  float *linear, float *product, float *block, int first_row, int end_row) {
+    ssim2_stream_body(a, b, streams, count, linear, product, block, first_row, end_row);
 }
 
 #if SSIM2_DISPATCH
 __attribute__((target("avx2"))) static void ssim2_stream_avx2(const ssim2_level *a, const ssim2_level *b,
                                                               ssim2_stream *streams, int count, float *linear,
-                                                              float *product, float *block) {
-    ssim2_stream_body(a, b, streams, count, linear, product, block);
+                                                              float *product, float *block, int first_row,
+                                                              int end_row) {
+    ssim2_stream_body(a, b, streams, count, linear, product, block, first_row, end_row);
 }
 #endif
 
-/* The score of one pair with alpha (if any) blended onto `background`. */
+/* One thread's share of a score: input rows [first_row, end_row) of the image, and at each scale
+ * the output rows [pooled_from, pooled_to) pooled into the shared records. */
+typedef struct {
+    const ssim2_level *a, *b;
+    int count;
+    const int *widths, *heights;
+    int first_row, end_row;
+    int pooled_from[SSIM2_SCALES], pooled_to[SSIM2_SCALES];
+    float *const *records;
+    int status;
+} ssim2_part;
+
+/* Streams a part's rows through every scale, with its own rings and rows. */
+static gpointer ssim2_run_part(gpointer data) {
+    ssim2_part *part = data;
+    int count = part->count, width = part->widths[0];
+    /* One allocation: each scale's ring and next scale's row, then 6 rows of scale 0's linear
+     * RGB, 3 of products and the vertical pass's blocks (5 planes of SSIM2_GROUP rows). */
+    size_t floats = (size_t)width * 9 + 5 * SSIM2_GROUP * SSIM2_BLOCK;
+    for (int s = 0; s < count; s++) floats += ssim2_stream_floats(part->widths[s], s + 1 == count);
+    float *work = g_try_malloc(sizeof(float) * floats);
+    if (!work) {
+        part->status = -1;
+        return NULL;
+    }
+    ssim2_stream streams[SSIM2_SCALES];
+    float *next = work;
+    for (int s = 0; s < count; s++) {
+        ssim2_stream *stream = &streams[s];
+        int w = part->widths[s], h = part->heights[s];
+        stream->width = w;
+        stream->height = h;
+        /* The first input row of each scale: the part's first row of the image, halved. */
+        stream->y = part->first_row >> s;
+        stream->next_row = part->pooled_from[s];
+        stream->end_row = part->pooled_to[s];
+        stream->ring_from = part->pooled_from[s] - SSIM2_RADIUS;
+        stream->ring_to = part->pooled_to[s] + SSIM2_RADIUS;
+        stream->tiles = (w + SSIM2_TILE - 1) / SSIM2_TILE;
+        stream->ring = next;
+        next += (size_t)21 * SSIM2_RING_ROWS * w;
+        for (int c = 0; c < 6; c++) {
+            stream->half[c] = s + 1 < count ? next + (size_t)c * ((w + 1) / 2) : NULL;
+        }
+        if (s + 1 < count) next += 6 * (size_t)((w + 1) / 2);
+        stream->records = part->records[s];
+    }
+    float *linear = next, *product = linear + 6 * (size_t)width, *block = product + 3 * (size_t)width;
+#if SSIM2_DISPATCH
+    if (ssim2_avx2)
+        ssim2_stream_avx2(part->a, part->b, streams, count, linear, product, block, part->first_row, part->end_row);
+    else
+#endif
+        ssim2_stream_baseline(part->a, part->b, streams, count, linear, product, block, part->first_row, part->end_row);
+    g_free(work);
+    part->status = 0;
+    return NULL;
+}
+
+/* The score of one pair with alpha (if any) blended onto `background`, on `threads` threads (1
+ * or 2; 2 only for images tall enough, see below). */
 static int ssim2_score_once(const unsigned char *reference, const unsigned char *distorted, int width, int height,
-                            int bands, float background, double *score) {
+                            int bands, float background, int threads, double *score) {
     ssim2_level a = {width, height, reference, bands, background, NULL};
     ssim2_level b = {width, height, distorted, bands, background, NULL};
     /* The scales scored: each half the previous one, while both sides are 8 or more. */
@@ -507,12 +585,17 @@ static int ssim2_score_once(const unsigned char *reference, const unsigned char 
         widths[count] = w;
         heights[count++] = h;
     }
-    /* One allocation: each scale's stream, then 6 rows of scale 0's linear RGB, 3 of products and
-     * the vertical pass's blocks (5 planes of SSIM2_GROUP rows). */
-    size_t floats = (size_t)width * 9 + 5 * SSIM2_GROUP * SSIM2_BLOCK;
-    for (int s = 0; s < count; s++) floats += ssim2_stream_floats(widths[s], heights[s], s + 1 == count);
-    float *work = count ? g_try_malloc(sizeof(float) * floats) : NULL;
-    if (count && !work) return -1;
+    /* Each scale's pooled sums per group of rows and tile, which the parts fill in. */
+    size_t record_floats = 0;
+    for (int s = 0; s < count; s++) record_floats += ssim2_record_floats(widths[s], heights[s]);
+    float *record_block = count ? g_try_malloc(sizeof(float) * record_floats) : NULL;
+    if (count && !record_block) return -1;
+    float *records[SSIM2_SCALES];
+    float *next_records = record_block;
+    for (int s = 0; s < count; s++) {
+        records[s] = next_records;
+        next_records += ssim2_record_floats(widths[s], heights[s]);
+    }
     /* With alpha, three powf a pixel and image cost more than a table of every (alpha, value)
      * pair from about 131 072 pixels. The table is 256 KB: from 256 columns, less than the rings
      * take (2.4 KB a column). */
@@ -520,7 +603,7 @@ static int ssim2_score_once(const unsigned char *reference, const unsigned char 
     if (count && bands == 4 && width >= 256 && (size_t)width * height >= (1u << 17)) {
         blend = g_try_malloc(sizeof(float) * 256 * 256);
         if (!blend) {
-            g_free(work);
+            g_free(record_block);
             return -1;
         }
         for (int alpha = 0; alpha < 256; alpha++) {
@@ -530,48 +613,59 @@ static int ssim2_score_once(const unsigned char *reference, const unsigned char 
         }
         a.blend = b.blend = blend;
     }
-    ssim2_stream streams[SSIM2_SCALES];
-    float *next = work;
-    for (int s = 0; s < count; s++) {
-        ssim2_stream *stream = &streams[s];
-        int w = widths[s], h = heights[s];
-        stream->width = w;
-        stream->height = h;
-        stream->y = stream->next_row = 0;
-        stream->tiles = (w + SSIM2_TILE - 1) / SSIM2_TILE;
-        stream->ring = next;
-        next += (size_t)21 * SSIM2_RING_ROWS * w;
-        for (int c = 0; c < 6; c++) {
-            stream->half[c] = s + 1 < count ? next + (size_t)c * ((w + 1) / 2) : NULL;
+
+    /* Two parts split the image at row `split`, a multiple of `unit` (a group of rows at the last
+     * scale), so each scale splits between whole groups. Each part goes `context` rows into the
+     * other's half, the rows the last scale's blur reads (SSIM2_RADIUS there) and the rows under
+     * them at every scale: there they only average into the next scale, except the SSIM2_RADIUS
+     * rows next to its own, which the blur reads. Every pooled value is computed from the same
+     * rows in the same order as in one part, so the score is the same to the bit. */
+    int parts = 1, split = 0;
+    if (count && threads >= 2) {
+        int unit = SSIM2_GROUP << (count - 1), context = SSIM2_RADIUS << (count - 1);
+        split = height / 2 / unit * unit;
+        if (split >= 2 * context && height - split >= 2 * context) parts = 2;
+    }
+    ssim2_part part[2];
+    for (int p = 0; p < parts; p++) {
+        ssim2_part *one = &part[p];
+        *one = (ssim2_part){&a, &b, count, widths, heights, 0, height, {0}, {0}, records, -1};
+        int context = SSIM2_RADIUS << (count - 1);
+        if (parts == 2) {
+            one->first_row = p == 0 ? 0 : split - context;
+            one->end_row = p == 0 ? split + context : height;
         }
-        if (s + 1 < count) next += 6 * (size_t)((w + 1) / 2);
-        stream->records = next;
-        next += (size_t)stream->tiles * ((h + SSIM2_GROUP - 1) / SSIM2_GROUP) * 18;
+        for (int s = 0; s < count; s++) {
+            one->pooled_from[s] = parts == 2 && p == 1 ? split >> s : 0;
+            one->pooled_to[s] = parts == 2 && p == 0 ? split >> s : heights[s];
+        }
     }
     if (count) {
-        float *linear = next, *product = linear + 6 * (size_t)width, *block = product + 3 * (size_t)width;
-#if SSIM2_DISPATCH
-        if (ssim2_avx2)
-            ssim2_stream_avx2(&a, &b, streams, count, linear, product, block);
-        else
-#endif
-            ssim2_stream_baseline(&a, &b, streams, count, linear, product, block);
+        GThread *helper = parts == 2 ? g_thread_try_new("ssimulacra2", ssim2_run_part, &part[1], NULL) : NULL;
+        ssim2_run_part(&part[0]);
+        /* Without a thread (none to be had), the second part runs here after the first. */
+        if (helper) g_thread_join(helper);
+        else if (parts == 2) ssim2_run_part(&part[1]);
+        if (part[0].status != 0 || (parts == 2 && part[1].status != 0)) {
+            g_free(record_block);
+            g_free(blend);
+            return -1;
+        }
     }
 
     /* Each scale's pooled errors: the groups' sums added in double, tile by tile, each tile top to
      * bottom (the order the scales were scored in before they streamed). */
     ssim2_scale scales[SSIM2_SCALES];
     for (int s = 0; s < count; s++) {
-        const ssim2_stream *stream = &streams[s];
-        size_t groups = ((size_t)stream->height + SSIM2_GROUP - 1) / SSIM2_GROUP;
+        size_t entries = ssim2_record_floats(widths[s], heights[s]) / 18;
         double sums[3][6];
         memset(sums, 0, sizeof(sums));
-        for (size_t r = 0; r < (size_t)stream->tiles * groups; r++) {
+        for (size_t r = 0; r < entries; r++) {
             for (int c = 0; c < 3; c++) {
-                for (int k = 0; k < 6; k++) sums[c][k] += stream->records[r * 18 + 6 * c + k];
+                for (int k = 0; k < 6; k++) sums[c][k] += records[s][r * 18 + 6 * c + k];
             }
         }
-        double pixels = (double)stream->width * stream->height;
+        double pixels = (double)widths[s] * heights[s];
         ssim2_scale *out = &scales[s];
         for (int c = 0; c < 3; c++) {
             out->ssim[c][0] = sums[c][0] / pixels;
@@ -582,7 +676,7 @@ static int ssim2_score_once(const unsigned char *reference, const unsigned char 
             out->detail_lost[c][1] = sqrt(sqrt(sums[c][5] / pixels));
         }
     }
-    g_free(work);
+    g_free(record_block);
     g_free(blend);
 
     /* The weights are taken in order over channel, scale, norm and map, as the published
@@ -605,14 +699,14 @@ static int ssim2_score_once(const unsigned char *reference, const unsigned char 
 }
 
 int cvips_ssimulacra2(const unsigned char *reference, const unsigned char *distorted, int width, int height,
-                      int bands, double *score) {
+                      int bands, int threads, double *score) {
     if (width <= 0 || height <= 0 || (bands != 3 && bands != 4)) return -1;
     g_once(&ssim2_tables_once, ssim2_make_tables, NULL);
-    if (bands == 3) return ssim2_score_once(reference, distorted, width, height, bands, 0, score);
+    if (bands == 3) return ssim2_score_once(reference, distorted, width, height, bands, 0, threads, score);
     /* With alpha, the worse of a dark and a light background: a change hidden on one shows on the other. */
     double dark, light;
-    if (ssim2_score_once(reference, distorted, width, height, bands, 0.1f, &dark) != 0) return -1;
-    if (ssim2_score_once(reference, distorted, width, height, bands, 0.9f, &light) != 0) return -1;
+    if (ssim2_score_once(reference, distorted, width, height, bands, 0.1f, threads, &dark) != 0) return -1;
+    if (ssim2_score_once(reference, distorted, width, height, bands, 0.9f, threads, &light) != 0) return -1;
     *score = dark < light ? dark : light;
     return 0;
 }

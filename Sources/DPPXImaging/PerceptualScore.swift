@@ -10,8 +10,9 @@ public enum PerceptualScore {
     public static let minimumSide = 8
 
     /// The score of `distorted` against `reference`, two images of the same size. `file` names
-    /// the master in errors.
-    public static func ssimulacra2(reference: VipsImage, distorted: VipsImage, file: String) throws(ImagingError) -> Double {
+    /// the master in errors. `threads` 2 scores the two halves of a tall enough image at once,
+    /// to the same score.
+    public static func ssimulacra2(reference: VipsImage, distorted: VipsImage, threads: Int = 1, file: String) throws(ImagingError) -> Double {
         guard reference.width == distorted.width, reference.fullHeight == distorted.fullHeight else {
             throw ImagingError(file: file, reason: "cannot be scored: the encoded file is \(distorted.width)x\(distorted.fullHeight), its pixels \(reference.width)x\(reference.fullHeight)")
         }
@@ -28,7 +29,7 @@ public enum PerceptualScore {
             guard let twoPixels = vips_image_get_data(two.pointer) else { throw ImagingError.libvips(file: file, "cannot be scored: ") }
             var score = 0.0
             guard cvips_ssimulacra2(onePixels.assumingMemoryBound(to: UInt8.self), twoPixels.assumingMemoryBound(to: UInt8.self),
-                                    Int32(one.width), Int32(one.fullHeight), Int32(bands), &score) == 0 else {
+                                    Int32(one.width), Int32(one.fullHeight), Int32(bands), Int32(threads), &score) == 0 else {
                 throw ImagingError(file: file, reason: "cannot be scored: out of memory")
             }
             return score
@@ -36,7 +37,7 @@ public enum PerceptualScore {
     }
 
     /// The score of the file `bytes` (any format libvips reads) against `reference`.
-    public static func ssimulacra2(reference: VipsImage, encoded bytes: [UInt8], file: String) throws(ImagingError) -> Double {
+    public static func ssimulacra2(reference: VipsImage, encoded bytes: [UInt8], threads: Int = 1, file: String) throws(ImagingError) -> Double {
         let decoded = try Vips.attributed { () throws(ImagingError) -> VipsImage in
             let result = bytes.withUnsafeBytes { buffer in
                 Result { () throws(ImagingError) -> VipsImage in
@@ -52,7 +53,7 @@ public enum PerceptualScore {
             }
             return try result.get()
         }
-        return try ssimulacra2(reference: reference, distorted: decoded, file: file)
+        return try ssimulacra2(reference: reference, distorted: decoded, threads: threads, file: file)
     }
 
     /// 8-bit sRGB with 3 bands, or 4 with alpha.

@@ -109,8 +109,10 @@ public enum QualitySearch {
     }
 
     /// The smallest file of `image` in `format` scoring at least `target`, and what was chosen.
+    /// Each score takes `scoreThreads()` threads (2 while a core is idle; the same scores).
     public static func encode(_ image: VipsImage, as format: ImageFormat, settings: EncodeSettings, target: Double,
-                              losslessSource: Bool, file: String) throws(ImagingError) -> (bytes: [UInt8], choice: Manifest.QualitySearchResult) {
+                              losslessSource: Bool, scoreThreads: () -> Int = { 1 },
+                              file: String) throws(ImagingError) -> (bytes: [UInt8], choice: Manifest.QualitySearchResult) {
         let scales = scales(for: format)
         guard let top = scales.last?.upperBound, let fixed = EncodeSettings.defaultQuality(for: format) else {
             throw ImagingError(file: file, reason: "has no quality to search for \(format.rawValue)")
@@ -147,7 +149,7 @@ public enum QualitySearch {
             if let known = whole[quality] { return known }
             let bytes = try encoded(pixels, wholeWebP, quality)
             if quality == fixed, wholeWebP?.sharp != true { fixedBytes = bytes.count }
-            let score = try PerceptualScore.ssimulacra2(reference: pixels, encoded: bytes, file: file)
+            let score = try PerceptualScore.ssimulacra2(reference: pixels, encoded: bytes, threads: scoreThreads(), file: file)
             whole[quality] = score
             // The smallest passing file (of either JPEG chroma); the top level when nothing passes.
             let passes = score >= goal
@@ -160,7 +162,8 @@ public enum QualitySearch {
         func sampleStep(_ level: Int) throws(ImagingError) -> Double {
             if let known = sampled[level] { return known }
             guard let sample else { return try wholeStep(level) }
-            let score = try PerceptualScore.ssimulacra2(reference: sample, encoded: encoded(sample, sampleWebP, level), file: file)
+            let score = try PerceptualScore.ssimulacra2(reference: sample, encoded: encoded(sample, sampleWebP, level),
+                                                        threads: scoreThreads(), file: file)
             sampled[level] = score
             return score
         }

@@ -62,6 +62,22 @@ struct PerceptualScoreTests {
         #expect(direct == viaLibvips && direct < 100, "libwebp straight: \(direct); libvips's loader: \(viaLibvips)")
     }
 
+    @Test("a score on two threads, the image's halves at once, is the one-thread score to the bit",
+          arguments: [(700, 1400, 3), (1283, 1031, 3), (257, 1283, 4), (100, 4000, 3), (640, 700, 3), (33, 2049, 4)])
+    func twoThreadsScoreTheSame(width: Int, height: Int, bands: Int) throws {
+        let folder = ScratchFolder("dppx-score-threads")
+        var pixels = bands == 3 ? ScenePicture.pixels(width: width, height: height) : TestImages.photoPixels(width: width, height: height, bands: 4)
+        if bands == 4 { for index in stride(from: 3, to: pixels.count, by: 4) { pixels[index] = UInt8((index / 4) % width * 255 / width) } }
+        try TestImages.writePixels(pixels, width: width, height: height, bands: bands, to: folder("original.png"))
+        try TestImages.writePixels(pixels, width: width, height: height, bands: bands, to: folder("attempt.webp") + "[Q=50]")
+        let reference = try Self.pixels(folder("original.png"))
+        let attempt = try Self.bytes(folder("attempt.webp"))
+        let one = try PerceptualScore.ssimulacra2(reference: reference, encoded: attempt, threads: 1, file: "attempt.webp")
+        let two = try PerceptualScore.ssimulacra2(reference: reference, encoded: attempt, threads: 2, file: "attempt.webp")
+        #expect(one == two, "one thread \(one), two \(two)")
+        #expect(one < 100)
+    }
+
     @Test("a transparent image scores its colour where it shows: invisible colour changes under alpha 0 cost nothing")
     func alphaHidesInvisibleColour() throws {
         try Vips.start()

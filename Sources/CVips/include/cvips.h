@@ -205,9 +205,11 @@ int cvips_ref_count(VipsImage *image);
 /* The SSIMULACRA2 score of `distorted` against `reference`, two width x height images of
  * interleaved 8-bit sRGB with `bands` 3 (RGB) or 4 (RGBA: the worse of a dark and a light
  * background). 100 means identical; 90 visually lossless; 80 very high quality; 70 high;
- * 50 medium. Images under 8 pixels across have no scale to compare and score 100. Returns
- * -1 when memory runs out or the arguments are wrong. */
+ * 50 medium. Images under 8 pixels across have no scale to compare and score 100. `threads`
+ * 2 scores the top and bottom halves of images tall enough (about 640 rows and more) on two
+ * threads, with the same score to the bit; 1 on this one. Returns -1 when memory runs out or
+ * the arguments are wrong. */
 int cvips_ssimulacra2(const unsigned char *reference, const unsigned char *distorted, int width, int height,
-                      int bands, double *score);
+                      int bands, int threads, double *score);
 
 #endif

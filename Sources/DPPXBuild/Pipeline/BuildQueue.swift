@@ -114,6 +114,13 @@ final class BuildQueue: @unchecked Sendable {
         condition.broadcast()
     }
 
+    /// Whether fewer tasks run than the machine has `cores`.
+    func hasIdleCore(cores: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return runningTasks < cores
+    }
+
     private func cost(of output: (job: MasterBuilder.Job, index: Int)) -> Int {
         output.job.memoryEstimate(ofOutput: output.index)
     }

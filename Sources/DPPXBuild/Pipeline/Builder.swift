@@ -107,7 +107,9 @@ public final class Builder: Sendable {
                     }
                     queue.opened(index, job)
                 case .output(let job, let index):
-                    let last = worker.encode(job, output: index)
+                    // A score may take a second thread while a core has no task (the memory budget
+                    // holding the other workers back, or the build's last outputs).
+                    let last = worker.encode(job, output: index, scoreThreads: { queue.hasIdleCore(cores: cores) ? 2 : 1 })
                     if last {
                         do throws(FileProblem) {
                             built(job.source, job.sourceHash, try worker.finish(job))

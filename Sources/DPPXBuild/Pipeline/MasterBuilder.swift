@@ -147,8 +147,9 @@ struct MasterBuilder: Sendable {
             let resizedCopy = output.size == master.size ? 0 : pixels * bands
             let resize = output.size == master.size ? 0 : Self.resizeBuffers(width: master.size.width, alpha: decodedHasAlpha)
             // A quality search holds the resized pixels, each attempt's decoded file and the
-            // score's rows (about 2.4 KB a column for all six scales; it streams them).
-            let search = encodeSettings.quality(for: output.format) == .auto ? pixels * 2 * bands + output.size.width * 4096 : 0
+            // score's rows (about 2.4 KB a column for all six scales, it streams them; twice
+            // that while a core is idle and the score takes two threads).
+            let search = encodeSettings.quality(for: output.format) == .auto ? pixels * 2 * bands + output.size.width * 5120 : 0
             // libjxl's recompression of the JPEG written (measured: about 19 bytes a pixel).
             let companion = companions[index] == nil ? 0 : pixels * 20
             switch output.format {
@@ -263,8 +264,8 @@ struct MasterBuilder: Sendable {
     }
 
     /// Writes `job.outputs[index]`. Failures are recorded in the job; true when this was the
-    /// job's last output.
-    func encode(_ job: Job, output index: Int) -> Bool {
+    /// job's last output. `scoreThreads`: how many threads a quality search's next score may take.
+    func encode(_ job: Job, output index: Int, scoreThreads: () -> Int = { 1 }) -> Bool {
         let output = job.outputs[index]
         guard !job.hasFailed else {
             return job.record(.failure(FileProblem(file: job.source.relativePath, reason: "skipped")))
@@ -279,7 +280,8 @@ struct MasterBuilder: Sendable {
                     bytes = passed
                 } else if let input {
                     let target = job.searchTarget(for: output)
-                    let encoded = try Encoder.encode(input, settings: job.encodeSettings, target: target, file: job.source.relativePath)
+                    let encoded = try Encoder.encode(input, settings: job.encodeSettings, target: target, scoreThreads: scoreThreads,
+                                                     file: job.source.relativePath)
                     bytes = encoded.bytes
                     search = encoded.choice
                 } else {
