@@ -8,6 +8,17 @@ static void cvips_unref_on_close(VipsImage *image, gpointer owner) {
     g_object_unref(owner);
 }
 
+/* One scan for every "is the alpha band all 255?" question: dropping a master's opaque alpha,
+ * and whether a WebP input needs an alpha plane. */
+int cvips_alpha_is_opaque(const uint8_t *pixels, size_t stride, int width, int height, int bands) {
+    for (int y = 0; y < height; y++) {
+        const uint8_t *row = pixels + (size_t) y * stride;
+        for (int x = 0; x < width; x++)
+            if (row[(size_t) x * (size_t) bands + (size_t) bands - 1] != 255) return 0;
+    }
+    return 1;
+}
+
 /* For a decoded still image in memory, 8-bit with an alpha band that is 255 everywhere (most
  * PNGs exported "with transparency" that have none): the same pixels without the alpha band,
  * moved down in place in the same buffer, so nothing is allocated. `in` is then spent: only
@@ -19,8 +30,7 @@ int cvips_drop_opaque_alpha(VipsImage *in, VipsImage **out) {
     size_t pixels = (size_t) in->Xsize * (size_t) in->Ysize;
     if (VIPS_IMAGE_SIZEOF_IMAGE(in) != pixels * bands || !in->data) return 1;
     uint8_t *data = (uint8_t *) in->data;
-    for (size_t i = 0; i < pixels; i++)
-        if (data[i * bands + bands - 1] != 255) return 1;
+    if (!cvips_alpha_is_opaque(data, (size_t) in->Xsize * (size_t) bands, in->Xsize, in->Ysize, bands)) return 1;
     int colour = bands - 1;
     for (size_t i = 1; i < pixels; i++)
         memmove(data + i * colour, data + i * bands, (size_t) colour);

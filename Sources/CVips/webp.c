@@ -183,16 +183,6 @@ int cvips_webp_input_resized(const WebPPicture *from, int width, int height, Web
  * same bytes: WebPSearchInputTests). */
 enum { CVIPS_SHARP_STRIP_ROWS = 256, CVIPS_SHARP_CONTEXT_ROWS = 16 };
 
-/* Whether any pixel of an 8-bit, 4-band image in memory is not fully opaque. */
-static int cvips_has_transparency(const uint8_t *pixels, size_t stride, int width, int height) {
-    for (int y = 0; y < height; y++) {
-        const uint8_t *row = pixels + (size_t) y * stride;
-        for (int x = 0; x < width; x++)
-            if (row[(size_t) x * 4 + 3] != 255) return 1;
-    }
-    return 0;
-}
-
 /* Fills `yuv` (YUV 4:2:0, with an alpha plane if the pixels have transparency) from 8-bit
  * pixels with 3 or 4 bands by libwebp's sharp conversion, strip by strip. */
 static int cvips_webp_sharp_yuv(const uint8_t *pixels, size_t stride, int bands, WebPPicture *yuv) {
@@ -242,7 +232,7 @@ int cvips_webp_input_new(VipsImage *in, int lossless, int sharp, WebPPicture **o
     size_t stride = VIPS_IMAGE_SIZEOF_LINE(memory);
     const uint8_t *pixels = VIPS_IMAGE_ADDR(memory, 0, 0);
     if (sharp && !lossless) {
-        int alpha = memory->Bands == 4 && cvips_has_transparency(pixels, stride, memory->Xsize, memory->Ysize);
+        int alpha = memory->Bands == 4 && !cvips_alpha_is_opaque(pixels, stride, memory->Xsize, memory->Ysize, 4);
         WebPPicture *picture = cvips_webp_yuv_picture_new(memory->Xsize, memory->Ysize, alpha, "webpsave");
         int converted = picture && cvips_webp_sharp_yuv(pixels, stride, memory->Bands, picture);
         g_object_unref(memory);

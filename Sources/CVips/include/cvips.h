@@ -109,6 +109,9 @@ int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out);
 
 /* --- operations.c: pixels in memory, resizing, colour --- */
 
+/* Whether the last of `bands` 8-bit bands is 255 in every pixel of rows `stride` bytes apart. */
+int cvips_alpha_is_opaque(const uint8_t *pixels, size_t stride, int width, int height, int bands);
+
 /* For a decoded still image in memory, 8-bit with an alpha band that is 255 everywhere: the
  * same pixels without the alpha band, moved down in place, so nothing is allocated. `in` is
  * then spent: only `out` may be read (it keeps `in` alive). Returns 1, with `in` untouched,
