@@ -327,24 +327,35 @@ static int cvips_webp_input_to_bytes(WebPPicture *picture, uint8_t *out, size_t 
     return 0;
 }
 
-/* `in` (8-bit, 3 or 4 bands) through libwebp's plain conversion to YUV 4:2:0 and back, as a
- * decoder upsamples it, with nothing compressed: the best any lossy WebP of it converted
- * plainly can look. A memory image of the same bands. */
-int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out) {
-    WebPPicture *picture = NULL;
-    if (cvips_webp_input_new(in, 0, 0, &picture)) return -1;
+/* A YUV input's pixels as a decoder upsamples them, nothing compressed: a memory image of
+ * `bands` 3 or 4. The conversion reads a view of the input's planes, so the input is left as
+ * it was and can still be encoded. */
+int cvips_webp_input_rgb(const WebPPicture *picture, int bands, VipsImage **out) {
+    WebPPicture view;
+    if (picture->use_argb || !WebPPictureView(picture, 0, 0, picture->width, picture->height, &view)) {
+        vips_error("webpload", "the input is not YUV 4:2:0");
+        return -1;
+    }
     VipsImage *image = vips_image_new_memory();
-    vips_image_init_fields(image, picture->width, picture->height, in->Bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+    vips_image_init_fields(image, picture->width, picture->height, bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
                            VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
     int failed = vips_image_write_prepare(image)
-        || cvips_webp_input_to_bytes(picture, VIPS_IMAGE_ADDR(image, 0, 0), VIPS_IMAGE_SIZEOF_LINE(image), in->Bands);
-    cvips_webp_input_free(picture);
+        || cvips_webp_input_to_bytes(&view, VIPS_IMAGE_ADDR(image, 0, 0), VIPS_IMAGE_SIZEOF_LINE(image), bands);
+    WebPPictureFree(&view);
     if (failed) {
         g_object_unref(image);
         return -1;
     }
     *out = image;
     return 0;
+}
+
+int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out) {
+    WebPPicture *picture = NULL;
+    if (cvips_webp_input_new(in, 0, 0, &picture)) return -1;
+    int status = cvips_webp_input_rgb(picture, in->Bands, out);
+    cvips_webp_input_free(picture);
+    return status;
 }
 
 /* The pixels of `from` (a YUV 4:2:0 input) at width x height as 8-bit RGBA, into `rgba`

@@ -127,12 +127,11 @@ public enum QualitySearch {
         // quality's file, the savings' baseline, is not one of the steps: it is encoded on its
         // own, as a fixed build writes it.
         let sample = try self.sample(of: pixels, format: format, file: file)
-        let sharp = format == .webp ? try WebPSearchInput.sharpPays(for: sample ?? pixels, goal: goal, file: file) : false
-        var wholeWebP = format == .webp ? try WebPSearchInput(pixels, sharp: sharp, file: file) : nil
+        let webp = format == .webp ? try WebPSearchInput.inputs(for: pixels, sample: sample, goal: goal, file: file) : nil
+        var wholeWebP = webp?.whole, sampleWebP = webp?.sample
         // What the manifest says of a WebP's conversion (pixels libwebp is not handed, such as
         // grey ones, go through libvips's plain one).
         let sharpYUV = format == .webp ? wholeWebP?.sharp ?? false : nil
-        var sampleWebP: WebPSearchInput? = if let sample, format == .webp { try WebPSearchInput(sample, sharp: sharp, file: file) } else { nil }
         func encoded(_ pixels: VipsImage, _ webp: WebPSearchInput?, _ level: Int) throws(ImagingError) -> [UInt8] {
             let (quality, chroma) = rung(level, of: format)
             if let webp { return try webp.encode(quality: quality, settings: settings, file: file) }

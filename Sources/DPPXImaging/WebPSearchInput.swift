@@ -39,15 +39,38 @@ public final class WebPSearchInput {
         }
     }
 
+    /// The inputs of a search of `pixels`, and of its `sample` where it has one, aiming at
+    /// `goal`: converted sharp where `sharpPays` (asked of the sample where there is one), else
+    /// plainly. The plain conversion the choice was made on is the one kept when plain is
+    /// chosen, so nothing is converted twice. Nil for pixels libwebp does not take.
+    public static func inputs(for pixels: VipsImage, sample: VipsImage?, goal: Double,
+                              file: String) throws(ImagingError) -> (whole: WebPSearchInput, sample: WebPSearchInput?)? {
+        let judged = sample ?? pixels
+        guard let plain = try WebPSearchInput(judged, sharp: false, file: file) else { return nil }
+        let sharp = try plain.leavesLittleRoom(for: judged, goal: goal, file: file)
+        func input(_ image: VipsImage) throws(ImagingError) -> WebPSearchInput? {
+            image === judged && !sharp ? plain : try WebPSearchInput(image, sharp: sharp, file: file)
+        }
+        guard let whole = try input(pixels) else { return nil }
+        if let sample { return (whole, try input(sample)) }
+        return (whole, nil)
+    }
+
     /// Whether a search of `pixels` aiming at `goal` is better off converted sharp: the plain
     /// conversion alone, before any compression, scores under `goal + headroom`. One conversion
     /// there and back and one score; the search asks it of its sample where it has one.
     public static func sharpPays(for pixels: VipsImage, goal: Double, file: String) throws(ImagingError) -> Bool {
-        guard takes(pixels) else { return false }
+        guard let plain = try WebPSearchInput(pixels, sharp: false, file: file) else { return false }
+        return try plain.leavesLittleRoom(for: pixels, goal: goal, file: file)
+    }
+
+    /// Whether this plain input of `pixels`, back to RGB as a decoder shows it, scores under
+    /// `goal + headroom`: the most any plain WebP of them can score.
+    private func leavesLittleRoom(for pixels: VipsImage, goal: Double, file: String) throws(ImagingError) -> Bool {
         let roundTrip = try Vips.attributed { () throws(ImagingError) -> VipsImage in
-            try VipsImage.make(file: file) { cvips_webp_plain_roundtrip(pixels.pointer, $0) }
+            try VipsImage.make(file: file) { cvips_webp_input_rgb(picture, Int32(pixels.bands), $0) }
         }
-        return try PerceptualScore.ssimulacra2(reference: pixels, distorted: roundTrip, file: file) < goal + headroom
+        return try PerceptualScore.ssimulacra2(reference: pixels, distorted: roundTrip, file: file) < goal + Self.headroom
     }
 
     /// The WebP at `quality`, with `settings`' effort.

@@ -103,6 +103,10 @@ int cvips_webp_picture_encode(WebPPicture *picture, int quality, int lossless, i
  * (width * height * 4 bytes): a placeholder's small copy of a master kept in YUV. */
 int cvips_webp_input_rgba(const WebPPicture *from, int width, int height, uint8_t *rgba);
 
+/* A YUV 4:2:0 input's pixels as a decoder upsamples them, nothing compressed: a memory image
+ * with `bands` 3 or 4. The input is left as it was, to be encoded still. */
+int cvips_webp_input_rgb(const WebPPicture *picture, int bands, VipsImage **out);
+
 /* `in` (8-bit, 3 or 4 bands) through libwebp's plain conversion to YUV 4:2:0 and back, nothing
  * compressed: what the chroma subsampling alone leaves of it. A memory image, same bands. */
 int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out);
