@@ -20,6 +20,12 @@ struct InspectorView {
         let bytes: Int
         let size: String
         let chosen: Bool
+        /// What `quality = "auto"` chose (`62, 4:2:0`, `74, sharp YUV`), else `fixed` or `lossless`.
+        let quality: String
+        /// The file's recorded SSIMULACRA2 score (`81.34`); empty when not searched.
+        let score: String
+        /// Bytes against the format's fixed default: `-31 % (35.2 KB at the fixed quality)`.
+        let againstFixed: String
     }
 
     struct Image {
@@ -50,6 +56,8 @@ struct InspectorView {
         let signalKind: String
         let cacheKind: String
         let variants: [Variant]
+        /// True when any variant's quality was searched: the table then shows what was chosen.
+        let searched: Bool
         /// The placeholder the build recorded: its colour, its preview (a data URI), and what
         /// it leaves out; each nil when absent.
         let placeholderColor: String?
@@ -113,8 +121,12 @@ struct InspectorView {
                     Variant(url: "/" + URLEncoding.encodePath(variant.path), path: variant.path,
                             density: variant.density.description, format: variant.format.rawValue,
                             width: variant.width, height: variant.height, bytes: variant.bytes,
-                            size: Self.humanSize(variant.bytes), chosen: variant.path == chosen)
+                            size: Self.humanSize(variant.bytes), chosen: variant.path == chosen,
+                            quality: Self.quality(of: variant),
+                            score: variant.score.map { "\($0)" } ?? "",
+                            againstFixed: Self.againstFixed(variant))
                 },
+                searched: image.variants.contains { $0.quality != nil },
                 placeholderColor: PlaceholderStyle.color(of: image.placeholder),
                 preview: PlaceholderStyle.preview(of: image.placeholder),
                 placeholderNote: image.placeholder?.limitation,
@@ -145,6 +157,24 @@ struct InspectorView {
         case .exif(let exif): "with EXIF density (\(exif.pixelSize) px laid out at \(exif.cssSize))"
         case .contentDPR(let density): "with Content-DPR: \(density)"
         }
+    }
+
+    /// `62, 4:2:0` or `74, sharp YUV`: the quality an `auto` search wrote and how (a manifest
+    /// written before dppx recorded the WebP conversion gives the quality alone); `lossless`
+    /// for PNG and GIF, `fixed` for a variant encoded at a set quality.
+    static func quality(of variant: Manifest.Variant) -> String {
+        guard let quality = variant.quality else { return [.png, .gif].contains(variant.format) ? "lossless" : "fixed" }
+        if let chroma = variant.chroma { return "\(quality), \(chroma.rawValue)" }
+        if let sharp = variant.sharpYUV { return "\(quality), \(sharp ? "sharp" : "plain") YUV" }
+        return "\(quality)"
+    }
+
+    /// `-31 % (35.2 KB at the fixed quality)`, `+12 % (...)` where the target asked for more
+    /// than the default gives; empty when not searched.
+    static func againstFixed(_ variant: Manifest.Variant) -> String {
+        guard let fixed = variant.fixedQualityBytes, fixed > 0 else { return "" }
+        let percent = Int((Double(variant.bytes - fixed) * 100 / Double(fixed)).rounded())
+        return "\(percent > 0 ? "+" : "")\(percent) % (\(humanSize(fixed)) at the fixed quality)"
     }
 
     /// `812 B`, `48.2 KB`, `1.3 MB`.

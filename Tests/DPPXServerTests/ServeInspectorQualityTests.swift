@@ -1,0 +1,73 @@
+import DPPXCore
+import DPPXServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("dppx serve's inspector shows what quality = \"auto\" chose")
+struct ServeInspectorQualityTests {
+    @Test("a searched variant's quality, conversion, score and bytes against the fixed default are shown; others say fixed or lossless")
+    func searchedVariants() async throws {
+        let fixture = try ServerFixture(formats: [.jpeg, .webp, .png])
+        let path = fixture.root + "/" + Manifest.fileName
+        var manifest = try Manifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        let hero = try #require(manifest.images.firstIndex { $0.path == "images/hero.jpg" })
+        for index in manifest.images[hero].variants.indices {
+            let variant = manifest.images[hero].variants[index]
+            switch (variant.format, variant.density) {
+            case (.jpeg, Density(1)):
+                manifest.images[hero].variants[index].recordSearch(Manifest.QualitySearchResult(
+                    quality: 62, chroma: .subsampled, score: 81.344, fixedQualityBytes: variant.bytes * 2))
+            case (.webp, Density(2)):
+                // Sizes the page only reads: 500 against 400 bytes.
+                manifest.images[hero].variants[index].bytes = 500
+                manifest.images[hero].variants[index].recordSearch(Manifest.QualitySearchResult(
+                    quality: 91, sharpYUV: true, score: 65.1, fixedQualityBytes: 400))
+            default:
+                break
+            }
+        }
+        try fixture.writeBytes(Manifest.fileName, manifest.encoded())
+        // The fixture's files are short texts: their sizes show in bytes.
+        let jpegFixed = try #require(manifest.images[hero].variants.first { $0.path == "images/hero.jpg" }).bytes * 2
+        try #require(jpegFixed < 1000)
+        try await fixture.server().test { client in
+            let html = try await client.get("/_dppx/").text
+            let hero = try #require(Self.section("images/hero.jpg", in: html))
+            #expect(hero.contains(#"<th class="number">Score</th><th>Against fixed</th>"#))
+            #expect(hero.contains("<td>62, 4:2:0</td><td class=\"number\">81.34</td><td>-50 % (\(jpegFixed) B at the fixed quality)</td>"))
+            #expect(hero.contains(#"<td>91, sharp YUV</td><td class="number">65.1</td><td>+25 % (400 B at the fixed quality)</td>"#))
+            #expect(Self.row("images/hero@1.5x.webp", in: hero)?.contains("<td>fixed</td>") == true)
+            #expect(Self.row("images/hero@2x.png", in: hero)?.contains("<td>lossless</td>") == true)
+            // An image nothing was searched for keeps the plain table.
+            let arrow = try #require(Self.section("icons/arrow.svg", in: html))
+            #expect(!arrow.contains("Score"))
+        }
+    }
+
+    @Test("a fixed-quality build's page has no quality columns")
+    func fixedBuild() async throws {
+        let fixture = try ServerFixture(formats: [.jpeg, .webp])
+        try await fixture.server().test { client in
+            let html = try await client.get("/_dppx/").text
+            #expect(html.contains("images/hero@2x.webp"))
+            #expect(!html.contains("Against fixed"))
+        }
+    }
+
+    /// The `<section>` of the image whose URL path is `path`.
+    static func section(_ path: String, in html: String) -> Substring? {
+        guard let start = html.range(of: "<section data-image=\"/\(path)\"") else { return nil }
+        let end = html[start.upperBound...].range(of: "</section>")?.upperBound ?? html.endIndex
+        return html[start.lowerBound..<end]
+    }
+
+    /// The table row of one variant.
+    static func row(_ path: String, in section: Substring) -> Substring? {
+        guard let link = section.range(of: "<a href=\"/\(path)\">") else { return nil }
+        let start = section[..<link.lowerBound].range(of: "<tr", options: .backwards)?.lowerBound ?? link.lowerBound
+        let end = section[link.upperBound...].range(of: "</tr>")?.upperBound ?? section.endIndex
+        return section[start..<end]
+    }
+}
