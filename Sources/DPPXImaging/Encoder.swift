@@ -68,20 +68,13 @@ public enum Encoder {
         default: false
         }
         // A quality search encodes the resized pixels several times: it keeps the image.
-        guard format == .webp, image.bandFormat == VIPS_FORMAT_UCHAR, image.bands == 3 || image.bands == 4,
-              image.pageHeight == image.fullHeight,
+        guard format == .webp, image.takenByLibWebP, image.pageHeight == image.fullHeight,
               !QualitySearch.applies(to: image, format: format, settings: settings, lossless: lossless) else {
             return EncoderInput(format: format, lossless: lossless, pixels: .image(image), ownBytes: 0)
         }
         // libwebp straight from the pixels: the bitstream libvips's saver writes, without its
         // copy of the whole image and without the EXIF chunk it adds even when stripping.
-        let picture = try Vips.attributed { () throws(ImagingError) -> UnsafeMutablePointer<WebPPicture> in
-            var picture: UnsafeMutablePointer<WebPPicture>?
-            guard cvips_webp_input_new(image.pointer, lossless ? 1 : 0, 0, &picture) == 0, let picture else {
-                throw ImagingError.libvips(file: file, "could not be encoded as webp: ")
-            }
-            return picture
-        }
+        let picture = try image.webpPicture(lossless: lossless, sharp: false, file: file)
         let pixels = image.width * image.fullHeight
         let bytes = lossless ? pixels * 4 : pixels * 3 / 2 + (image.bands == 4 ? pixels : 0)
         return EncoderInput(format: format, lossless: lossless, pixels: .webp(picture), ownBytes: bytes)

@@ -65,10 +65,8 @@ public enum PlaceholderMaker {
             let image = try VipsImage.make(file: file) { out in
                 pixels.withUnsafeBytes { cvips_image_from_rgba($0.baseAddress, Int32(rendered.width), Int32(rendered.height), out) }
             }
-            var picture: UnsafeMutablePointer<WebPPicture>?
-            guard cvips_webp_input_new(image.pointer, 0, 0, &picture) == 0, let picture else {
-                throw ImagingError.libvips(file: file, "could not encode its placeholder: ")
-            }
+            let picture = try image.webpPicture(lossless: false, sharp: false, file: file,
+                                                failure: "could not encode its placeholder")
             defer { cvips_webp_input_free(picture) }
             return try Encoder.encodeWebP(picture, quality: previewQuality, lossless: false, effort: 6, file: file,
                                           failure: "could not encode its placeholder")

@@ -28,15 +28,9 @@ public final class WebPSearchInput {
     /// but 8-bit with 3 or 4 bands: grey images, which have no colour to blur, go through
     /// libvips's writer instead).
     public init?(_ image: VipsImage, sharp: Bool, file: String) throws(ImagingError) {
-        guard Self.takes(image) else { return nil }
+        guard image.takenByLibWebP else { return nil }
         self.sharp = sharp
-        picture = try Vips.attributed { () throws(ImagingError) -> UnsafeMutablePointer<WebPPicture> in
-            var picture: UnsafeMutablePointer<WebPPicture>?
-            guard cvips_webp_input_new(image.pointer, 0, sharp ? 1 : 0, &picture) == 0, let picture else {
-                throw ImagingError.libvips(file: file, "could not be encoded as webp: ")
-            }
-            return picture
-        }
+        picture = try image.webpPicture(lossless: false, sharp: sharp, file: file)
     }
 
     /// The inputs of a search of `pixels`, and of its `sample` where it has one, aiming at
@@ -76,10 +70,6 @@ public final class WebPSearchInput {
     /// The WebP at `quality`, with `settings`' effort.
     public func encode(quality: Int, settings: EncodeSettings, file: String) throws(ImagingError) -> [UInt8] {
         try Encoder.encodeWebP(picture, quality: Int32(quality), lossless: false, effort: settings.webpEffort, file: file)
-    }
-
-    private static func takes(_ image: VipsImage) -> Bool {
-        image.bandFormat == VIPS_FORMAT_UCHAR && (image.bands == 3 || image.bands == 4)
     }
 
     deinit { cvips_webp_input_free(picture) }
