@@ -16,8 +16,8 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
     public var avifQuality = EncoderQuality.fixed(EncodeSettings.defaultAVIFQuality)
     /// AVIF encoder effort, 0 (fastest) to 9.
     public var avifEffort = SettingRegistry.avifEffort.fallback
-    /// WebP encoder effort, 0 (fastest) to 6.
-    public var webpEffort = 4
+    /// WebP encoder effort (libwebp's method), 0 (fastest) to 6.
+    public var webpEffort = SettingRegistry.webpEffort.fallback
     /// PNG zlib compression level, 0-9.
     public var pngCompression = SettingRegistry.pngCompression.fallback
     /// WebP written losslessly for masters that are lossless (PNG) with alpha.

@@ -35,6 +35,9 @@ struct EncoderOptions: ParsableArguments {
     @Option(name: SettingRegistry.qualityTargetHiDPI.name(), help: SettingRegistry.qualityTargetHiDPI.argumentHelp)
     var qualityTargetHidpi: Double?
 
+    @Option(name: SettingRegistry.webpEffort.name(), help: SettingRegistry.webpEffort.argumentHelp)
+    var webpEffort: Int?
+
     @Option(name: SettingRegistry.avifEffort.name(), help: SettingRegistry.avifEffort.argumentHelp)
     var avifEffort: Int?
 
@@ -61,6 +64,7 @@ struct EncoderOptions: ParsableArguments {
         settings.avifQuality = avifQuality
         settings.qualityTarget = qualityTarget
         settings.qualityTargetHiDPI = qualityTargetHidpi
+        settings.webpEffort = webpEffort
         settings.avifEffort = avifEffort
         settings.jxlQuality = jxlQuality
         settings.pngCompression = pngCompression

@@ -16,6 +16,7 @@ struct ProjectFileTests {
     quality = 78
     webp-quality = 75
     avif-quality = 50
+    webp-effort = 6
     avif-effort = 3
     png-compression = 9
     max-pixels = 100_000_000
@@ -66,7 +67,7 @@ struct ProjectFileTests {
         #expect(settings.formats == [.webp, .avif])
         #expect(settings.upscale == false)
         #expect(settings.jpegQuality == 78 && settings.webpQuality == 75 && settings.avifQuality == 50)
-        #expect(settings.avifEffort == 3 && settings.pngCompression == 9)
+        #expect(settings.webpEffort == 6 && settings.avifEffort == 3 && settings.pngCompression == 9)
         #expect(settings.maxPixels == 100_000_000 && settings.jobs == 2)
         #expect(settings.failOn == .warning)
         #expect(settings.templates == "site/my templates")

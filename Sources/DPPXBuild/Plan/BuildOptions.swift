@@ -76,6 +76,7 @@ extension EncodeSettings {
         if let value = settings.jpegQuality { jpegQuality = value }
         if let value = settings.webpQuality { webpQuality = value }
         if let value = settings.avifQuality { avifQuality = value }
+        if let value = settings.webpEffort { webpEffort = value }
         if let value = settings.avifEffort { avifEffort = value }
         if let value = settings.jxlQuality { jxlQuality = value }
         if let value = settings.pngCompression { pngCompression = value }

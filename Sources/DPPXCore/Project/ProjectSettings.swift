@@ -35,6 +35,7 @@ public struct ProjectSettings: Hashable, Sendable {
     public var qualityTarget: Double?
     /// The score `auto` qualities aim at from 2x, interpolated below (`quality-target-hidpi`).
     public var qualityTargetHiDPI: Double?
+    public var webpEffort: Int?
     public var avifEffort: Int?
     /// JPEG XL quality for variants encoded from pixels; absent: lossless for PNG masters.
     public var jxlQuality: Int?
