@@ -37,18 +37,13 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
 
     /// The fixed qualities used where none is said, and what `auto` reports its savings against
     /// (declared in `SettingRegistry`).
-    public static let defaultJPEGQuality = SettingRegistry.quality.fallback.fixedValue ?? 0
-    public static let defaultWebPQuality = SettingRegistry.webpQuality.fallback.fixedValue ?? 0
-    public static let defaultAVIFQuality = SettingRegistry.avifQuality.fallback.fixedValue ?? 0
+    public static let defaultJPEGQuality = SettingRegistry.defaultQuality(for: .jpeg) ?? 0
+    public static let defaultWebPQuality = SettingRegistry.defaultQuality(for: .webp) ?? 0
+    public static let defaultAVIFQuality = SettingRegistry.defaultQuality(for: .avif) ?? 0
 
     /// The default fixed quality of `format`, for formats that have one.
     public static func defaultQuality(for format: ImageFormat) -> Int? {
-        switch format {
-        case .jpeg: defaultJPEGQuality
-        case .webp: defaultWebPQuality
-        case .avif: defaultAVIFQuality
-        default: nil
-        }
+        SettingRegistry.defaultQuality(for: format)
     }
 
     public init() {}

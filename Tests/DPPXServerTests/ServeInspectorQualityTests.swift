@@ -36,8 +36,8 @@ struct ServeInspectorQualityTests {
             let html = try await client.get("/_dppx/").text
             let hero = try #require(Self.section("images/hero.jpg", in: html))
             #expect(hero.contains(#"<th class="number">Score</th><th>Against fixed</th>"#))
-            #expect(hero.contains("<td>62, 4:2:0</td><td class=\"number\">81.34</td><td>-50 % (\(jpegFixed) B at the fixed quality)</td>"))
-            #expect(hero.contains(#"<td>91, sharp YUV</td><td class="number">65.1</td><td>+25 % (400 B at the fixed quality)</td>"#))
+            #expect(hero.contains("<td>62, 4:2:0</td><td class=\"number\">81.34</td><td>-50 % against q82 (\(jpegFixed) B)</td>"))
+            #expect(hero.contains(#"<td>91, sharp YUV</td><td class="number">65.1</td><td>+25 % against q80 (400 B)</td>"#))
             #expect(Self.row("images/hero@1.5x.webp", in: hero)?.contains("<td>fixed</td>") == true)
             #expect(Self.row("images/hero@2x.png", in: hero)?.contains("<td>lossless</td>") == true)
             // An image nothing was searched for keeps the plain table.

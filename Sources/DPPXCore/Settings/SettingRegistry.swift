@@ -83,6 +83,17 @@ public enum SettingRegistry {
                        help: "AVIF quality, 1-100, or auto (default: \(fallback)).", valueName: "Q", field: \ProjectSettings.avifQuality, rule: \ImageRule.avifQuality)
     }
 
+    /// The default fixed quality of `format` (JPEG 82, WebP 80, AVIF 55), which `auto` counts
+    /// its savings against; nil for formats without a quality setting.
+    public static func defaultQuality(for format: ImageFormat) -> Int? {
+        switch format {
+        case .jpeg: quality.fallback.fixedValue
+        case .webp: webpQuality.fallback.fixedValue
+        case .avif: avifQuality.fallback.fixedValue
+        default: nil
+        }
+    }
+
     public static var qualityTarget: Setting<Double> {
         let fallback = QualityTargets.defaultStandard
         return Setting("quality-target", in: .build, flag: "quality-target", .score(example: Int(fallback)), default: fallback,

@@ -24,7 +24,7 @@ struct InspectorView {
         let quality: String
         /// The file's recorded SSIMULACRA2 score (`81.34`); empty when not searched.
         let score: String
-        /// Bytes against the format's fixed default: `-31 % (35.2 KB at the fixed quality)`.
+        /// Bytes against the format's default fixed quality: `-31 % against q82 (35.2 KB)`.
         let againstFixed: String
     }
 
@@ -169,12 +169,13 @@ struct InspectorView {
         return "\(quality)"
     }
 
-    /// `-31 % (35.2 KB at the fixed quality)`, `+12 % (...)` where the target asked for more
+    /// `-31 % against q82 (35.2 KB)`, `+12 % against q80 (...)` where the target asked for more
     /// than the default gives; empty when not searched.
     static func againstFixed(_ variant: Manifest.Variant) -> String {
         guard let fixed = variant.fixedQualityBytes, fixed > 0 else { return "" }
         let percent = Int((Double(variant.bytes - fixed) * 100 / Double(fixed)).rounded())
-        return "\(percent > 0 ? "+" : "")\(percent) % (\(humanSize(fixed)) at the fixed quality)"
+        let quality = SettingRegistry.defaultQuality(for: variant.format).map { " against q\($0)" } ?? ""
+        return "\(percent > 0 ? "+" : "")\(percent) %\(quality) (\(humanSize(fixed)))"
     }
 
     /// `812 B`, `48.2 KB`, `1.3 MB`.
