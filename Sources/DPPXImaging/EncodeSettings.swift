@@ -22,15 +22,12 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
     public var pngCompression = SettingRegistry.pngCompression.fallback
     /// WebP written losslessly for masters that are lossless (PNG) with alpha.
     public var webpLosslessForPNG = false
-    /// JPEG XL quality, 1-100, for variants encoded from pixels (`--jxl-quality`); nil: lossless
-    /// for lossless (PNG) masters, `defaultLossyJXLQuality` for the others. A JPEG variant's JXL
-    /// is always its lossless recompression, whatever this says.
-    public var jxlQuality: Int?
+    /// JPEG XL quality, 1-100 or `auto`, for variants encoded from pixels (`--jxl-quality`);
+    /// nil: lossless for lossless (PNG) masters, `SettingRegistry.lossyJXLQuality` for the
+    /// others. A JPEG variant's JXL is always its lossless recompression, whatever this says.
+    public var jxlQuality: EncoderQuality?
     /// JPEG XL encoder effort, 1 (fastest) to 9: libjxl's own default.
     public var jxlEffort = 7
-
-    /// See `SettingRegistry.lossyJXLQuality`.
-    public static let defaultLossyJXLQuality = SettingRegistry.lossyJXLQuality
 
     /// The scores `auto` qualities aim at.
     public var qualityTargets = QualityTargets()
@@ -48,12 +45,14 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
 
     public init() {}
 
-    /// The quality said for `format` (nil for formats without one: PNG, GIF, TIFF).
+    /// The quality said for `format` (nil for formats without one, PNG, GIF, TIFF, and for JPEG
+    /// XL when none is said).
     public func quality(for format: ImageFormat) -> EncoderQuality? {
         switch format {
         case .jpeg: jpegQuality
         case .webp: webpQuality
         case .avif: avifQuality
+        case .jxl: jxlQuality
         default: nil
         }
     }
@@ -65,6 +64,7 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
         case .jpeg: result.jpegQuality = .fixed(value)
         case .webp: result.webpQuality = .fixed(value)
         case .avif: result.avifQuality = .fixed(value)
+        case .jxl: result.jxlQuality = .fixed(value)
         default: break
         }
         return result

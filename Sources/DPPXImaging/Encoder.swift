@@ -201,7 +201,7 @@ public enum Encoder {
         case .tiff:
             status = cvips_tiffsave(image.pointer, &buffer, &length)
         case .jxl:
-            status = cvips_jxlsave(image.pointer, Int32(settings.jxlQuality ?? EncodeSettings.defaultLossyJXLQuality), lossless ? 1 : 0,
+            status = cvips_jxlsave(image.pointer, settings.encoderQuality(for: .jxl), lossless ? 1 : 0,
                                    Int32(settings.jxlEffort), &buffer, &length)
         case .heic, .svg:
             throw ImagingError(file: file, reason: "dppx cannot write \(format.rawValue) variants; write JPEG, PNG, WebP, AVIF or JPEG XL")

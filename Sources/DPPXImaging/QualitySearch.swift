@@ -16,9 +16,11 @@ import DPPXCore
 /// whole steps a sample saved cost more than the sample did (BENCHMARKS.md). It is searched
 /// in 4:2:0 and, where that needs `fullChromaFrom` or more, in 4:4:4 too (`scales`).
 ///
-/// WebP and AVIF, whose encodes cost more than a score, are searched first on one square from
-/// the centre of a variant over `wholeSearchPixels` (about an eighth of it); then the sample's
-/// answer is encoded and scored whole, for the whole file is what must reach the target. When
+/// WebP, AVIF and JPEG XL (encoded from pixels; a JPEG variant's JXL is its lossless
+/// recompression, never searched), whose encodes cost more than a score, are searched first on
+/// one square from the centre of a variant over `wholeSearchPixels` (about an eighth of it);
+/// then the sample's answer is encoded and scored whole, for the whole file is what must reach
+/// the target. When
 /// it passes within `closeEnough`, that is the answer; otherwise its score at that level tells
 /// how far the sample's scores sit from the whole image's, the sample so corrected says where
 /// to look next, and the whole image's own scores go on from there. Their default quality is
@@ -57,7 +59,7 @@ public enum QualitySearch {
 
     /// Variants up to this many pixels, whose steps are cheap, are searched to within `step` of
     /// the lowest passing quality, and whole; larger ones stop within `closeEnough`, and are
-    /// searched on a sample first in WebP and AVIF.
+    /// searched on a sample first in WebP, AVIF and JPEG XL.
     public static let wholeSearchPixels = 1 << 20
 
     /// The qualities searched per format: below these, files fall apart whatever the picture.
@@ -65,6 +67,9 @@ public enum QualitySearch {
         switch format {
         case .jpeg, .webp: 30...100
         case .avif: 20...100
+        // libvips's JPEG XL quality 30 is libjxl's distance 6.4, 10 is 15.3: on ukui's photos
+        // the 2x variants still scored 70-77 at 30, over their target of 65.
+        case .jxl: 10...100
         default: nil
         }
     }

@@ -42,7 +42,7 @@ struct EncoderOptions: ParsableArguments {
     var avifEffort: Int?
 
     @Option(name: SettingRegistry.jxlQuality.name(), help: SettingRegistry.jxlQuality.argumentHelp)
-    var jxlQuality: Int?
+    var jxlQuality: EncoderQuality?
 
     @Option(name: SettingRegistry.pngCompression.name(), help: SettingRegistry.pngCompression.argumentHelp)
     var pngCompression: Int?

@@ -39,7 +39,7 @@ struct SettingRegistryTests {
         #expect(merged.markupPlaceholder == .blur && merged.placeholder == .blur && merged.jxlQuality == 95 && merged.maxFrames == 20)
     }
 
-    @Test("jxl-quality in a rule: read, range-checked, merged over earlier rules")
+    @Test("jxl-quality in a rule: read (a number or auto), range-checked, merged over earlier rules")
     func ruleJXLQuality() throws {
         let settings = try ProjectFile.settings(parsing: """
             [build]
@@ -54,6 +54,8 @@ struct SettingRegistryTests {
         #expect(settings.planSettings.rule(for: "photos/team/ann.jpg").jxlQuality == 60)
         #expect(settings.planSettings.rule(for: "photos/team/ann.jpg").jpegQuality == 70)
         #expect(settings.planSettings.rule(for: "logo.png").jxlQuality == nil)
+        let auto = try ProjectFile.settings(parsing: "[build]\njxl-quality = \"auto\"\n[[rule]]\nmatch = \"a/**\"\njxl-quality = \"auto\"\n")
+        #expect(auto.jxlQuality == .auto && auto.planSettings.rule(for: "a/b.png").jxlQuality == .auto)
         #expect {
             try ProjectFile.settings(parsing: "[[rule]]\nmatch = \"a/**\"\njxl-quality = 0\n")
         } throws: { error in

@@ -39,6 +39,8 @@ struct AutoQualityCommandTests {
         (["--quality", "best"], "--quality"),
         (["--webp-quality", "0"], "--webp-quality must be between 1 and 100, or auto"),
         (["--quality-target", "101"], "--quality-target must be a score between 0 and 100"),
+        (["--jxl-quality", "0"], "--jxl-quality must be between 1 and 100, or auto"),
+        (["--jxl-quality", "best"], "--jxl-quality"),
     ])
     func usage(arguments: [String], hint: String) async throws {
         let folder = ScratchFolder("dppx-cli-auto-usage")

@@ -161,7 +161,7 @@ struct MasterBuilder: Sendable {
             case .avif, .heic: return search + resize + resizedCopy + pixels * 28
             // libvips's JPEG XL saver copies the image whole; libjxl 0.7 then works in float
             // (measured, lossless at effort 7: 100 bytes a pixel on one thread, more on two).
-            case .jxl: return resize + resizedCopy + pixels * 150
+            case .jxl: return search + resize + resizedCopy + pixels * 150
             case .png, .jpeg: return search + resize + pixels + companion
             case .gif, .tiff, .svg: return resize + pixels * bands
             }

@@ -28,7 +28,7 @@ public struct ImageRule: Hashable, Sendable, Codable {
     public var qualityTarget: Double? = nil
     public var qualityTargetHiDPI: Double? = nil
     /// JPEG XL quality for these masters' variants encoded from pixels (`jxl-quality`).
-    public var jxlQuality: Int? = nil
+    public var jxlQuality: EncoderQuality? = nil
     /// Leave these masters out of the build, the stylesheet and the markup.
     public var exclude: Bool?
     /// Whether these masters get stylesheet rules (`css = false` for images only ever shown

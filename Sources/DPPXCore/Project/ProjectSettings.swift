@@ -38,7 +38,7 @@ public struct ProjectSettings: Hashable, Sendable {
     public var webpEffort: Int?
     public var avifEffort: Int?
     /// JPEG XL quality for variants encoded from pixels; absent: lossless for PNG masters.
-    public var jxlQuality: Int?
+    public var jxlQuality: EncoderQuality?
     public var pngCompression: Int?
 
     /// The user's copies of dppx's templates.

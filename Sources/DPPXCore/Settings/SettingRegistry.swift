@@ -83,13 +83,14 @@ public enum SettingRegistry {
                        help: "AVIF quality, 1-100, or auto (default: \(fallback)).", valueName: "Q", field: \ProjectSettings.avifQuality, rule: \ImageRule.avifQuality)
     }
 
-    /// The default fixed quality of `format` (JPEG 82, WebP 80, AVIF 55), which `auto` counts
-    /// its savings against; nil for formats without a quality setting.
+    /// The default fixed quality of `format` (JPEG 82, WebP 80, AVIF 55, JPEG XL from pixels
+    /// 90), which `auto` counts its savings against; nil for formats without a quality setting.
     public static func defaultQuality(for format: ImageFormat) -> Int? {
         switch format {
         case .jpeg: quality.fallback.fixedValue
         case .webp: webpQuality.fallback.fixedValue
         case .avif: avifQuality.fallback.fixedValue
+        case .jxl: lossyJXLQuality
         default: nil
         }
     }
@@ -124,9 +125,9 @@ public enum SettingRegistry {
     }
 
     /// Not said: lossless for lossless (PNG) masters, `lossyJXLQuality` for the others.
-    public static var jxlQuality: Setting<Int> {
-        Setting("jxl-quality", in: .build, flag: "jxl-quality", .integer(EncoderQuality.range, example: lossyJXLQuality),
-                help: "JPEG XL quality, 1-100, for --formats jxl variants encoded from pixels (default: lossless for PNG masters, \(lossyJXLQuality) for others; a JPEG variant's JXL is always its lossless recompression).",
+    public static var jxlQuality: Setting<EncoderQuality> {
+        Setting("jxl-quality", in: .build, flag: "jxl-quality", .quality(example: lossyJXLQuality),
+                help: "JPEG XL quality, 1-100, or auto, for --formats jxl variants encoded from pixels (default: lossless for PNG masters, \(lossyJXLQuality) for others; a JPEG variant's JXL is always its lossless recompression).",
                 valueName: "Q", field: \ProjectSettings.jxlQuality, rule: \ImageRule.jxlQuality)
     }
 
