@@ -20,14 +20,13 @@ import DPPXCore
 /// recompression, never searched), whose encodes cost more than a score, are searched first on
 /// one square from the centre of a variant over `wholeSearchPixels` (about an eighth of it);
 /// then the sample's answer is encoded and scored whole, for the whole file is what must reach
-/// the target. When
-/// it passes within `closeEnough`, that is the answer; otherwise its score at that level tells
-/// how far the sample's scores sit from the whole image's, the sample so corrected says where
-/// to look next, and the whole image's own scores go on from there. Their default quality is
-/// encoded whole too, for the savings. Smaller variants are searched whole. WebP's steps encode
-/// one conversion to YUV, made once: libwebp's sharp one where the plain one alone would leave
-/// the target little room (without it, two of ukui's five 1x photos reach no target of 80 at
-/// any quality), else the plain one (`WebPSearchInput`).
+/// the target. When it passes within `closeEnough`, that is the answer; otherwise its score at
+/// that level tells how far the sample's scores sit from the whole image's, the sample so
+/// corrected says where to look next, and the whole image's own scores go on from there.
+/// Their default quality is encoded whole too, for the savings. Smaller variants are searched
+/// whole. WebP's steps encode one conversion to YUV, made once: libwebp's sharp one where the
+/// plain one alone would leave the target little room (without it, two of ukui's five 1x
+/// photos reach no target of 80 at any quality), else the plain one (`WebPSearchInput`).
 ///
 /// A variant no quality brings to its target gets the highest quality, 100. Encoders and the
 /// score are deterministic, so is the choice.
@@ -68,7 +67,7 @@ public enum QualitySearch {
         case .jpeg, .webp: 30...100
         case .avif: 20...100
         // libvips's JPEG XL quality 30 is libjxl's distance 6.4, 10 is 15.3: on ukui's photos
-        // the 2x variants still scored 70-77 at 30, over their target of 65.
+        // the 2x variants still scored 65 to 77 at 30, at or over their target of 65.
         case .jxl: 10...100
         default: nil
         }
