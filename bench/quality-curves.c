@@ -5,7 +5,7 @@
  * over a megapixel also the score of the search's sample (the centre square, encoded on its
  * own) at that quality; and one "webp-room" line (level 0, no bytes): the score of the plain
  * conversion alone, nothing compressed, whole and on the sample, which decides the search's
- * conversion (WebPSearchInput.sharpPays). bench/quality-search replays search strategies over
+ * conversion (WebPSearchInput.inputs). bench/quality-search replays search strategies over
  * these lines without encoding anything.
  *
  * The encoders and the score are dppx's own (Sources/CVips): the bytes are dppx's at each

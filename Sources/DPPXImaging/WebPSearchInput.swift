@@ -9,7 +9,8 @@ import CVips
 /// (2004default scored 68.9 at q100, in 242 KB). Converted sharp, it scored 80.5 at q93 in 150
 /// KB. But where the plain conversion leaves room above the target (hidpi variants, whose targets
 /// are low; pictures with soft colour), sharp files are a few percent larger for the same score,
-/// and the conversion costs about an encode (BENCHMARKS.md, "2026-11-27"). `sharpPays` decides.
+/// and the conversion costs about an encode (BENCHMARKS.md, "2026-11-27"). `inputs(for:sample:goal:file:)`
+/// decides.
 /// Fixed qualities always convert plainly: their numbers write the bytes they always did.
 public final class WebPSearchInput {
     /// How far above the search's goal the plain conversion alone must score for the search to
@@ -34,9 +35,11 @@ public final class WebPSearchInput {
     }
 
     /// The inputs of a search of `pixels`, and of its `sample` where it has one, aiming at
-    /// `goal`: converted sharp where `sharpPays` (asked of the sample where there is one), else
-    /// plainly. The plain conversion the choice was made on is the one kept when plain is
-    /// chosen, so nothing is converted twice. Nil for pixels libwebp does not take.
+    /// `goal`: converted sharp where the plain conversion alone, before any compression, scores
+    /// under `goal + headroom` (asked of the sample where there is one: one conversion there
+    /// and back and one score), else plainly. The plain conversion the choice was made on is
+    /// the one kept when plain is chosen, so nothing is converted twice. Nil for pixels libwebp
+    /// does not take.
     public static func inputs(for pixels: VipsImage, sample: VipsImage?, goal: Double,
                               file: String) throws(ImagingError) -> (whole: WebPSearchInput, sample: WebPSearchInput?)? {
         let judged = sample ?? pixels
@@ -48,14 +51,6 @@ public final class WebPSearchInput {
         guard let whole = try input(pixels) else { return nil }
         if let sample { return (whole, try input(sample)) }
         return (whole, nil)
-    }
-
-    /// Whether a search of `pixels` aiming at `goal` is better off converted sharp: the plain
-    /// conversion alone, before any compression, scores under `goal + headroom`. One conversion
-    /// there and back and one score; the search asks it of its sample where it has one.
-    public static func sharpPays(for pixels: VipsImage, goal: Double, file: String) throws(ImagingError) -> Bool {
-        guard let plain = try WebPSearchInput(pixels, sharp: false, file: file) else { return false }
-        return try plain.leavesLittleRoom(for: pixels, goal: goal, file: file)
     }
 
     /// Whether this plain input of `pixels`, back to RGB as a decoder shows it, scores under

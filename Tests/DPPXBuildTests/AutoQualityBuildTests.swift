@@ -304,7 +304,8 @@ struct AutoQualityBuildTests {
         try Self.writePhoto(fixture)
         let pixels = try Self.masterPixels(fixture.source("photo@2x.jpg"), at: PixelSize(width: 960, height: 640))
         let goal = QualityTargets().hiDPI + QualitySearch.margin
-        try #require(try !WebPSearchInput.sharpPays(for: pixels, goal: goal, file: "photo"), "the photo's 2x pixels leave the plain conversion room")
+        try #require(try !#require(try WebPSearchInput.inputs(for: pixels, sample: nil, goal: goal, file: "photo")).whole.sharp,
+                     "the photo's 2x pixels leave the plain conversion room")
         let report = try Self.build(fixture, plan: PlanSettings(densities: [Density(2)], extraFormats: [.webp])) {
             $0.webpQuality = .auto
         }

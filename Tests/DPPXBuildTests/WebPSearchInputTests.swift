@@ -43,7 +43,7 @@ struct WebPSearchInputTests {
         })
         let grey = DPPXImaging.VipsImage(adopting: image)
         #expect(try WebPSearchInput(grey, sharp: true, file: "grey") == nil)
-        #expect(try WebPSearchInput.sharpPays(for: grey, goal: 100, file: "grey") == false)
+        #expect(try WebPSearchInput.inputs(for: grey, sample: nil, goal: 100, file: "grey") == nil)
     }
 
     @Test("sharp pays where the plain conversion alone, nothing compressed, scores under the goal plus the headroom; that score bounds every plain WebP's")
@@ -64,8 +64,8 @@ struct WebPSearchInputTests {
         #expect(plainBest <= ceiling + 0.5, "plain q100 scores \(plainBest), the conversion alone \(ceiling)")
         #expect(ceiling < 99, "the plain conversion blurs the scene's colour edges: \(ceiling)")
         let headroom = WebPSearchInput.headroom
-        #expect(try WebPSearchInput.sharpPays(for: scene, goal: ceiling - headroom + 0.01, file: "scene"))
-        #expect(try !WebPSearchInput.sharpPays(for: scene, goal: ceiling - headroom - 0.01, file: "scene"))
+        #expect(try #require(try WebPSearchInput.inputs(for: scene, sample: nil, goal: ceiling - headroom + 0.01, file: "scene")).whole.sharp)
+        #expect(try !#require(try WebPSearchInput.inputs(for: scene, sample: nil, goal: ceiling - headroom - 0.01, file: "scene")).whole.sharp)
     }
 
     /// libwebp's own: ARGB in, `use_sharp_yuv`, the whole picture converted inside WebPEncode.

@@ -227,8 +227,9 @@ public final class Builder: Sendable {
             let search: Int?
         }
         // libvips's ORC code rounds a little differently from its C paths (DPPX_VIPS_VECTOR=1).
-        let searches = ImageFormat.allCases.contains { options.encode.quality(for: $0) == .auto }
-            || options.plan.rules.contains { [$0.jpegQuality, $0.webpQuality, $0.avifQuality, $0.jxlQuality].contains(.auto) }
+        let searches = ([options.encode] + options.plan.rules.map(options.encode.applying)).contains { settings in
+            ImageFormat.allCases.contains { settings.quality(for: $0) == .auto }
+        }
         let vips = Vips.version + (Vips.usesORC && Vips.vectorCodeEnabled ? " orc" : "")
         let data = (try? encoder.encode(Fingerprint(pipeline: Self.pipelineVersion, plan: options.plan,
                                                     encode: options.encode, vips: vips, search: searches ? QualitySearch.version : nil))) ?? Data()
