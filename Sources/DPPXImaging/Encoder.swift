@@ -17,7 +17,7 @@ public final class EncoderInput: @unchecked Sendable {
     /// The format it is for.
     public let format: ImageFormat
     /// WebP and JPEG XL only: written losslessly.
-    let lossless: Bool
+    public let lossless: Bool
     /// Bytes it holds of its own, apart from the image it was made from.
     public let ownBytes: Int
     private var pixels: Pixels?

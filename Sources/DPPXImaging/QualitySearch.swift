@@ -220,7 +220,7 @@ public enum QualitySearch {
         if let fixedBytes { baseline = fixedBytes } else { baseline = try encoded(pixels, wholeWebP, fixed).count }
         let (quality, chroma) = rung(chosen.quality, of: format)
         return (chosen.bytes, Manifest.QualitySearchResult(quality: quality, chroma: chroma, sharpYUV: sharpYUV,
-                                                           score: chosen.score, fixedQualityBytes: baseline))
+                                                           score: chosen.score, target: target, fixedQualityBytes: baseline))
     }
 
     /// The lowest quality in `range` whose `probe` scores at least `goal`, to within `step`

@@ -68,6 +68,7 @@ struct AutoQualityBuildTests {
         for (variant, score) in zip(variants, independent) {
             let target = targets.target(for: variant.density)
             let recorded = try #require(variant.score, "\(variant.path) records its score")
+            #expect(variant.target == target, "\(variant.path) records the target it was searched for")
             #expect(score >= target, "\(variant.path): ssimulacra2 scores it \(score), under its target \(target)")
             #expect(abs(recorded - score) <= 0.5, "\(variant.path): recorded \(recorded), ssimulacra2 \(score)")
             let fixed = try #require(variant.fixedQualityBytes)
@@ -133,6 +134,8 @@ struct AutoQualityBuildTests {
         for (before, after) in zip(firstVariants, higherVariants) {
             #expect((after.quality ?? 0) > (before.quality ?? 0), "\(after.path): \(before.quality ?? 0) then \(after.quality ?? 0)")
             #expect((after.score ?? 0) >= (after.density >= Density(1.5) ? 85 : 90))
+            #expect(after.target == QualityTargets(standard: 90, hiDPI: 85).target(for: after.density),
+                    "\(after.path) records the new target")
         }
     }
 

@@ -24,6 +24,8 @@ struct JPEGXLVariantTests {
             let jpegPath = variant.path.replacingOccurrences(of: ".jxl", with: ".jpg")
             let jpeg = try AtomicFile.read(fixture.output(jpegPath))
             #expect(variant.size == image.variants.first { $0.path == jpegPath }?.size)
+            #expect(variant.lossless == true, "the manifest says \(variant.path) is lossless")
+            #expect(image.variants.first { $0.path == jpegPath }?.lossless == nil)
             #expect(bytes.count < jpeg.count, "\(variant.path) is \(bytes.count) bytes, its JPEG \(jpeg.count)")
             let reconstructed = scratch(jpegPath)
             try Self.djxl(fixture.output(variant.path), reconstructed)
@@ -53,6 +55,7 @@ struct JPEGXLVariantTests {
             #expect(jxl.bands == 4 && (jxl.width, jxl.height) == (png.width, png.height))
             #expect(jxl.pixels == png.pixels, "badge\(density).jxl has the PNG's pixels")
         }
+        #expect(try fixture.manifestOnDisk().images[0].variants(in: .jxl).allSatisfy { $0.lossless == true })
         let lossless = try AtomicFile.read(fixture.output("badge@2x.jxl")).count
 
         var options = fixture.options(PlanSettings(sourceDensityGiven: true, extraFormats: [.jxl]))
@@ -62,6 +65,7 @@ struct JPEGXLVariantTests {
         #expect(lossy.bands == 4)
         #expect(lossy.pixels != (try fixture.decoded("badge@2x.png")).pixels)
         #expect(try AtomicFile.read(fixture.output("badge@2x.jxl")).count < lossless)
+        #expect(try fixture.manifestOnDisk().images[0].variants(in: .jxl).allSatisfy { $0.lossless == nil }, "lossy: not said")
     }
 
     @Test("a rule's jxl-quality makes its PNG masters' JXL lossy; other masters stay lossless")

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("dppx serve's inspector shows what quality = \"auto\" chose")
 struct ServeInspectorQualityTests {
-    @Test("a searched variant's quality, conversion, score and bytes against the fixed default are shown; others say fixed or lossless")
+    @Test("a searched variant's quality, conversion, score, target and bytes against the fixed default are shown; others say fixed or lossless")
     func searchedVariants() async throws {
         let fixture = try ServerFixture(formats: [.jpeg, .webp, .png])
         let path = fixture.root + "/" + Manifest.fileName
@@ -18,12 +18,15 @@ struct ServeInspectorQualityTests {
             switch (variant.format, variant.density) {
             case (.jpeg, Density(1)):
                 manifest.images[hero].variants[index].recordSearch(Manifest.QualitySearchResult(
-                    quality: 62, chroma: .subsampled, score: 81.344, fixedQualityBytes: variant.bytes * 2))
+                    quality: 62, chroma: .subsampled, score: 81.344, target: 80, fixedQualityBytes: variant.bytes * 2))
             case (.webp, Density(2)):
                 // Sizes the page only reads: 500 against 400 bytes.
                 manifest.images[hero].variants[index].bytes = 500
                 manifest.images[hero].variants[index].recordSearch(Manifest.QualitySearchResult(
-                    quality: 91, sharpYUV: true, score: 65.1, fixedQualityBytes: 400))
+                    quality: 91, sharpYUV: true, score: 65.1, target: 65.5, fixedQualityBytes: 400))
+            case (.webp, Density(1)):
+                // As a JPEG XL recompression or a PNG master's JPEG XL would be.
+                manifest.images[hero].variants[index].lossless = true
             default:
                 break
             }
@@ -35,10 +38,12 @@ struct ServeInspectorQualityTests {
         try await fixture.server().test { client in
             let html = try await client.get("/_dppx/").text
             let hero = try #require(Self.section("images/hero.jpg", in: html))
-            #expect(hero.contains(#"<th class="number">Score</th><th>Against fixed</th>"#))
-            #expect(hero.contains("<td>62, 4:2:0</td><td class=\"number\">81.34</td><td>-50 % against q82 (\(jpegFixed) B)</td>"))
-            #expect(hero.contains(#"<td>91, sharp YUV</td><td class="number">65.1</td><td>+25 % against q80 (400 B)</td>"#))
+            #expect(hero.contains(#"<th class="number">Score</th><th class="number" title="The score the search aimed at: the target of the variant's density">Target</th><th>Against fixed</th>"#))
+            #expect(hero.contains("<td>62, 4:2:0</td><td class=\"number\">81.34</td><td class=\"number\">80</td><td>-50 % against q82 (\(jpegFixed) B)</td>"))
+            // A score under its target (no quality reached it) shows beside it.
+            #expect(hero.contains(#"<td>91, sharp YUV</td><td class="number">65.1</td><td class="number">65.5</td><td>+25 % against q80 (400 B)</td>"#))
             #expect(Self.row("images/hero@1.5x.webp", in: hero)?.contains("<td>fixed</td>") == true)
+            #expect(Self.row("images/hero.webp", in: hero)?.contains("<td>lossless</td>") == true)
             #expect(Self.row("images/hero@2x.png", in: hero)?.contains("<td>lossless</td>") == true)
             // An image nothing was searched for keeps the plain table.
             let arrow = try #require(Self.section("icons/arrow.svg", in: html))

@@ -69,6 +69,8 @@ struct MasterBuilder: Sendable {
         private var files: [String: (bytes: Int, hash: String)] = [:]
         /// What `auto` qualities chose, by path.
         private var searched: [String: Manifest.QualitySearchResult] = [:]
+        /// WebP and JPEG XL outputs written losslessly, which the manifest says of them.
+        private var lossless: Set<String> = []
         /// Extra-format outputs encoded but not yet written: each is written only if smaller
         /// than the master-format file of its density, known once every output is encoded.
         private var held: [String: [UInt8]] = [:]
@@ -184,12 +186,17 @@ struct MasterBuilder: Sendable {
         /// Whether the search for `output` (if any) found a file reaching its target.
         func reachedTarget(_ output: ImagePlan.Output, _ searched: [String: Manifest.QualitySearchResult]) -> Bool {
             guard let search = searched[output.path] else { return true }
-            return search.score >= searchTarget(for: output) + QualitySearch.margin
+            return search.score >= search.target + QualitySearch.margin
         }
 
         /// Records what an `auto` quality chose for the output at `path`.
         func recordSearch(_ search: Manifest.QualitySearchResult, for path: String) {
             lock.withLock { searched[path] = search }
+        }
+
+        /// Records that the output at `path` was written losslessly.
+        func recordLossless(_ path: String) {
+            lock.withLock { _ = lossless.insert(path) }
         }
 
         /// Keeps `bytes` of an extra-format output until `finish` knows whether it is smaller.
@@ -222,10 +229,11 @@ struct MasterBuilder: Sendable {
             }
         }
 
-        fileprivate func outcome() -> Swift.Result<(files: [String: (bytes: Int, hash: String)], searched: [String: Manifest.QualitySearchResult], written: Int), FileProblem> {
+        fileprivate func outcome() -> Swift.Result<(files: [String: (bytes: Int, hash: String)], searched: [String: Manifest.QualitySearchResult],
+                                                    lossless: Set<String>, written: Int), FileProblem> {
             lock.withLock {
                 if let failure { return .failure(failure) }
-                return .success((files, searched, written))
+                return .success((files, searched, lossless, written))
             }
         }
     }
@@ -288,6 +296,7 @@ struct MasterBuilder: Sendable {
                     throw FileProblem(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }
                 if let search { job.recordSearch(search, for: output.path) }
+                if input?.lossless == true { job.recordLossless(output.path) }
                 // Extra formats (the JPEG's JPEG XL companion too) wait for `finish`, which
                 // writes only those smaller than the master-format file they would replace.
                 var files: [(path: String, bytes: Int, hash: String, written: Bool)] = []
@@ -301,6 +310,7 @@ struct MasterBuilder: Sendable {
                 if let companion = job.companions[index] {
                     let jxl = try Encoder.recompressJPEG(bytes, settings: job.encodeSettings, file: job.source.relativePath)
                     job.hold(jxl, for: companion.path)
+                    job.recordLossless(companion.path)
                     files.append((companion.path, jxl.count, ContentHash.sha256(jxl), false))
                 }
                 return files
@@ -332,7 +342,7 @@ struct MasterBuilder: Sendable {
                    !job.reachedTarget(output, done.searched), job.reachedTarget(replaced, done.searched) {
                     files[output.path] = nil
                     underTarget.append(UnderTargetFile(path: output.path, score: search.score,
-                                                       target: job.searchTarget(for: output), replaces: replaced.path))
+                                                       target: search.target, replaces: replaced.path))
                     continue
                 }
                 if let replaced, let replacedBytes = files[replaced.path]?.bytes, bytes.count >= replacedBytes {
@@ -343,7 +353,8 @@ struct MasterBuilder: Sendable {
                 let wrote = try reportingAsFileProblem(job.source) { try outputFolder.writeIfChanged(bytes, to: output.path) }
                 if wrote { written += 1 }
             }
-            var image = job.plan.manifestImage(sourceHash: job.sourceHash, files: files, searched: done.searched)
+            var image = job.plan.manifestImage(sourceHash: job.sourceHash, files: files, searched: done.searched,
+                                                   lossless: done.lossless)
             image.variants.removeAll { files[$0.path] == nil }
             image.placeholder = job.placeholder
             return Result(image: image, warnings: job.warnings, filesWritten: written, notSmaller: notSmaller,

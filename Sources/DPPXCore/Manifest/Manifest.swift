@@ -137,7 +137,15 @@ public struct Manifest: Codable, Hashable, Sendable {
         /// recorded for files searched before dppx recorded it).
         public var sharpYUV: Bool?
         public var score: Double?
+        /// The score the search aimed at: the density's target (not recorded for files searched
+        /// before dppx recorded it).
+        public var target: Double?
         public var fixedQualityBytes: Int?
+        /// True for a WebP or JPEG XL written losslessly (a JPEG variant's JPEG XL, its
+        /// recompression; a PNG master's JPEG XL without `jxl-quality`), as those formats may be
+        /// either. Not recorded otherwise, nor for PNG and GIF, which always are, nor for files
+        /// written before dppx recorded it.
+        public var lossless: Bool?
 
         public init(path: String, density: Density, format: ImageFormat, size: PixelSize, bytes: Int, hash: String) {
             self.path = path
@@ -157,6 +165,7 @@ public struct Manifest: Codable, Hashable, Sendable {
             chroma = search.chroma
             sharpYUV = search.sharpYUV
             score = (search.score * 100).rounded() / 100
+            target = search.target
             fixedQualityBytes = search.fixedQualityBytes
         }
     }
@@ -173,15 +182,20 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var sharpYUV: Bool?
         /// The file's SSIMULACRA2 score against the variant's own pixels before encoding.
         public var score: Double
+        /// The score it aimed at (its density's target); `score` is under it only where no
+        /// quality reached it.
+        public var target: Double
         /// The size of the same variant at the format's default fixed quality (82 for JPEG, 80
         /// for WebP, 55 for AVIF): what `auto` saves is measured against it.
         public var fixedQualityBytes: Int
 
-        public init(quality: Int, chroma: JPEGChroma? = nil, sharpYUV: Bool? = nil, score: Double, fixedQualityBytes: Int) {
+        public init(quality: Int, chroma: JPEGChroma? = nil, sharpYUV: Bool? = nil, score: Double, target: Double,
+                    fixedQualityBytes: Int) {
             self.quality = quality
             self.chroma = chroma
             self.sharpYUV = sharpYUV
             self.score = score
+            self.target = target
             self.fixedQualityBytes = fixedQualityBytes
         }
     }

@@ -143,9 +143,11 @@ public struct ImagePlan: Hashable, Sendable {
     public var basePath: String { name.basePath(format: primaryFormat) }
 
     /// The manifest entry, given the master's hash and each output's byte size and hash.
-    /// `searched` holds what `auto` qualities chose, by path.
+    /// `searched` holds what `auto` qualities chose, by path; `lossless` the WebP and JPEG XL
+    /// outputs written losslessly.
     public func manifestImage(sourceHash: String, files: [String: (bytes: Int, hash: String)],
-                              searched: [String: Manifest.QualitySearchResult] = [:]) -> Manifest.Image {
+                              searched: [String: Manifest.QualitySearchResult] = [:],
+                              lossless: Set<String> = []) -> Manifest.Image {
         Manifest.Image(
             source: source, path: basePath, sourceHash: sourceHash, sourceDensity: masterDensity,
             cssSize: cssSize, densityIndependent: densityIndependent, fluid: fluid, intent: intent, skippedDensities: skippedDensities,
@@ -154,6 +156,7 @@ public struct ImagePlan: Hashable, Sendable {
                 var variant = Manifest.Variant(path: output.path, density: output.density, format: output.format,
                                                size: output.size, bytes: file.bytes, hash: file.hash)
                 if let search = searched[output.path] { variant.recordSearch(search) }
+                if lossless.contains(output.path) { variant.lossless = true }
                 return variant
             })
     }

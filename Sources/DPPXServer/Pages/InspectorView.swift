@@ -24,6 +24,8 @@ struct InspectorView {
         let quality: String
         /// The file's recorded SSIMULACRA2 score (`81.34`); empty when not searched.
         let score: String
+        /// The score its search aimed at (`80`); empty when not searched or not recorded.
+        let target: String
         /// Bytes against the format's default fixed quality: `-31 % against q82 (35.2 KB)`.
         let againstFixed: String
     }
@@ -124,6 +126,7 @@ struct InspectorView {
                             size: Self.humanSize(variant.bytes), chosen: variant.path == chosen,
                             quality: Self.quality(of: variant),
                             score: variant.score.map { "\($0)" } ?? "",
+                            target: variant.target.map { String(format: "%g", $0) } ?? "",
                             againstFixed: Self.againstFixed(variant))
                 },
                 searched: image.variants.contains { $0.quality != nil },
@@ -161,9 +164,12 @@ struct InspectorView {
 
     /// `62, 4:2:0` or `74, sharp YUV`: the quality an `auto` search wrote and how (a manifest
     /// written before dppx recorded the WebP conversion gives the quality alone); `lossless`
-    /// for PNG and GIF, `fixed` for a variant encoded at a set quality.
+    /// for PNG, GIF and a WebP or JPEG XL written losslessly, `fixed` for a variant encoded at
+    /// a set quality.
     static func quality(of variant: Manifest.Variant) -> String {
-        guard let quality = variant.quality else { return [.png, .gif].contains(variant.format) ? "lossless" : "fixed" }
+        guard let quality = variant.quality else {
+            return [.png, .gif].contains(variant.format) || variant.lossless == true ? "lossless" : "fixed"
+        }
         if let chroma = variant.chroma { return "\(quality), \(chroma.rawValue)" }
         if let sharp = variant.sharpYUV { return "\(quality), \(sharp ? "sharp" : "plain") YUV" }
         return "\(quality)"
