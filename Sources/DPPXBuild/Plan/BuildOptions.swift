@@ -83,13 +83,15 @@ extension EncodeSettings {
         qualityTargets = QualityTargets(standard: settings.qualityTarget, hiDPI: settings.qualityTargetHiDPI, base: QualityTargets())
     }
 
-    /// These settings with the qualities `rule` sets for its masters.
+    /// These settings with the qualities and efforts `rule` sets for its masters.
     public func applying(_ rule: ImageRule) -> EncodeSettings {
         var result = self
         if let value = rule.jpegQuality { result.jpegQuality = value }
         if let value = rule.webpQuality { result.webpQuality = value }
         if let value = rule.avifQuality { result.avifQuality = value }
         if let value = rule.jxlQuality { result.jxlQuality = value }
+        if let value = rule.webpEffort { result.webpEffort = value }
+        if let value = rule.avifEffort { result.avifEffort = value }
         result.qualityTargets = QualityTargets(standard: rule.qualityTarget, hiDPI: rule.qualityTargetHiDPI, base: qualityTargets)
         return result
     }

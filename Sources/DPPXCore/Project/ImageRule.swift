@@ -29,6 +29,10 @@ public struct ImageRule: Hashable, Sendable, Codable {
     public var qualityTargetHiDPI: Double? = nil
     /// JPEG XL quality for these masters' variants encoded from pixels (`jxl-quality`).
     public var jxlQuality: EncoderQuality? = nil
+    /// Encoder efforts for these masters (`webp-effort`, `avif-effort`): more time for fewer
+    /// bytes where it pays, such as a site's few large hero images.
+    public var webpEffort: Int? = nil
+    public var avifEffort: Int? = nil
     /// Leave these masters out of the build, the stylesheet and the markup.
     public var exclude: Bool?
     /// Whether these masters get stylesheet rules (`css = false` for images only ever shown
@@ -53,7 +57,8 @@ public struct ImageRule: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case match, density, width, widths, formats, jpegQuality, webpQuality, avifQuality, qualityTarget, qualityTargetHiDPI, jxlQuality, exclude
+        case match, density, width, widths, formats, jpegQuality, webpQuality, avifQuality, qualityTarget, qualityTargetHiDPI, jxlQuality, webpEffort,
+             avifEffort, exclude
     }
 
     /// Whether the rule applies to the master at `path`.

@@ -113,7 +113,8 @@ public enum SettingRegistry {
     public static var avifEffort: Setting<Int> {
         let fallback = 2
         return Setting("avif-effort", in: .build, flag: "avif-effort", .integer(0...9, example: fallback), default: fallback,
-                       help: "AVIF encoder effort, 0 (fast) to 9 (small) (default: \(fallback)).", valueName: "N", field: \ProjectSettings.avifEffort)
+                       help: "AVIF encoder effort, 0 (fast) to 9 (small) (default: \(fallback)).", valueName: "N", field: \ProjectSettings.avifEffort,
+                       rule: \ImageRule.avifEffort)
     }
 
     /// libwebp's `method`. 6 writes files 2 to 6 % smaller than 4 at the same score, for up to
@@ -121,7 +122,8 @@ public enum SettingRegistry {
     public static var webpEffort: Setting<Int> {
         let fallback = 4
         return Setting("webp-effort", in: .build, flag: "webp-effort", .integer(0...6, example: fallback), default: fallback,
-                       help: "WebP encoder effort, 0 (fast) to 6 (small) (default: \(fallback)).", valueName: "N", field: \ProjectSettings.webpEffort)
+                       help: "WebP encoder effort, 0 (fast) to 6 (small) (default: \(fallback)).", valueName: "N", field: \ProjectSettings.webpEffort,
+                       rule: \ImageRule.webpEffort)
     }
 
     /// Not said: lossless for lossless (PNG) masters, `lossyJXLQuality` for the others.
