@@ -1,6 +1,7 @@
 @testable import DPPXBuild
 import DPPXCore
 import DPPXFiles
+import DPPXImaging
 import DPPXTestSupport
 import Foundation
 import Testing
@@ -78,6 +79,22 @@ struct IncrementalBuildTests {
         let report = try fixture.build()
         #expect(report.built == ["a.jpg"])
         #expect(BuildCache.load(from: path)?.settings == Builder(options: fixture.options()).settingsFingerprint())
+    }
+
+    @Test("only a build with an auto quality, in [build] or in a rule, carries the quality search's version in its fingerprint")
+    func searchVersionOnlyForAuto() throws {
+        let fixture = BuildFixture()
+        func builder(rules: [ImageRule] = [], _ change: (inout EncodeSettings) -> Void = { _ in }) -> Builder {
+            var options = fixture.options(PlanSettings(sourceDensityGiven: true, rules: rules))
+            change(&options.encode)
+            return Builder(options: options)
+        }
+        #expect(!builder().searchesQuality, "fixed qualities: a new search version rebuilds nothing")
+        #expect(!builder(rules: [ImageRule(match: [PathGlob("photos/**")], webpQuality: .fixed(70))]).searchesQuality)
+        #expect(builder { $0.jpegQuality = .auto }.searchesQuality)
+        #expect(builder { $0.jxlQuality = .auto }.searchesQuality)
+        #expect(builder(rules: [ImageRule(match: [PathGlob("photos/**")], avifQuality: .auto)]).searchesQuality,
+                "a rule's auto searches too")
     }
 
     @Test("an output deleted by hand is written again")

@@ -227,13 +227,19 @@ public final class Builder: Sendable {
             let search: Int?
         }
         // libvips's ORC code rounds a little differently from its C paths (DPPX_VIPS_VECTOR=1).
-        let searches = ([options.encode] + options.plan.rules.map(options.encode.applying)).contains { settings in
-            ImageFormat.allCases.contains { settings.quality(for: $0) == .auto }
-        }
         let vips = Vips.version + (Vips.usesORC && Vips.vectorCodeEnabled ? " orc" : "")
         let data = (try? encoder.encode(Fingerprint(pipeline: Self.pipelineVersion, plan: options.plan,
-                                                    encode: options.encode, vips: vips, search: searches ? QualitySearch.version : nil))) ?? Data()
+                                                    encode: options.encode, vips: vips, search: searchesQuality ? QualitySearch.version : nil))) ?? Data()
         return ContentHash.sha256(Array(data))
+    }
+
+    /// Whether any master may have its quality searched: the build's settings or a rule's,
+    /// applied as `MasterBuilder` applies them, ask `auto` of some format. Only such builds
+    /// carry the search's version in their fingerprint.
+    var searchesQuality: Bool {
+        ([options.encode] + options.plan.rules.map(options.encode.applying)).contains { settings in
+            ImageFormat.allCases.contains { settings.quality(for: $0) == .auto }
+        }
     }
 
     /// SHA-256 of a master, streamed.
