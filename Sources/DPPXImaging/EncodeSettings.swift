@@ -20,8 +20,6 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
     public var webpEffort = SettingRegistry.webpEffort.fallback
     /// PNG zlib compression level, 0-9.
     public var pngCompression = SettingRegistry.pngCompression.fallback
-    /// WebP written losslessly for masters that are lossless (PNG) with alpha.
-    public var webpLosslessForPNG = false
     /// JPEG XL quality, 1-100 or `auto`, for variants encoded from pixels (`--jxl-quality`);
     /// nil: lossless for lossless (PNG) masters, `SettingRegistry.lossyJXLQuality` for the
     /// others. A JPEG variant's JXL is always its lossless recompression, whatever this says.

@@ -16,7 +16,7 @@ public final class EncoderInput: @unchecked Sendable {
 
     /// The format it is for.
     public let format: ImageFormat
-    /// WebP and JPEG XL only: written losslessly.
+    /// JPEG XL only: written losslessly.
     public let lossless: Bool
     /// Bytes it holds of its own, apart from the image it was made from.
     public let ownBytes: Int
@@ -62,11 +62,9 @@ public enum Encoder {
     /// pixels, taken now (the resize behind `image` runs here); for the others, `image` itself.
     public static func input(_ image: VipsImage, for format: ImageFormat, settings: EncodeSettings,
                              losslessSource: Bool, file: String) throws(ImagingError) -> EncoderInput {
-        let lossless = switch format {
-        case .webp: losslessSource && settings.webpLosslessForPNG
-        case .jxl: losslessSource && settings.jxlQuality == nil
-        default: false
-        }
+        // dppx's WebP is always lossy (a PNG master's alpha stays exact: libwebp keeps alpha
+        // losslessly in a lossy file).
+        let lossless = format == .jxl && losslessSource && settings.jxlQuality == nil
         // A quality search encodes the resized pixels several times: it keeps the image.
         guard format == .webp, image.takenByLibWebP, image.pageHeight == image.fullHeight,
               !QualitySearch.applies(to: image, format: format, settings: settings, lossless: lossless) else {
@@ -74,9 +72,9 @@ public enum Encoder {
         }
         // libwebp straight from the pixels: the bitstream libvips's saver writes, without its
         // copy of the whole image and without the EXIF chunk it adds even when stripping.
-        let picture = try image.webpPicture(lossless: lossless, sharp: false, file: file)
+        let picture = try image.webpPicture(lossless: false, sharp: false, file: file)
         let pixels = image.width * image.fullHeight
-        let bytes = lossless ? pixels * 4 : pixels * 3 / 2 + (image.bands == 4 ? pixels : 0)
+        let bytes = pixels * 3 / 2 + (image.bands == 4 ? pixels : 0)
         return EncoderInput(format: format, lossless: lossless, pixels: .webp(picture), ownBytes: bytes)
     }
 

@@ -38,11 +38,6 @@ public enum QualitySearch {
     /// the plain conversion leaves little room.
     public static let version = 4
 
-    /// How far above its target a file must score to pass: dppx's scores agree with PyPI's
-    /// `ssimulacra2` to within a few thousandths (it works in single precision), so a file that
-    /// passes here passes there too.
-    public static let margin = 0.05
-
     /// How close the search brings the quality: the answer is at most this much above the
     /// lowest passing quality. Two steps of JPEG's or WebP's quality are about 3 % of the bytes.
     public static let step = 2
@@ -125,7 +120,8 @@ public enum QualitySearch {
         let pixels = try Vips.attributed { () throws(ImagingError) -> VipsImage in
             try VipsImage.make(file: file) { cvips_copy_memory(image.pointer, $0) }
         }
-        let goal = target + margin
+        // The score a file must reach to pass (`QualityTargets.reaches`).
+        let goal = target + QualityTargets.margin
         // WebP steps encode one conversion of the pixels to YUV, made once here, sharp or plain
         // as the sample (or the pixels) says (see WebPSearchInput). Converted sharp, the fixed
         // quality's file, the savings' baseline, is not one of the steps: it is encoded on its

@@ -174,7 +174,7 @@ struct AutoQualityBuildTests {
         for chroma in [JPEGChroma.subsampled, .full] {
             for quality in stride(from: 30, through: 100, by: 2) {
                 let file = try jpeg(quality, chroma)
-                guard file.score >= target + QualitySearch.margin else { continue }
+                guard file.score >= target + QualityTargets.margin else { continue }
                 smallest = min(smallest, file.bytes)
                 if chroma == .subsampled { lowestSubsampled = min(lowestSubsampled, quality) }
             }
@@ -211,9 +211,9 @@ struct AutoQualityBuildTests {
         let subsampledBest = try score(100, .subsampled)
         let target = subsampledBest + 0.5
         let full = try (30...100).map { try score($0, .full) }
-        let lowest = try #require(full.firstIndex { $0 >= target + QualitySearch.margin }.map { $0 + 30 },
+        let lowest = try #require(full.firstIndex { $0 >= target + QualityTargets.margin }.map { $0 + 30 },
                                   "4:4:4 never scores \(target)")
-        try #require(full[(lowest - 30)...].allSatisfy { $0 >= target + QualitySearch.margin - 1 },
+        try #require(full[(lowest - 30)...].allSatisfy { $0 >= target + QualityTargets.margin - 1 },
                      "4:4:4's scores dip under the target above q\(lowest): no single answer to expect")
 
         let report = try Self.build(fixture, plan: PlanSettings(densities: [Density(1)], extraFormats: [])) {
@@ -306,7 +306,7 @@ struct AutoQualityBuildTests {
         let fixture = BuildFixture()
         try Self.writePhoto(fixture)
         let pixels = try Self.masterPixels(fixture.source("photo@2x.jpg"), at: PixelSize(width: 960, height: 640))
-        let goal = QualityTargets().hiDPI + QualitySearch.margin
+        let goal = QualityTargets().hiDPI + QualityTargets.margin
         try #require(try !#require(try WebPSearchInput.inputs(for: pixels, sample: nil, goal: goal, file: "photo")).whole.sharp,
                      "the photo's 2x pixels leave the plain conversion room")
         let report = try Self.build(fixture, plan: PlanSettings(densities: [Density(2)], extraFormats: [.webp])) {

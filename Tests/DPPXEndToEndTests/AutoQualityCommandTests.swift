@@ -35,6 +35,34 @@ struct AutoQualityCommandTests {
         #expect((auto?["fixedQualityBytes"] as? Int).map { $0 - bytes } == auto?["savedBytes"] as? Int)
     }
 
+    @Test("variants no quality brings to their target are written at the top quality and named by the summary and --json")
+    func missedTargets() async throws {
+        let source = ScratchFolder("dppx-cli-auto-missed")
+        try TestImages.write(source("hero@2x.jpg"), width: 480, height: 320)
+        let output = ScratchFolder("dppx-cli-auto-missed-out")
+        // JPEG at quality 100 scores in the 90s: a target of 99 at every density is out of its reach.
+        let arguments = ["build", source.path, "--out", output.path, "--quality", "auto", "--quality-target", "99",
+                         "--quality-target-hidpi", "99"]
+        let human = try await DPPXBinary.run(arguments, in: source.path)
+        #expect(human.status == 0, "\(human)")
+        let manifest = try Manifest.decode(Array(Data(contentsOf: URL(fileURLWithPath: output(Manifest.fileName)))))
+        let variants = manifest.images[0].variants
+        #expect(variants.count == 3 && variants.allSatisfy { $0.missesTarget && $0.quality == 100 && $0.target == 99 }, "\(variants)")
+        let first = try #require(variants.first)
+        let example = "such as \(first.path): \(String(format: "%.1f", first.score ?? 0)) for 99"
+        #expect(human.stdout.contains("; 3 under their target at any quality (\(example))"), "\(human.stdout)")
+
+        let json = try await DPPXBinary.run(arguments + ["--json"], in: source.path)
+        let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let missed = (summary?["autoQuality"] as? [String: Any])?["missedTarget"] as? [[String: Any]]
+        #expect(missed?.compactMap { $0["path"] as? String } == variants.map(\.path))
+        #expect(missed?.allSatisfy { $0["target"] as? Double == 99 && ($0["score"] as? Double ?? 100) < 99 } == true)
+
+        // Within reach, the summary names none.
+        let reachable = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--quality", "auto"], in: source.path)
+        #expect(reachable.stdout.contains("quality auto: 3 variants") && !reachable.stdout.contains("under"), "\(reachable.stdout)")
+    }
+
     @Test("a quality that is neither a number nor auto, and a target out of range, are usage errors naming the flag", arguments: [
         (["--quality", "best"], "--quality"),
         (["--webp-quality", "0"], "--webp-quality must be between 1 and 100, or auto"),

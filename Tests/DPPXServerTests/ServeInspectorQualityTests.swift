@@ -25,7 +25,7 @@ struct ServeInspectorQualityTests {
                 manifest.images[hero].variants[index].recordSearch(Manifest.QualitySearchResult(
                     quality: 91, sharpYUV: true, score: 65.1, target: 65.5, fixedQualityBytes: 400))
             case (.webp, Density(1)):
-                // As a JPEG XL recompression or a PNG master's JPEG XL would be.
+                // Only a JPEG XL is, in a build; the page reads the flag, whatever the format.
                 manifest.images[hero].variants[index].lossless = true
             default:
                 break

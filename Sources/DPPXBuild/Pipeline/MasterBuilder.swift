@@ -69,7 +69,7 @@ struct MasterBuilder: Sendable {
         private var files: [String: (bytes: Int, hash: String)] = [:]
         /// What `auto` qualities chose, by path.
         private var searched: [String: Manifest.QualitySearchResult] = [:]
-        /// WebP and JPEG XL outputs written losslessly, which the manifest says of them.
+        /// JPEG XL outputs written losslessly, which the manifest says of them.
         private var lossless: Set<String> = []
         /// Extra-format outputs encoded but not yet written: each is written only if smaller
         /// than the master-format file of its density, known once every output is encoded.
@@ -186,7 +186,7 @@ struct MasterBuilder: Sendable {
         /// Whether the search for `output` (if any) found a file reaching its target.
         func reachedTarget(_ output: ImagePlan.Output, _ searched: [String: Manifest.QualitySearchResult]) -> Bool {
             guard let search = searched[output.path] else { return true }
-            return search.score >= search.target + QualitySearch.margin
+            return search.reachesTarget
         }
 
         /// Records what an `auto` quality chose for the output at `path`.

@@ -56,8 +56,12 @@ public struct BuildReport: Sendable {
         guard !searched.isEmpty else { return nil }
         let bytes = searched.reduce(0) { $0 + $1.bytes }
         let fixed = searched.reduce(0) { $0 + ($1.fixedQualityBytes ?? 0) }
+        let missed = searched.filter(\.missesTarget).compactMap { variant in
+            variant.score.flatMap { score in variant.target.map { QualitySavings.MissedTarget(path: variant.path, score: score, target: $0) } }
+        }
         return QualitySavings(variants: searched.count, bytes: bytes, fixedQualityBytes: fixed,
-                              savedBytes: fixed - bytes, lowestScore: searched.compactMap(\.score).min() ?? 0)
+                              savedBytes: fixed - bytes, lowestScore: searched.compactMap(\.score).min() ?? 0,
+                              missedTarget: missed)
     }
 
     /// The bytes `quality = "auto"` saved.
@@ -72,12 +76,29 @@ public struct BuildReport: Sendable {
         public var savedBytes: Int
         /// The lowest SSIMULACRA2 score among them.
         public var lowestScore: Double
+        /// Those no quality brought to their target, written at the top quality: pictures the
+        /// format cannot carry at that score (fine noise, saturated lines in WebP), worth a look.
+        public var missedTarget: [MissedTarget] = []
 
-        /// `quality auto: 24 variants, 1.2 MB, 31 % smaller than fixed qualities (1.7 MB); lowest score 80.4`.
+        /// A variant written under its target, with its score and the target.
+        public struct MissedTarget: Codable, Sendable, Equatable {
+            public var path: String
+            public var score: Double
+            public var target: Double
+        }
+
+        /// `quality auto: 24 variants, 1.2 MB, 31 % smaller than fixed qualities (1.7 MB); lowest
+        /// score 65.4`, and where some variant missed its target `; 1 under its target at any
+        /// quality (such as hero.webp: 77.2 for 80)`.
         public var summaryLine: String {
             let percent = fixedQualityBytes > 0 ? Double(savedBytes) * 100 / Double(fixedQualityBytes) : 0
             let comparison = percent >= 0 ? String(format: "%.0f %% smaller than", percent) : String(format: "%.0f %% larger than", -percent)
-            return "quality auto: \(variants) variant\(variants == 1 ? "" : "s"), \(Self.megabytes(bytes)), \(comparison) fixed qualities (\(Self.megabytes(fixedQualityBytes))); lowest score \(String(format: "%.1f", lowestScore))"
+            var line = "quality auto: \(variants) variant\(variants == 1 ? "" : "s"), \(Self.megabytes(bytes)), \(comparison) fixed qualities (\(Self.megabytes(fixedQualityBytes))); lowest score \(String(format: "%.1f", lowestScore))"
+            if let example = missedTarget.first {
+                let one = missedTarget.count == 1
+                line += "; \(missedTarget.count) under \(one ? "its" : "their") target at any quality (such as \(example.path): \(String(format: "%.1f", example.score)) for \(String(format: "%g", example.target)))"
+            }
+            return line
         }
 
         static func megabytes(_ bytes: Int) -> String {

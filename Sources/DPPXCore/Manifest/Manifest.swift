@@ -141,10 +141,10 @@ public struct Manifest: Codable, Hashable, Sendable {
         /// before dppx recorded it).
         public var target: Double?
         public var fixedQualityBytes: Int?
-        /// True for a WebP or JPEG XL written losslessly (a JPEG variant's JPEG XL, its
-        /// recompression; a PNG master's JPEG XL without `jxl-quality`), as those formats may be
-        /// either. Not recorded otherwise, nor for PNG and GIF, which always are, nor for files
-        /// written before dppx recorded it.
+        /// True for a JPEG XL written losslessly (a JPEG variant's JPEG XL, its recompression; a
+        /// PNG master's JPEG XL without `jxl-quality`), as the format may be either. Not
+        /// recorded otherwise, nor for PNG and GIF, which always are, nor for files written
+        /// before dppx recorded it. (dppx's WebP is always lossy.)
         public var lossless: Bool?
 
         public init(path: String, density: Density, format: ImageFormat, size: PixelSize, bytes: Int, hash: String) {
@@ -158,6 +158,13 @@ public struct Manifest: Codable, Hashable, Sendable {
         }
 
         public var size: PixelSize { PixelSize(width: width, height: height) }
+
+        /// True for a searched variant that no quality brought to its target: it was written
+        /// at the top quality, under the target still.
+        public var missesTarget: Bool {
+            guard let score, let target else { return false }
+            return !QualityTargets.reaches(score, target)
+        }
 
         /// Records what an `auto` quality chose (the score rounded to hundredths).
         public mutating func recordSearch(_ search: QualitySearchResult) {
@@ -188,6 +195,9 @@ public struct Manifest: Codable, Hashable, Sendable {
         /// The size of the same variant at the format's default fixed quality (82 for JPEG, 80
         /// for WebP, 55 for AVIF): what `auto` saves is measured against it.
         public var fixedQualityBytes: Int
+
+        /// Whether the file reaches its target (else no quality did, and it is the top one).
+        public var reachesTarget: Bool { QualityTargets.reaches(score, target) }
 
         public init(quality: Int, chroma: JPEGChroma? = nil, sharpYUV: Bool? = nil, score: Double, target: Double,
                     fixedQualityBytes: Int) {

@@ -143,8 +143,8 @@ public struct ImagePlan: Hashable, Sendable {
     public var basePath: String { name.basePath(format: primaryFormat) }
 
     /// The manifest entry, given the master's hash and each output's byte size and hash.
-    /// `searched` holds what `auto` qualities chose, by path; `lossless` the WebP and JPEG XL
-    /// outputs written losslessly.
+    /// `searched` holds what `auto` qualities chose, by path; `lossless` the JPEG XL outputs
+    /// written losslessly.
     public func manifestImage(sourceHash: String, files: [String: (bytes: Int, hash: String)],
                               searched: [String: Manifest.QualitySearchResult] = [:],
                               lossless: Set<String> = []) -> Manifest.Image {

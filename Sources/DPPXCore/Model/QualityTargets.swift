@@ -23,6 +23,18 @@ public struct QualityTargets: Hashable, Sendable, Codable {
     /// What a target may be: SSIMULACRA2's useful range (100 is lossless).
     public static let range: ClosedRange<Double> = 0...100
 
+    /// How far above its target a file must score to reach it: dppx's scores agree with PyPI's
+    /// `ssimulacra2` to within a few thousandths (it works in single precision), so a file that
+    /// reaches its target here reaches it there too.
+    public static let margin = 0.05
+
+    /// Whether a file scoring `score` reaches `target`: the search's test for a passing file,
+    /// the build's for keeping an extra format, and the summary's for a variant no quality
+    /// brought to its target.
+    public static func reaches(_ score: Double, _ target: Double) -> Bool {
+        score >= target + margin
+    }
+
     public init(standard: Double = QualityTargets.defaultStandard, hiDPI: Double = QualityTargets.defaultHiDPI) {
         self.standard = standard
         self.hiDPI = hiDPI

@@ -164,7 +164,7 @@ struct InspectorView {
 
     /// `62, 4:2:0` or `74, sharp YUV`: the quality an `auto` search wrote and how (a manifest
     /// written before dppx recorded the WebP conversion gives the quality alone); `lossless`
-    /// for PNG, GIF and a WebP or JPEG XL written losslessly, `fixed` for a variant encoded at
+    /// for PNG, GIF and a JPEG XL written losslessly, `fixed` for a variant encoded at
     /// a set quality.
     static func quality(of variant: Manifest.Variant) -> String {
         guard let quality = variant.quality else {
