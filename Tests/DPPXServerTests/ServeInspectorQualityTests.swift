@@ -23,7 +23,7 @@ struct ServeInspectorQualityTests {
                 // Sizes the page only reads: 500 against 400 bytes.
                 manifest.images[hero].variants[index].bytes = 500
                 manifest.images[hero].variants[index].recordSearch(Manifest.QualitySearchResult(
-                    quality: 91, sharpYUV: true, score: 65.1, target: 65.5, fixedQualityBytes: 400))
+                    quality: 100, sharpYUV: true, score: 65.1, target: 65.5, fixedQualityBytes: 400))
             case (.webp, Density(1)):
                 // Only a JPEG XL is, in a build; the page reads the flag, whatever the format.
                 manifest.images[hero].variants[index].lossless = true
@@ -40,8 +40,8 @@ struct ServeInspectorQualityTests {
             let hero = try #require(Self.section("images/hero.jpg", in: html))
             #expect(hero.contains(#"<th class="number">Score</th><th class="number" title="The score the search aimed at: the target of the variant's density">Target</th><th>Against fixed</th>"#))
             #expect(hero.contains("<td>62, 4:2:0</td><td class=\"number\">81.34</td><td class=\"number\">80</td><td>-50 % against q82 (\(jpegFixed) B)</td>"))
-            // A score under its target (no quality reached it) shows beside it.
-            #expect(hero.contains(#"<td>91, sharp YUV</td><td class="number">65.1</td><td class="number">65.5</td><td>+25 % against q80 (400 B)</td>"#))
+            // A score under its target (no quality reached it) is marked, beside the target.
+            #expect(hero.contains(#"<td>100, sharp YUV</td><td class="number missed" title="Under its target at every quality: written at the top one">65.1</td><td class="number">65.5</td><td>+25 % against q80 (400 B)</td>"#))
             #expect(Self.row("images/hero@1.5x.webp", in: hero)?.contains("<td>fixed</td>") == true)
             #expect(Self.row("images/hero.webp", in: hero)?.contains("<td>lossless</td>") == true)
             #expect(Self.row("images/hero@2x.png", in: hero)?.contains("<td>lossless</td>") == true)

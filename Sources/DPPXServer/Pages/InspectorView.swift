@@ -26,6 +26,8 @@ struct InspectorView {
         let score: String
         /// The score its search aimed at (`80`); empty when not searched or not recorded.
         let target: String
+        /// True when no quality brought it to its target (it is the top quality's file).
+        let missedTarget: Bool
         /// Bytes against the format's default fixed quality: `-31 % against q82 (35.2 KB)`.
         let againstFixed: String
     }
@@ -127,6 +129,7 @@ struct InspectorView {
                             quality: Self.quality(of: variant),
                             score: variant.score.map { "\($0)" } ?? "",
                             target: variant.target.map { String(format: "%g", $0) } ?? "",
+                            missedTarget: variant.missesTarget,
                             againstFixed: Self.againstFixed(variant))
                 },
                 searched: image.variants.contains { $0.quality != nil },
