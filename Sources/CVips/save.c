@@ -19,9 +19,12 @@ int cvips_webpsave(VipsImage *in, int quality, int lossless, int effort, void **
                                 "strip", TRUE, NULL);
 }
 
-int cvips_avifsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len) {
+int cvips_avifsave(VipsImage *in, int quality, int lossless, int effort, int chroma, void **buf, size_t *len) {
+    VipsForeignSubsample mode = chroma == 1 ? VIPS_FOREIGN_SUBSAMPLE_ON
+                              : chroma == 2 ? VIPS_FOREIGN_SUBSAMPLE_OFF : VIPS_FOREIGN_SUBSAMPLE_AUTO;
     return vips_heifsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort", effort,
-                                "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "strip", TRUE, NULL);
+                                "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "strip", TRUE,
+                                "subsample_mode", mode, NULL);
 }
 
 int cvips_gifsave(VipsImage *in, int effort, void **buf, size_t *len) {

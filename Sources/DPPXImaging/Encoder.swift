@@ -181,19 +181,16 @@ public enum Encoder {
         case .jpeg:
             // JPEG has no alpha: flatten onto white rather than let transparent pixels go black.
             let flat = try flattened(image, file: file)
-            let chroma: Int32 = switch settings.jpegChroma {
-            case nil: 0
-            case .subsampled: 1
-            case .full: 2
-            }
-            status = cvips_jpegsave(flat.pointer, settings.encoderQuality(for: .jpeg), settings.jpegProgressive ? 1 : 0, chroma, &buffer, &length)
+            status = cvips_jpegsave(flat.pointer, settings.encoderQuality(for: .jpeg), settings.jpegProgressive ? 1 : 0,
+                                    chromaCode(settings.chroma), &buffer, &length)
         case .png:
             status = cvips_pngsave(image.pointer, Int32(settings.pngCompression), 7, &buffer, &length)
         case .webp:
             // Animations and grey images, which libwebp's own import does not take.
             status = cvips_webpsave(image.pointer, settings.encoderQuality(for: .webp), lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
         case .avif:
-            status = cvips_avifsave(image.pointer, settings.encoderQuality(for: .avif), 0, Int32(settings.avifEffort), &buffer, &length)
+            status = cvips_avifsave(image.pointer, settings.encoderQuality(for: .avif), 0, Int32(settings.avifEffort),
+                                    chromaCode(settings.chroma), &buffer, &length)
         case .gif:
             status = cvips_gifsave(image.pointer, 7, &buffer, &length)
         case .tiff:
@@ -205,6 +202,15 @@ public enum Encoder {
             throw ImagingError(file: file, reason: "dppx cannot write \(format.rawValue) variants; write JPEG, PNG, WebP, AVIF or JPEG XL")
         }
         return status
+    }
+
+    /// The C savers' chroma: 0 libvips's choice, 1 4:2:0, 2 4:4:4.
+    private static func chromaCode(_ chroma: Chroma?) -> Int32 {
+        switch chroma {
+        case nil: 0
+        case .subsampled: 1
+        case .full: 2
+        }
     }
 
     private static func flattened(_ image: VipsImage, file: String) throws(ImagingError) -> VipsImage {

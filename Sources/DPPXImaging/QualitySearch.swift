@@ -24,7 +24,7 @@ import DPPXCore
 /// that level tells how far the sample's scores sit from the whole image's, the sample so
 /// corrected says where to look next, and the whole image's own scores go on from there.
 /// Their default quality is encoded whole too, for the savings. Smaller variants are searched
-/// whole. WebP's steps encode one conversion to YUV, made once: libwebp's sharp one where the
+/// whole. AVIF is searched in 4:4:4 (`scales`). WebP's steps encode one conversion to YUV, made once: libwebp's sharp one where the
 /// plain one alone would leave the target little room (without it, two of ukui's five 1x
 /// photos reach no target of 80 at any quality), else the plain one (`WebPSearchInput`).
 ///
@@ -35,8 +35,8 @@ public enum QualitySearch {
     /// scale, step or score): it is part of the settings fingerprint of builds with an `auto`
     /// quality, so they search again, and only they. 2: JPEG in 4:4:4 too, WebP and AVIF sampled in
     /// one square. 3: JPEG searched whole, and in 4:4:4 from 85. 4: WebP converted sharp where
-    /// the plain conversion leaves little room.
-    public static let version = 4
+    /// the plain conversion leaves little room. 5: AVIF searched in 4:4:4.
+    public static let version = 5
 
     /// How close the search brings the quality: the answer is at most this much above the
     /// lowest passing quality. Two steps of JPEG's or WebP's quality are about 3 % of the bytes.
@@ -69,7 +69,7 @@ public enum QualitySearch {
     }
 
     /// The scales searched for `format`, in order, as ranges of levels (see `rung`): one per
-    /// format, and for JPEG a second in 4:4:4.
+    /// format, and for JPEG a second in 4:4:4. AVIF is searched in 4:4:4 alone.
     ///
     /// libvips writes JPEG 4:4:4 from quality 90, where a photo's bytes about double for a
     /// few points of score (on a ukui photo at 1920x1200: q85 101 KB scoring 80.8; q90 195 KB,
@@ -77,13 +77,24 @@ public enum QualitySearch {
     /// up; pictures whose colour edges 4:2:0 blurs (flat graphics, saturated lines) then need
     /// `fullChromaFrom` or more, or never pass, and are searched again in 4:4:4, where a lower
     /// quality may pass in fewer bytes. The smaller passing file wins.
+    ///
+    /// AV1 predicts colour from brightness, so full-resolution colour costs it far less than it
+    /// costs JPEG: on ukui's 15 variants, the lowest AVIF passing each target was smaller in
+    /// 4:4:4 than in 4:2:0 for 12 (by up to 30 %), and 4:2:0 never reached 80 on one 1x photo
+    /// (it stops at 77.9; 4:4:4 passes at 63). libaom's own default for still images, and
+    /// `avifenc`'s, is 4:4:4 too. A second scale in 4:2:0 would double the search for a few
+    /// percent on the rest (BENCHMARKS.md, "AVIF searched in 4:4:4").
     static func scales(for format: ImageFormat) -> [ClosedRange<Int>] {
         guard let range = range(for: format) else { return [] }
-        guard format == .jpeg else { return [range] }
-        return [range, (range.lowerBound + fullChromaLevels)...(range.upperBound + fullChromaLevels)]
+        let full = (range.lowerBound + fullChromaLevels)...(range.upperBound + fullChromaLevels)
+        switch format {
+        case .jpeg: return [range, full]
+        case .avif: return [full]
+        default: return [range]
+        }
     }
 
-    /// JPEG levels from this up are 4:4:4 at the level less this.
+    /// JPEG and AVIF levels from this up are 4:4:4 at the level less this.
     static let fullChromaLevels = 1000
 
     /// The 4:2:0 JPEG quality from which the 4:4:4 scale is searched too: on ukui's photos,
@@ -91,10 +102,10 @@ public enum QualitySearch {
     /// that needed 90 or more passed in 4:4:4 in up to 44 % fewer; under 85, 4:4:4 was larger.
     public static let fullChromaFrom = 85
 
-    /// The encoder quality and JPEG chroma of `level`: a JPEG level is its quality in 4:2:0,
+    /// The encoder quality and chroma of `level`: a JPEG or AVIF level is its quality in 4:2:0,
     /// or `fullChromaLevels` more in 4:4:4; other formats' levels are their quality.
-    public static func rung(_ level: Int, of format: ImageFormat) -> (quality: Int, chroma: JPEGChroma?) {
-        guard format == .jpeg else { return (level, nil) }
+    public static func rung(_ level: Int, of format: ImageFormat) -> (quality: Int, chroma: Chroma?) {
+        guard format == .jpeg || format == .avif else { return (level, nil) }
         return level < fullChromaLevels ? (level, .subsampled) : (level - fullChromaLevels, .full)
     }
 
@@ -136,7 +147,7 @@ public enum QualitySearch {
             let (quality, chroma) = rung(level, of: format)
             if let webp { return try webp.encode(quality: quality, settings: settings, file: file) }
             var fixing = settings.fixing(format, at: quality)
-            fixing.jpegChroma = chroma
+            fixing.chroma = chroma
             return try Encoder.encode(pixels, as: format, settings: fixing, losslessSource: losslessSource, file: file)
         }
 
@@ -198,7 +209,8 @@ public enum QualitySearch {
                                   known: &known, closeEnough: closeEnough, probe: wholeStep)
         }
 
-        try search(scales[0], from: fixed)
+        // From the default quality, on the first scale (AVIF's: in 4:4:4).
+        try search(scales[0], from: scales[0].contains(fixed) ? fixed : fixed + fullChromaLevels)
         // JPEG's 4:4:4 scale, where 4:2:0 needed `fullChromaFrom` or more or never passed.
         if scales.count > 1, best.map({ $0.score < goal || $0.quality >= fullChromaFrom }) ?? true {
             try search(scales[1], from: fixed + fullChromaLevels)
@@ -209,7 +221,8 @@ public enum QualitySearch {
             throw ImagingError(file: file, reason: "quality search for \(format.rawValue) lost its result (a dppx bug; please report it)")
         }
         // A plain input's file at the fixed quality is the fixed build's own; a sharp input (and
-        // the sample's) goes before the baseline's plain one is made.
+        // the sample's) goes before the baseline's plain one is made. AVIF's baseline, never a
+        // step (its steps are 4:4:4), is level `fixed`: 4:2:0, as libvips writes quality 55.
         if wholeWebP?.sharp == true { wholeWebP = nil }
         sampleWebP = nil
         let baseline: Int

@@ -1,5 +1,6 @@
 import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 import DPPXTestSupport
 import Foundation
@@ -158,9 +159,9 @@ struct AutoQualityBuildTests {
         let pixels2x = picture == "grain" ? Self.grainyGradient(width: 960, height: 640) : ScenePicture.pixels(width: 960, height: 640)
         try TestImages.writePixels(pixels2x, width: 960, height: 640, bands: 3, to: fixture.source("\(picture)@2x.jpg") + "[Q=100]")
         let pixels = try Self.masterPixels(fixture.source("\(picture)@2x.jpg"), at: PixelSize(width: 480, height: 320))
-        func jpeg(_ quality: Int, _ chroma: JPEGChroma) throws -> (bytes: Int, score: Double) {
+        func jpeg(_ quality: Int, _ chroma: Chroma) throws -> (bytes: Int, score: Double) {
             var settings = EncodeSettings().fixing(.jpeg, at: quality)
-            settings.jpegChroma = chroma
+            settings.chroma = chroma
             let bytes = try Encoder.encode(pixels, as: .jpeg, settings: settings, losslessSource: false, file: picture)
             return (bytes.count, try PerceptualScore.ssimulacra2(reference: pixels, encoded: bytes, file: picture))
         }
@@ -171,7 +172,7 @@ struct AutoQualityBuildTests {
         // Every other quality of both chromas: the smallest passing file.
         var smallest = Int.max
         var lowestSubsampled = Int.max
-        for chroma in [JPEGChroma.subsampled, .full] {
+        for chroma in [Chroma.subsampled, .full] {
             for quality in stride(from: 30, through: 100, by: 2) {
                 let file = try jpeg(quality, chroma)
                 guard file.score >= target + QualityTargets.margin else { continue }
@@ -201,9 +202,9 @@ struct AutoQualityBuildTests {
         // Sharp coloured shapes: 4:2:0 blurs their colour edges, and stops short of a high target.
         let pixels = try Self.writeScene(fixture, name: "scene@2x.jpg", width: 960, height: 640, options: "[Q=100]",
                                          pixelsAt: PixelSize(width: 480, height: 320))
-        func score(_ quality: Int, _ chroma: JPEGChroma) throws -> Double {
+        func score(_ quality: Int, _ chroma: Chroma) throws -> Double {
             var settings = EncodeSettings().fixing(.jpeg, at: quality)
-            settings.jpegChroma = chroma
+            settings.chroma = chroma
             let bytes = try Encoder.encode(pixels, as: .jpeg, settings: settings, losslessSource: false, file: "scene")
             return try PerceptualScore.ssimulacra2(reference: pixels, encoded: bytes, file: "scene")
         }
@@ -227,6 +228,29 @@ struct AutoQualityBuildTests {
                 "4:4:4 q\(oneX.quality ?? 0); the lowest passing is q\(lowest)")
     }
 
+    @Test("an AVIF target 4:2:0 never reaches is reached in 4:4:4")
+    func avifFullChroma() throws {
+        let fixture = BuildFixture()
+        // Sharp coloured shapes: 4:2:0 blurs their colour edges, and stops short of a high target.
+        let pixels = try Self.writeScene(fixture, name: "scene@2x.png", width: 960, height: 640, options: "",
+                                         pixelsAt: PixelSize(width: 480, height: 320))
+        var settings = EncodeSettings().fixing(.avif, at: 100)
+        settings.chroma = .subsampled
+        let subsampled = try Encoder.encode(pixels, as: .avif, settings: settings, losslessSource: true, file: "scene")
+        let target = try PerceptualScore.ssimulacra2(reference: pixels, encoded: subsampled, file: "scene") + 0.5
+        try #require(target < 95, "4:2:0 at 100 already scores \(target - 0.5)")
+
+        let report = try Self.build(fixture, plan: PlanSettings(densities: [Density(1)], extraFormats: [.avif])) {
+            $0.avifQuality = .auto
+            $0.qualityTargets = QualityTargets(standard: target, hiDPI: 50)
+        }
+        #expect(report.succeeded, "\(report.failures)")
+        let oneX = try #require(fixture.manifestOnDisk().images[0].variants.first { $0.format == .avif })
+        #expect(oneX.chroma == .full && (oneX.score ?? 0) >= target && !oneX.missesTarget,
+                "\(oneX.path): \(oneX.chroma?.rawValue ?? "") q\(oneX.quality ?? 0) scores \(oneX.score ?? 0) for \(target)")
+        #expect((oneX.quality ?? 100) < 100, "a quality under the top passes")
+    }
+
     @Test("a WebP no quality brings to its target is left out where the JPEG of its density reaches it, and the report says so")
     func underTargetWebPLeftOut() throws {
         let fixture = BuildFixture()
@@ -235,7 +259,7 @@ struct AutoQualityBuildTests {
         let pixels = try Self.masterPixels(fixture.source("photo@2x.jpg"), at: PixelSize(width: 480, height: 320))
         func best(_ format: ImageFormat) throws -> Double {
             var settings = EncodeSettings().fixing(format, at: 100)
-            if format == .jpeg { settings.jpegChroma = .full }
+            if format == .jpeg { settings.chroma = .full }
             // WebP as the search encodes it for a target this close to what it can reach: converted sharp.
             let bytes = format == .webp
                 ? try #require(try WebPSearchInput(pixels, sharp: true, file: "photo")).encode(quality: 100, settings: settings, file: "photo")
@@ -374,9 +398,21 @@ struct AutoQualityBuildTests {
         return pixels
     }
 
+    /// The chroma of an AVIF's bytes, from its AV1 configuration box (`av1C`): the third byte
+    /// after its marker holds the subsampling flags, both set in 4:2:0 and clear in 4:4:4.
+    static func avifChroma(of avif: [UInt8]) -> Chroma? {
+        let name = Array("av1C".utf8)
+        guard let at = avif.indices.first(where: { avif[$0...].starts(with: name) }), at + 7 < avif.count else { return nil }
+        return switch (avif[at + 6] >> 2) & 0b11 {
+        case 0b11: .subsampled
+        case 0b00: .full
+        default: nil
+        }
+    }
+
     /// The chroma of a JPEG's bytes, from its frame header: the first component's sampling
     /// factors are 2x2 in 4:2:0 and 1x1 in 4:4:4.
-    static func chroma(of jpeg: [UInt8]) -> JPEGChroma? {
+    static func chroma(of jpeg: [UInt8]) -> Chroma? {
         var index = 2
         while index + 12 < jpeg.count, jpeg[index] == 0xFF {
             let marker = jpeg[index + 1]
@@ -393,7 +429,7 @@ struct AutoQualityBuildTests {
         return nil
     }
 
-    @Test("AVIF: each variant reaches its density's target, the 2x one at a lower quality than 1x")
+    @Test("AVIF: each variant reaches its density's target in 4:4:4, the 2x one at a lower quality than 1x; the savings count against the fixed build's 4:2:0 file")
     func avif() throws {
         let fixture = BuildFixture()
         try TestImages.writePixels(ScenePicture.pixels(width: 360, height: 240), width: 360, height: 240, bands: 3,
@@ -406,6 +442,13 @@ struct AutoQualityBuildTests {
         for variant in avif {
             let target = QualityTargets().target(for: variant.density)
             #expect((variant.score ?? 0) >= target, "\(variant.path) scores \(variant.score ?? 0), target \(target)")
+            let written = try AtomicFile.read(fixture.output(variant.path))
+            #expect(variant.chroma == .full && Self.avifChroma(of: written) == .full, "\(variant.path) is 4:4:4, and the manifest says so")
+            // The default quality's file, as a fixed build writes it: libvips's choice at 55, 4:2:0.
+            let pixels = try Self.masterPixels(fixture.source("small@2x.png"), at: variant.size)
+            let fixed = try Encoder.encode(pixels, as: .avif, settings: EncodeSettings(), losslessSource: true, file: "small")
+            #expect(Self.avifChroma(of: fixed) == .subsampled)
+            #expect(variant.fixedQualityBytes == fixed.count, "\(variant.path): the baseline is the fixed build's file")
         }
         #expect(variants.filter { $0.format == .png }.allSatisfy { $0.quality == nil }, "PNG stays lossless")
         let oneX = try #require(avif.first { $0.density == Density(1) }?.quality)

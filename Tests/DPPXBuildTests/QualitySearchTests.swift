@@ -56,7 +56,7 @@ struct QualitySearchTests {
         #expect(bottom <= 31)
     }
 
-    @Test("JPEG's scales: 4:2:0 at 30 to 100, then 4:4:4 at 30 to 100; other formats one scale of their qualities")
+    @Test("JPEG's scales: 4:2:0 at 30 to 100, then 4:4:4 at 30 to 100; AVIF's 4:4:4 at 20 to 100; other formats one scale of their qualities")
     func scales() {
         let jpeg = QualitySearch.scales(for: .jpeg)
         #expect(jpeg.count == 2)
@@ -66,6 +66,11 @@ struct QualitySearchTests {
         #expect(QualitySearch.rung(jpeg[1].lowerBound, of: .jpeg) == (30, .full))
         #expect(QualitySearch.rung(jpeg[1].upperBound, of: .jpeg) == (100, .full))
         #expect(!jpeg[0].overlaps(jpeg[1]))
+        let avif = QualitySearch.scales(for: .avif)
+        #expect(avif.count == 1)
+        #expect(QualitySearch.rung(avif[0].lowerBound, of: .avif) == (20, .full))
+        #expect(QualitySearch.rung(avif[0].upperBound, of: .avif) == (100, .full))
+        #expect(QualitySearch.rung(55, of: .avif) == (55, .subsampled), "the savings' baseline: the fixed build's 4:2:0")
         #expect(QualitySearch.scales(for: .webp) == [30...100])
         #expect(QualitySearch.rung(100, of: .webp) == (100, nil))
         #expect(QualitySearch.scales(for: .png).isEmpty)

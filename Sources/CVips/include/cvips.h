@@ -163,11 +163,12 @@ int cvips_centre_square(VipsImage *in, int side, VipsImage **out);
 
 /* --- save.c: encoders, to g_malloc'd buffers (free with g_free); metadata stripped --- */
 
-/* chroma: 0 libvips's choice (4:2:0 below quality 90, 4:4:4 from it), 1 always 4:2:0, 2 always 4:4:4. */
+/* chroma (JPEG and AVIF): 0 libvips's choice (4:2:0 below quality 90, 4:4:4 from it), 1 always
+ * 4:2:0, 2 always 4:4:4. */
 int cvips_jpegsave(VipsImage *in, int quality, int progressive, int chroma, void **buf, size_t *len);
 int cvips_pngsave(VipsImage *in, int compression, int effort, void **buf, size_t *len);
 int cvips_webpsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len);
-int cvips_avifsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len);
+int cvips_avifsave(VipsImage *in, int quality, int lossless, int effort, int chroma, void **buf, size_t *len);
 int cvips_gifsave(VipsImage *in, int effort, void **buf, size_t *len);
 int cvips_tiffsave(VipsImage *in, void **buf, size_t *len);
 

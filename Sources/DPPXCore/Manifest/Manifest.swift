@@ -131,8 +131,8 @@ public struct Manifest: Codable, Hashable, Sendable {
         /// With `quality = "auto"`: the encoder quality chosen, the file's SSIMULACRA2 score
         /// against the variant's pixels, and its size at the format's default fixed quality.
         public var quality: Int?
-        /// A searched JPEG's chroma: `4:2:0` or `4:4:4`.
-        public var chroma: JPEGChroma?
+        /// A searched JPEG's or AVIF's chroma: `4:2:0` or `4:4:4`.
+        public var chroma: Chroma?
         /// A searched WebP's colour conversion: true where it was libwebp's sharp one (not
         /// recorded for files searched before dppx recorded it).
         public var sharpYUV: Bool?
@@ -183,7 +183,7 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var quality: Int
         /// JPEG only: the chroma written (a search tries 4:2:0 first, and 4:4:4 where 4:2:0
         /// needs quality 90 or more or never reaches the target).
-        public var chroma: JPEGChroma?
+        public var chroma: Chroma?
         /// WebP only: whether the RGB to YUV conversion was libwebp's sharp one (`cwebp
         /// -sharp_yuv`), chosen where the plain one alone would leave the target little room.
         public var sharpYUV: Bool?
@@ -199,7 +199,7 @@ public struct Manifest: Codable, Hashable, Sendable {
         /// Whether the file reaches its target (else no quality did, and it is the top one).
         public var reachesTarget: Bool { QualityTargets.reaches(score, target) }
 
-        public init(quality: Int, chroma: JPEGChroma? = nil, sharpYUV: Bool? = nil, score: Double, target: Double,
+        public init(quality: Int, chroma: Chroma? = nil, sharpYUV: Bool? = nil, score: Double, target: Double,
                     fixedQualityBytes: Int) {
             self.quality = quality
             self.chroma = chroma
