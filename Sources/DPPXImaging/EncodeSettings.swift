@@ -4,9 +4,10 @@ import DPPXCore
 public struct EncodeSettings: Hashable, Codable, Sendable {
     /// JPEG quality, 1-100, or `auto` (see `QualitySearch`).
     public var jpegQuality = EncoderQuality.fixed(EncodeSettings.defaultJPEGQuality)
-    /// JPEG and AVIF chroma, when not libvips's choice (4:2:0 below quality 90, 4:4:4 from it): set by a
-    /// quality search, which chooses it (see `QualitySearch.scales`). Left out of the encoded settings when
-    /// nil, so the settings fingerprint of every other build stays what it was.
+    /// JPEG and AVIF chroma, when not libvips's choice (4:2:0 below quality 90, 4:4:4 from it):
+    /// set by a quality search, which chooses it (see `QualitySearch.scales`). Left out of the
+    /// encoded settings when nil, so the settings fingerprint of every other build stays what it
+    /// was.
     public var chroma: Chroma?
     /// Progressive JPEG: renders early on slow connections, often smaller above ~10 KB.
     public var jpegProgressive = true

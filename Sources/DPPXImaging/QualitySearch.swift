@@ -24,9 +24,10 @@ import DPPXCore
 /// that level tells how far the sample's scores sit from the whole image's, the sample so
 /// corrected says where to look next, and the whole image's own scores go on from there.
 /// Their default quality is encoded whole too, for the savings. Smaller variants are searched
-/// whole. AVIF is searched in 4:4:4 (`scales`). WebP's steps encode one conversion to YUV, made once: libwebp's sharp one where the
-/// plain one alone would leave the target little room (without it, two of ukui's five 1x
-/// photos reach no target of 80 at any quality), else the plain one (`WebPSearchInput`).
+/// whole. AVIF is searched in 4:4:4 (`scales`). WebP's steps encode one conversion to YUV, made
+/// once: libwebp's sharp one where the plain one alone would leave the target little room
+/// (without it, two of ukui's five 1x photos reach no target of 80 at any quality), else the
+/// plain one (`WebPSearchInput`).
 ///
 /// A variant no quality brings to its target gets the highest quality, 100. Encoders and the
 /// score are deterministic, so is the choice.
@@ -81,9 +82,9 @@ public enum QualitySearch {
     /// AV1 predicts colour from brightness, so full-resolution colour costs it far less than it
     /// costs JPEG: on ukui's 15 variants, the lowest AVIF passing each target was smaller in
     /// 4:4:4 than in 4:2:0 for 12 (by up to 30 %), and 4:2:0 never reached 80 on one 1x photo
-    /// (it stops at 77.9; 4:4:4 passes at 63). libaom's own default for still images, and
-    /// `avifenc`'s, is 4:4:4 too. A second scale in 4:2:0 would double the search for a few
-    /// percent on the rest (BENCHMARKS.md, "AVIF searched in 4:4:4").
+    /// (it stops at 77.9; 4:4:4 passes at 63). Encoders made for still AVIF, such as cavif,
+    /// write 4:4:4 too. A second scale in 4:2:0 would double the search for a few percent on
+    /// the rest (BENCHMARKS.md, "AVIF searched in 4:4:4").
     static func scales(for format: ImageFormat) -> [ClosedRange<Int>] {
         guard let range = range(for: format) else { return [] }
         let full = (range.lowerBound + fullChromaLevels)...(range.upperBound + fullChromaLevels)
