@@ -81,10 +81,11 @@ public enum QualitySearch {
     ///
     /// AV1 predicts colour from brightness, so full-resolution colour costs it far less than it
     /// costs JPEG: on ukui's 15 variants, the lowest AVIF passing each target was smaller in
-    /// 4:4:4 than in 4:2:0 for 12 (by up to 30 %), and 4:2:0 never reached 80 on one 1x photo
-    /// (it stops at 77.9; 4:4:4 passes at 63). Encoders made for still AVIF, such as cavif,
-    /// write 4:4:4 too. A second scale in 4:2:0 would double the search for a few percent on
-    /// the rest (BENCHMARKS.md, "AVIF searched in 4:4:4").
+    /// 4:4:4 than in 4:2:0 for 10 (by up to 25 %; 4 to 18 % larger for the other 5, fine fur
+    /// and grain), 4 % smaller in all, and 4:2:0 never reached 80 on one 1x photo (it stops at
+    /// 77.9; 4:4:4 passes at 63). Encoders made for still AVIF, such as cavif, write 4:4:4 too.
+    /// A second scale in 4:2:0 would take 4 % more off for about twice the search
+    /// (BENCHMARKS.md, "AVIF searched in 4:4:4").
     static func scales(for format: ImageFormat) -> [ClosedRange<Int>] {
         guard let range = range(for: format) else { return [] }
         let full = (range.lowerBound + fullChromaLevels)...(range.upperBound + fullChromaLevels)
