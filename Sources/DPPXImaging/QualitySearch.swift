@@ -222,7 +222,8 @@ public enum QualitySearch {
         guard let chosen = best else {
             throw ImagingError(file: file, reason: "quality search for \(format.rawValue) lost its result (a dppx bug; please report it)")
         }
-        // A plain input's file at the fixed quality is the fixed build's own; a sharp input (and
+        // A plain input's file at the fixed quality is the fixed build's own (but for a WebP-only
+        // build of lossy WebP masters, which resizes in YUV: BENCHMARKS.md); a sharp input (and
         // the sample's) goes before the baseline's plain one is made. AVIF's baseline, never a
         // step (its steps are 4:4:4), is level `fixed`: 4:2:0, as libvips writes quality 55.
         if wholeWebP?.sharp == true { wholeWebP = nil }
