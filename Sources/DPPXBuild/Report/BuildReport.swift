@@ -56,8 +56,9 @@ public struct BuildReport: Sendable {
         guard !searched.isEmpty else { return nil }
         let bytes = searched.reduce(0) { $0 + $1.bytes }
         let fixed = searched.reduce(0) { $0 + ($1.fixedQualityBytes ?? 0) }
-        let missed = searched.filter(\.missesTarget).compactMap { variant in
-            variant.score.flatMap { score in variant.target.map { QualitySavings.MissedTarget(path: variant.path, score: score, target: $0) } }
+        // `missesTarget` holds only where both the score and the target are recorded.
+        let missed = searched.filter(\.missesTarget).map { variant in
+            QualitySavings.MissedTarget(path: variant.path, score: variant.score ?? 0, target: variant.target ?? 0)
         }
         return QualitySavings(variants: searched.count, bytes: bytes, fixedQualityBytes: fixed,
                               savedBytes: fixed - bytes, lowestScore: searched.compactMap(\.score).min() ?? 0,
