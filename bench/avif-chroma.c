@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
         for (int quality = first; quality <= last; quality += step) {
             void *buffer = NULL;
             size_t length = 0;
-            if (cvips_avifsave(image, quality, 0, 2, full ? 2 : 1, &buffer, &length)) vips_error_exit("%s at %d", argv[1], quality);
+            if (cvips_avifsave(image, quality, 2, full ? 2 : 1, &buffer, &length)) vips_error_exit("%s at %d", argv[1], quality);
             VipsImage *decoded = vips_image_new_from_buffer(buffer, length, "", NULL);
             VipsImage *pixels = decoded ? rgb(decoded) : NULL;
             double score = -1;

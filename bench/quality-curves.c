@@ -51,7 +51,7 @@ static long encode_and_score(VipsImage *image, int webp, int sharp, int level, d
     int failed;
     if (webp) {
         WebPPicture *picture = NULL;
-        failed = cvips_webp_input_new(image, 0, sharp, &picture) || cvips_webp_picture_encode(picture, level, 0, 4, &buffer, &length);
+        failed = cvips_webp_input_new(image, sharp, &picture) || cvips_webp_picture_encode(picture, level, 4, &buffer, &length);
         cvips_webp_input_free(picture);
     } else {
         failed = cvips_jpegsave(image, level % 1000, 1, level >= 1000 ? 2 : 1, &buffer, &length);

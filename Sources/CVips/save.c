@@ -14,15 +14,15 @@ int cvips_pngsave(VipsImage *in, int compression, int effort, void **buf, size_t
                                "effort", effort, "filter", VIPS_FOREIGN_PNG_FILTER_ALL, NULL);
 }
 
-int cvips_webpsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len) {
-    return vips_webpsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort", effort,
+int cvips_webpsave(VipsImage *in, int quality, int effort, void **buf, size_t *len) {
+    return vips_webpsave_buffer(in, buf, len, "Q", quality, "effort", effort,
                                 "strip", TRUE, NULL);
 }
 
-int cvips_avifsave(VipsImage *in, int quality, int lossless, int effort, int chroma, void **buf, size_t *len) {
+int cvips_avifsave(VipsImage *in, int quality, int effort, int chroma, void **buf, size_t *len) {
     VipsForeignSubsample mode = chroma == 1 ? VIPS_FOREIGN_SUBSAMPLE_ON
                               : chroma == 2 ? VIPS_FOREIGN_SUBSAMPLE_OFF : VIPS_FOREIGN_SUBSAMPLE_AUTO;
-    return vips_heifsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort", effort,
+    return vips_heifsave_buffer(in, buf, len, "Q", quality, "effort", effort,
                                 "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "strip", TRUE,
                                 "subsample_mode", mode, NULL);
 }

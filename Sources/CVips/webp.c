@@ -220,18 +220,18 @@ static int cvips_webp_sharp_yuv(const uint8_t *pixels, size_t stride, int bands,
     return 1;
 }
 
-/* libwebp's input for one still image, taken from an 8-bit image with 3 or 4 bands: YUV 4:2:0
- * for lossy (1.5 bytes a pixel, or 2.5 with alpha), ARGB for lossless. Taking it renders the
- * image (a resize runs here) and copies nothing else, so the image it came from, and the
- * decoded master behind it, can be released before the far longer encode. `sharp`, for
- * lossy: libwebp's sharp conversion to YUV, which keeps colour edges that averaging each 2x2
- * block's chroma blurs, rather than its plain one. Free the result with cvips_webp_input_free. */
-int cvips_webp_input_new(VipsImage *in, int lossless, int sharp, WebPPicture **out) {
+/* libwebp's input for one lossy still image, taken from an 8-bit image with 3 or 4 bands: YUV
+ * 4:2:0 (1.5 bytes a pixel, or 2.5 with alpha). Taking it renders the image (a resize runs
+ * here) and copies nothing else, so the image it came from, and the decoded master behind it,
+ * can be released before the far longer encode. `sharp`: libwebp's sharp conversion to YUV,
+ * which keeps colour edges that averaging each 2x2 block's chroma blurs, rather than its plain
+ * one. Free the result with cvips_webp_input_free. */
+int cvips_webp_input_new(VipsImage *in, int sharp, WebPPicture **out) {
     VipsImage *memory = vips_image_copy_memory(in); /* a reference, not a copy, when already in memory */
     if (!memory) return -1;
     size_t stride = VIPS_IMAGE_SIZEOF_LINE(memory);
     const uint8_t *pixels = VIPS_IMAGE_ADDR(memory, 0, 0);
-    if (sharp && !lossless) {
+    if (sharp) {
         int alpha = memory->Bands == 4 && !cvips_alpha_is_opaque(pixels, stride, memory->Xsize, memory->Ysize, 4);
         WebPPicture *picture = cvips_webp_yuv_picture_new(memory->Xsize, memory->Ysize, alpha, "webpsave");
         int converted = picture && cvips_webp_sharp_yuv(pixels, stride, memory->Bands, picture);
@@ -252,7 +252,7 @@ int cvips_webp_input_new(VipsImage *in, int lossless, int sharp, WebPPicture **o
         g_free(picture);
         return -1;
     }
-    picture->use_argb = lossless;
+    picture->use_argb = 0;
     picture->width = memory->Xsize;
     picture->height = memory->Ysize;
     int imported = memory->Bands == 4 ? WebPPictureImportRGBA(picture, pixels, (int) stride)
@@ -281,10 +281,9 @@ void cvips_webp_input_free(WebPPicture *picture) {
  * quality search encodes one input at each quality it tries. Its failures are libwebp's own
  * error codes rather than text in libvips's error buffer, which the callers' retry (see
  * cvips_shared_begin) could not take from a run that left the input spent. */
-int cvips_webp_picture_encode(WebPPicture *picture, int quality, int lossless, int effort, void **buf, size_t *len) {
+int cvips_webp_picture_encode(WebPPicture *picture, int quality, int effort, void **buf, size_t *len) {
     WebPConfig config;
     if (!WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, (float) quality)) return VP8_ENC_ERROR_LAST;
-    config.lossless = lossless;
     config.method = effort;
     WebPMemoryWriter writer;
     WebPMemoryWriterInit(&writer);
@@ -352,7 +351,7 @@ int cvips_webp_input_rgb(const WebPPicture *picture, int bands, VipsImage **out)
 
 int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out) {
     WebPPicture *picture = NULL;
-    if (cvips_webp_input_new(in, 0, 0, &picture)) return -1;
+    if (cvips_webp_input_new(in, 0, &picture)) return -1;
     int status = cvips_webp_input_rgb(picture, in->Bands, out);
     cvips_webp_input_free(picture);
     return status;

@@ -72,23 +72,23 @@ public enum Encoder {
         }
         // libwebp straight from the pixels: the bitstream libvips's saver writes, without its
         // copy of the whole image and without the EXIF chunk it adds even when stripping.
-        let picture = try image.webpPicture(lossless: false, sharp: false, file: file)
+        let picture = try image.webpPicture(sharp: false, file: file)
         let pixels = image.width * image.fullHeight
         let bytes = pixels * 3 / 2 + (image.bands == 4 ? pixels : 0)
         return EncoderInput(format: format, lossless: lossless, pixels: .webp(picture), ownBytes: bytes)
     }
 
     /// The encoded bytes of `input` (each input is encoded once) and, where its format's
-    /// quality is `auto`, what the search chose for a variant aiming at `target` (its scores
-    /// taking `scoreThreads()` threads each).
-    public static func encode(_ input: EncoderInput, settings: EncodeSettings, target: Double,
+    /// quality is `auto`, what the search chose for a variant drawn at `density` aiming at
+    /// `target` (its scores taking `scoreThreads()` threads each).
+    public static func encode(_ input: EncoderInput, settings: EncodeSettings, target: Double, density: Density,
                               scoreThreads: () -> Int = { 1 },
                               file: String) throws(ImagingError) -> (bytes: [UInt8], choice: Manifest.QualitySearchResult?) {
         if case .image(let image)? = input.peek(),
            QualitySearch.applies(to: image, format: input.format, settings: settings, lossless: input.lossless) {
             _ = input.take()
             let found = try QualitySearch.encode(image, as: input.format, settings: settings, target: target,
-                                                 losslessSource: input.lossless, scoreThreads: scoreThreads, file: file)
+                                                 density: density, losslessSource: input.lossless, scoreThreads: scoreThreads, file: file)
             return (found.bytes, found.choice)
         }
         return (try encode(input, settings: settings, file: file), nil)
@@ -104,7 +104,7 @@ public enum Encoder {
         switch pixels {
         case .webp(let picture):
             defer { cvips_webp_input_free(picture) }
-            return try encodeWebP(picture, quality: settings.encoderQuality(for: .webp), lossless: input.lossless,
+            return try encodeWebP(picture, quality: settings.encoderQuality(for: .webp),
                                   effort: settings.webpEffort, file: file)
         case .image(let pixels):
             image = pixels
@@ -125,11 +125,11 @@ public enum Encoder {
 
     /// The bytes libwebp writes for `picture` (from `cvips_webp_input_new`, and still the
     /// caller's to free) at `quality` and `effort`. `failure` begins the error's message.
-    static func encodeWebP(_ picture: UnsafeMutablePointer<WebPPicture>, quality: Int32, lossless: Bool, effort: Int,
+    static func encodeWebP(_ picture: UnsafeMutablePointer<WebPPicture>, quality: Int32, effort: Int,
                            file: String, failure: String = "could not be encoded as webp") throws(ImagingError) -> [UInt8] {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
-        let error = cvips_webp_picture_encode(picture, quality, lossless ? 1 : 0, Int32(effort), &buffer, &length)
+        let error = cvips_webp_picture_encode(picture, quality, Int32(effort), &buffer, &length)
         guard error == 0, let buffer else {
             let reason = error == Int32(VP8_ENC_ERROR_OUT_OF_MEMORY.rawValue) ? "out of memory" : "libwebp error \(error)"
             throw ImagingError(file: file, reason: "\(failure): \(reason)")
@@ -187,9 +187,9 @@ public enum Encoder {
             status = cvips_pngsave(image.pointer, Int32(settings.pngCompression), 7, &buffer, &length)
         case .webp:
             // Animations and grey images, which libwebp's own import does not take.
-            status = cvips_webpsave(image.pointer, settings.encoderQuality(for: .webp), lossless ? 1 : 0, Int32(settings.webpEffort), &buffer, &length)
+            status = cvips_webpsave(image.pointer, settings.encoderQuality(for: .webp), Int32(settings.webpEffort), &buffer, &length)
         case .avif:
-            status = cvips_avifsave(image.pointer, settings.encoderQuality(for: .avif), 0, Int32(settings.avifEffort),
+            status = cvips_avifsave(image.pointer, settings.encoderQuality(for: .avif), Int32(settings.avifEffort),
                                     chromaCode(settings.chroma), &buffer, &length)
         case .gif:
             status = cvips_gifsave(image.pointer, 7, &buffer, &length)

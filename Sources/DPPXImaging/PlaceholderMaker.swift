@@ -65,10 +65,10 @@ public enum PlaceholderMaker {
             let image = try VipsImage.make(file: file) { out in
                 pixels.withUnsafeBytes { cvips_image_from_rgba($0.baseAddress, Int32(rendered.width), Int32(rendered.height), out) }
             }
-            let picture = try image.webpPicture(lossless: false, sharp: false, file: file,
+            let picture = try image.webpPicture(sharp: false, file: file,
                                                 failure: "could not encode its placeholder")
             defer { cvips_webp_input_free(picture) }
-            return try Encoder.encodeWebP(picture, quality: previewQuality, lossless: false, effort: 6, file: file,
+            return try Encoder.encodeWebP(picture, quality: previewQuality, effort: 6, file: file,
                                           failure: "could not encode its placeholder")
         }
         return "data:image/webp;base64," + Data(bytes).base64EncodedString()

@@ -24,10 +24,10 @@ import DPPXCore
 /// that level tells how far the sample's scores sit from the whole image's, the sample so
 /// corrected says where to look next, and the whole image's own scores go on from there.
 /// Their default quality is encoded whole too, for the savings. Smaller variants are searched
-/// whole. AVIF is searched in 4:4:4 (`scales`). WebP's steps encode one conversion to YUV, made
-/// once: libwebp's sharp one where the plain one alone would leave the target little room
-/// (without it, two of ukui's five 1x photos reach no target of 80 at any quality), else the
-/// plain one (`WebPSearchInput`).
+/// whole. AVIF is searched in 4:4:4 below 2x, and as JPEG is from 2x (`scales`). WebP's steps
+/// encode one conversion to YUV, made once: libwebp's sharp one where the plain one alone
+/// would leave the target little room (without it, two of ukui's five 1x photos reach no
+/// target of 80 at any quality), else the plain one (`WebPSearchInput`).
 ///
 /// A variant no quality brings to its target gets the highest quality, 100. Encoders and the
 /// score are deterministic, so is the choice.
@@ -36,8 +36,9 @@ public enum QualitySearch {
     /// scale, step or score): it is part of the settings fingerprint of builds with an `auto`
     /// quality, so they search again, and only they. 2: JPEG in 4:4:4 too, WebP and AVIF sampled in
     /// one square. 3: JPEG searched whole, and in 4:4:4 from 85. 4: WebP converted sharp where
-    /// the plain conversion leaves little room. 5: AVIF searched in 4:4:4.
-    public static let version = 5
+    /// the plain conversion leaves little room. 5: AVIF searched in 4:4:4. 6: AVIF from 2x
+    /// searched as JPEG is, 4:2:0 first.
+    public static let version = 6
 
     /// How close the search brings the quality: the answer is at most this much above the
     /// lowest passing quality. Two steps of JPEG's or WebP's quality are about 3 % of the bytes.
@@ -69,8 +70,9 @@ public enum QualitySearch {
         }
     }
 
-    /// The scales searched for `format`, in order, as ranges of levels (see `rung`): one per
-    /// format, and for JPEG a second in 4:4:4. AVIF is searched in 4:4:4 alone.
+    /// The scales searched for `format` in a variant drawn at `density`, in order, as ranges of
+    /// levels (see `rung`): one per format, and for JPEG (and AVIF from `subsampledAVIFFrom`) a
+    /// second in 4:4:4.
     ///
     /// libvips writes JPEG 4:4:4 from quality 90, where a photo's bytes about double for a
     /// few points of score (on a ukui photo at 1920x1200: q85 101 KB scoring 80.8; q90 195 KB,
@@ -80,28 +82,37 @@ public enum QualitySearch {
     /// quality may pass in fewer bytes. The smaller passing file wins.
     ///
     /// AV1 predicts colour from brightness, so full-resolution colour costs it far less than it
-    /// costs JPEG: on ukui's 15 variants, the lowest AVIF passing each target was smaller in
-    /// 4:4:4 than in 4:2:0 for 10 (by up to 25 %; 4 to 18 % larger for the other 5, fine fur
-    /// and grain), 4 % smaller in all, and 4:2:0 never reached 80 on one 1x photo (it stops at
-    /// 77.9; 4:4:4 passes at 63). Encoders made for still AVIF, such as cavif, write 4:4:4 too.
-    /// A second scale in 4:2:0 would take 4 % more off for about twice the search
-    /// (BENCHMARKS.md, "AVIF searched in 4:4:4").
-    static func scales(for format: ImageFormat) -> [ClosedRange<Int>] {
+    /// costs JPEG: on ukui's 1x and 1.5x variants, the lowest AVIF passing each target was
+    /// smaller in 4:4:4 for 7 of 10 (by up to 25 %; 5 % in all where both pass), and 4:2:0
+    /// never reached 80 on one 1x photo (it stops at 77.9; 4:4:4 passes at 63). Encoders made
+    /// for still AVIF, such as cavif, write 4:4:4 too. So below `subsampledAVIFFrom` AVIF is
+    /// searched in 4:4:4 alone.
+    /// From it, the two chromas cost about the same (4:4:4 2.7 % less over ukui's five 2x
+    /// variants, smaller on three), while libaom's 4:4:4 encode takes half as much memory again
+    /// and 30 % more time on the largest files a build writes: AVIF is searched there as JPEG
+    /// is (BENCHMARKS.md, "AVIF searched in 4:4:4" and "AVIF at 2x in 4:2:0").
+    static func scales(for format: ImageFormat, density: Density) -> [ClosedRange<Int>] {
         guard let range = range(for: format) else { return [] }
         let full = (range.lowerBound + fullChromaLevels)...(range.upperBound + fullChromaLevels)
         switch format {
         case .jpeg: return [range, full]
-        case .avif: return [full]
+        case .avif: return density >= subsampledAVIFFrom ? [range, full] : [full]
         default: return [range]
         }
     }
 
+    /// The density from which AVIF is searched in 4:2:0 first (`scales`): there 4:2:0's colour
+    /// has a sample for every CSS pixel, as a 4:4:4 file has at 1x, and costs about the bytes
+    /// 4:4:4 does.
+    static let subsampledAVIFFrom = QualityTargets.hiDPIDensity
+
     /// JPEG and AVIF levels from this up are 4:4:4 at the level less this.
     static let fullChromaLevels = 1000
 
-    /// The 4:2:0 JPEG quality from which the 4:4:4 scale is searched too: on ukui's photos,
+    /// The 4:2:0 quality from which the 4:4:4 scale is searched too: on ukui's JPEG photos,
     /// one that needed 85 in 4:2:0 at 1.5x passed at 55 in 4:4:4 in 13 % fewer bytes, and those
     /// that needed 90 or more passed in 4:4:4 in up to 44 % fewer; under 85, 4:4:4 was larger.
+    /// AVIF from `subsampledAVIFFrom` follows the same rule.
     public static let fullChromaFrom = 85
 
     /// The encoder quality and chroma of `level`: a JPEG or AVIF level is its quality in 4:2:0,
@@ -120,12 +131,13 @@ public enum QualitySearch {
             && image.fullHeight >= PerceptualScore.minimumSide
     }
 
-    /// The smallest file of `image` in `format` scoring at least `target`, and what was chosen.
-    /// Each score takes `scoreThreads()` threads (2 while a core is idle; the same scores).
+    /// The smallest file of `image` in `format` scoring at least `target`, and what was chosen,
+    /// for a variant drawn at `density` (which chooses AVIF's chroma: `scales`). Each score
+    /// takes `scoreThreads()` threads (2 while a core is idle; the same scores).
     public static func encode(_ image: VipsImage, as format: ImageFormat, settings: EncodeSettings, target: Double,
-                              losslessSource: Bool, scoreThreads: () -> Int = { 1 },
+                              density: Density, losslessSource: Bool, scoreThreads: () -> Int = { 1 },
                               file: String) throws(ImagingError) -> (bytes: [UInt8], choice: Manifest.QualitySearchResult) {
-        let scales = scales(for: format)
+        let scales = scales(for: format, density: density)
         guard let top = scales.last?.upperBound, let fixed = EncodeSettings.defaultQuality(for: format) else {
             throw ImagingError(file: file, reason: "has no quality to search for \(format.rawValue)")
         }
@@ -211,9 +223,10 @@ public enum QualitySearch {
                                   known: &known, closeEnough: closeEnough, probe: wholeStep)
         }
 
-        // From the default quality, on the first scale (AVIF's: in 4:4:4).
+        // From the default quality, on the first scale (AVIF's below 2x: in 4:4:4).
         try search(scales[0], from: scales[0].contains(fixed) ? fixed : fixed + fullChromaLevels)
-        // JPEG's 4:4:4 scale, where 4:2:0 needed `fullChromaFrom` or more or never passed.
+        // The 4:4:4 scale of JPEG and 2x AVIF, where 4:2:0 needed `fullChromaFrom` or more or
+        // never passed.
         if scales.count > 1, best.map({ $0.score < goal || $0.quality >= fullChromaFrom }) ?? true {
             try search(scales[1], from: fixed + fullChromaLevels)
         }
@@ -224,8 +237,8 @@ public enum QualitySearch {
         }
         // A plain input's file at the fixed quality is the fixed build's own (but for a WebP-only
         // build of lossy WebP masters, which resizes in YUV: BENCHMARKS.md); a sharp input (and
-        // the sample's) goes before the baseline's plain one is made. AVIF's baseline, never a
-        // step (its steps are 4:4:4), is level `fixed`: 4:2:0, as libvips writes quality 55.
+        // the sample's) goes before the baseline's plain one is made. AVIF's baseline, a step only
+        // from 2x (its steps are 4:4:4 below), is level `fixed`: 4:2:0, as libvips writes quality 55.
         if wholeWebP?.sharp == true { wholeWebP = nil }
         sampleWebP = nil
         let baseline: Int

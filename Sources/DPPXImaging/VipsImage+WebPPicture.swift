@@ -9,14 +9,14 @@ extension VipsImage {
         bandFormat == VIPS_FORMAT_UCHAR && (bands == 3 || bands == 4)
     }
 
-    /// The pixels as a libwebp input (`cvips_webp_input_new`): ARGB when `lossless`, else YUV
-    /// 4:2:0, converted by libwebp's sharp conversion when `sharp`. The caller frees it with
+    /// The pixels as a lossy libwebp input (`cvips_webp_input_new`): YUV 4:2:0, converted by
+    /// libwebp's sharp conversion when `sharp`. The caller frees it with
     /// `cvips_webp_input_free`. `failure` begins the error's reason, after the file's name.
-    func webpPicture(lossless: Bool, sharp: Bool, file: String,
+    func webpPicture(sharp: Bool, file: String,
                      failure: String = "could not be encoded as webp") throws(ImagingError) -> UnsafeMutablePointer<WebPPicture> {
         try Vips.attributed { () throws(ImagingError) -> UnsafeMutablePointer<WebPPicture> in
             var picture: UnsafeMutablePointer<WebPPicture>?
-            guard cvips_webp_input_new(pointer, lossless ? 1 : 0, sharp ? 1 : 0, &picture) == 0, let picture else {
+            guard cvips_webp_input_new(pointer, sharp ? 1 : 0, &picture) == 0, let picture else {
                 throw ImagingError.libvips(file: file, failure + ": ")
             }
             return picture

@@ -31,7 +31,7 @@ public final class WebPSearchInput {
     public init?(_ image: VipsImage, sharp: Bool, file: String) throws(ImagingError) {
         guard image.takenByLibWebP else { return nil }
         self.sharp = sharp
-        picture = try image.webpPicture(lossless: false, sharp: sharp, file: file)
+        picture = try image.webpPicture(sharp: sharp, file: file)
     }
 
     /// The inputs of a search of `pixels`, and of its `sample` where it has one, aiming at
@@ -64,7 +64,7 @@ public final class WebPSearchInput {
 
     /// The WebP at `quality`, with `settings`' effort.
     public func encode(quality: Int, settings: EncodeSettings, file: String) throws(ImagingError) -> [UInt8] {
-        try Encoder.encodeWebP(picture, quality: Int32(quality), lossless: false, effort: settings.webpEffort, file: file)
+        try Encoder.encodeWebP(picture, quality: Int32(quality), effort: settings.webpEffort, file: file)
     }
 
     deinit { cvips_webp_input_free(picture) }

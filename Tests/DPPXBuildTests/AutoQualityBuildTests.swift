@@ -228,27 +228,30 @@ struct AutoQualityBuildTests {
                 "4:4:4 q\(oneX.quality ?? 0); the lowest passing is q\(lowest)")
     }
 
-    @Test("an AVIF target 4:2:0 never reaches is reached in 4:4:4")
-    func avifFullChroma() throws {
+    @Test("an AVIF target 4:2:0 never reaches is reached in 4:4:4: at 1x, searched so from the start; at 2x, after 4:2:0",
+          arguments: [1, 2])
+    func avifFullChroma(density: Int) throws {
         let fixture = BuildFixture()
         // Sharp coloured shapes: 4:2:0 blurs their colour edges, and stops short of a high target.
-        let pixels = try Self.writeScene(fixture, name: "scene@2x.png", width: 960, height: 640, options: "",
-                                         pixelsAt: PixelSize(width: 480, height: 320))
+        let size = PixelSize(width: 480 * density, height: 320 * density)
+        let pixels = try Self.writeScene(fixture, name: "scene@2x.png", width: 960, height: 640, options: "", pixelsAt: size)
         var settings = EncodeSettings().fixing(.avif, at: 100)
         settings.chroma = .subsampled
         let subsampled = try Encoder.encode(pixels, as: .avif, settings: settings, losslessSource: true, file: "scene")
         let target = try PerceptualScore.ssimulacra2(reference: pixels, encoded: subsampled, file: "scene") + 0.5
         try #require(target < 95, "4:2:0 at 100 already scores \(target - 0.5)")
 
-        let report = try Self.build(fixture, plan: PlanSettings(densities: [Density(1)], extraFormats: [.avif])) {
+        let report = try Self.build(fixture, plan: PlanSettings(densities: [Density(Double(density))], extraFormats: [.avif])) {
             $0.avifQuality = .auto
-            $0.qualityTargets = QualityTargets(standard: target, hiDPI: 50)
+            $0.qualityTargets = QualityTargets(standard: target, hiDPI: target)
         }
         #expect(report.succeeded, "\(report.failures)")
-        let oneX = try #require(fixture.manifestOnDisk().images[0].variants.first { $0.format == .avif })
-        #expect(oneX.chroma == .full && (oneX.score ?? 0) >= target && !oneX.missesTarget,
-                "\(oneX.path): \(oneX.chroma?.rawValue ?? "") q\(oneX.quality ?? 0) scores \(oneX.score ?? 0) for \(target)")
-        #expect((oneX.quality ?? 100) < 100, "a quality under the top passes")
+        let variant = try #require(fixture.manifestOnDisk().images[0].variants.first { $0.format == .avif })
+        #expect(variant.size == size)
+        #expect(variant.chroma == .full && (variant.score ?? 0) >= target && !variant.missesTarget,
+                "\(variant.path): \(variant.chroma?.rawValue ?? "") q\(variant.quality ?? 0) scores \(variant.score ?? 0) for \(target)")
+        #expect(Self.avifChroma(of: try AtomicFile.read(fixture.output(variant.path))) == .full)
+        #expect((variant.quality ?? 100) < 100, "a quality under the top passes")
     }
 
     @Test("a WebP no quality brings to its target is left out where the JPEG of its density reaches it, and the report says so")
@@ -429,7 +432,7 @@ struct AutoQualityBuildTests {
         return nil
     }
 
-    @Test("AVIF: each variant reaches its density's target in 4:4:4, the 2x one at a lower quality than 1x; the savings count against the fixed build's 4:2:0 file")
+    @Test("AVIF: each variant reaches its density's target, in 4:4:4 below 2x and 4:2:0 at 2x, the 2x one at a lower quality than 1x; the savings count against the fixed build's 4:2:0 file")
     func avif() throws {
         let fixture = BuildFixture()
         try TestImages.writePixels(ScenePicture.pixels(width: 360, height: 240), width: 360, height: 240, bands: 3,
@@ -438,12 +441,14 @@ struct AutoQualityBuildTests {
         #expect(report.succeeded, "\(report.failures)")
         let variants = try fixture.manifestOnDisk().images[0].variants
         let avif = variants.filter { $0.format == .avif }
-        #expect(avif.count == 3)
+        #expect(avif.map(\.density) == [Density(1), Density(1.5), Density(2)])
         for variant in avif {
             let target = QualityTargets().target(for: variant.density)
             #expect((variant.score ?? 0) >= target, "\(variant.path) scores \(variant.score ?? 0), target \(target)")
             let written = try AtomicFile.read(fixture.output(variant.path))
-            #expect(variant.chroma == .full && Self.avifChroma(of: written) == .full, "\(variant.path) is 4:4:4, and the manifest says so")
+            let chroma: Chroma = variant.density < Density(2) ? .full : .subsampled
+            #expect(variant.chroma == chroma && Self.avifChroma(of: written) == chroma,
+                    "\(variant.path) is \(chroma.rawValue), and the manifest says so")
             // The default quality's file, as a fixed build writes it: libvips's choice at 55, 4:2:0.
             let pixels = try Self.masterPixels(fixture.source("small@2x.png"), at: variant.size)
             let fixed = try Encoder.encode(pixels, as: .avif, settings: EncodeSettings(), losslessSource: true, file: "small")

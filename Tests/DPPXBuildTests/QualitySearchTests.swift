@@ -56,24 +56,35 @@ struct QualitySearchTests {
         #expect(bottom <= 31)
     }
 
-    @Test("JPEG's scales: 4:2:0 at 30 to 100, then 4:4:4 at 30 to 100; AVIF's 4:4:4 at 20 to 100; other formats one scale of their qualities")
+    @Test("JPEG's scales: 4:2:0 at 30 to 100, then 4:4:4 at 30 to 100; AVIF's 4:4:4 at 20 to 100 below 2x and as JPEG's from 2x; other formats one scale of their qualities")
     func scales() {
-        let jpeg = QualitySearch.scales(for: .jpeg)
-        #expect(jpeg.count == 2)
-        for level in [jpeg[0].lowerBound, jpeg[0].upperBound] {
-            #expect(QualitySearch.rung(level, of: .jpeg) == (level, .subsampled))
+        for density in [Density(0.5), Density(1), Density(3)] {
+            let jpeg = QualitySearch.scales(for: .jpeg, density: density)
+            #expect(jpeg.count == 2)
+            for level in [jpeg[0].lowerBound, jpeg[0].upperBound] {
+                #expect(QualitySearch.rung(level, of: .jpeg) == (level, .subsampled))
+            }
+            #expect(QualitySearch.rung(jpeg[1].lowerBound, of: .jpeg) == (30, .full))
+            #expect(QualitySearch.rung(jpeg[1].upperBound, of: .jpeg) == (100, .full))
+            #expect(!jpeg[0].overlaps(jpeg[1]))
+            #expect(QualitySearch.scales(for: .webp, density: density) == [30...100])
+            #expect(QualitySearch.scales(for: .png, density: density).isEmpty)
         }
-        #expect(QualitySearch.rung(jpeg[1].lowerBound, of: .jpeg) == (30, .full))
-        #expect(QualitySearch.rung(jpeg[1].upperBound, of: .jpeg) == (100, .full))
-        #expect(!jpeg[0].overlaps(jpeg[1]))
-        let avif = QualitySearch.scales(for: .avif)
-        #expect(avif.count == 1)
-        #expect(QualitySearch.rung(avif[0].lowerBound, of: .avif) == (20, .full))
-        #expect(QualitySearch.rung(avif[0].upperBound, of: .avif) == (100, .full))
+        for density in [Density(1), Density(1.5), Density(1.99)] {
+            let avif = QualitySearch.scales(for: .avif, density: density)
+            #expect(avif.count == 1)
+            #expect(QualitySearch.rung(avif[0].lowerBound, of: .avif) == (20, .full))
+            #expect(QualitySearch.rung(avif[0].upperBound, of: .avif) == (100, .full))
+        }
+        for density in [Density(2), Density(3)] {
+            let avif = QualitySearch.scales(for: .avif, density: density)
+            #expect(avif.count == 2)
+            #expect(QualitySearch.rung(avif[0].lowerBound, of: .avif) == (20, .subsampled))
+            #expect(QualitySearch.rung(avif[0].upperBound, of: .avif) == (100, .subsampled))
+            #expect(QualitySearch.rung(avif[1].lowerBound, of: .avif) == (20, .full))
+        }
         #expect(QualitySearch.rung(55, of: .avif) == (55, .subsampled), "the savings' baseline: the fixed build's 4:2:0")
-        #expect(QualitySearch.scales(for: .webp) == [30...100])
         #expect(QualitySearch.rung(100, of: .webp) == (100, nil))
-        #expect(QualitySearch.scales(for: .png).isEmpty)
     }
 
     @Test("a WebP variant over a megapixel is searched on a centre square first, a JPEG whole, and every file still reaches its target by PyPI's ssimulacra2")

@@ -86,18 +86,18 @@ int cvips_webp_decode_yuv_file(const char *path, WebPPicture **out);
  * libvips (Lanczos 3): luma to the new size, chroma to half of it, rounded up. */
 int cvips_webp_input_resized(const WebPPicture *from, int width, int height, WebPPicture **out);
 
-/* libwebp's input for one still image, taken from an 8-bit image with 3 or 4 bands: YUV 4:2:0
- * for lossy, ARGB for lossless. Taking it renders the image (a resize runs here) and copies
- * nothing else. `sharp`, for lossy: libwebp's sharp RGB to YUV conversion (done in strips)
- * rather than its plain one. Free the result with cvips_webp_input_free. */
-int cvips_webp_input_new(VipsImage *in, int lossless, int sharp, WebPPicture **out);
+/* libwebp's input for one lossy still image, taken from an 8-bit image with 3 or 4 bands: YUV
+ * 4:2:0. Taking it renders the image (a resize runs here) and copies nothing else. `sharp`:
+ * libwebp's sharp RGB to YUV conversion (done in strips) rather than its plain one. Free the
+ * result with cvips_webp_input_free. */
+int cvips_webp_input_new(VipsImage *in, int sharp, WebPPicture **out);
 void cvips_webp_input_free(WebPPicture *picture);
 
 /* Encodes an input, which stays the caller's (a YUV input can be encoded again, at another
  * quality): libwebp's default preset at `quality`, method `effort`, no metadata. The result is
  * g_malloc'd (free with g_free). Returns 0, or libwebp's error code (a WebPEncodingError;
  * VP8_ENC_ERROR_LAST when libwebp's version does not match). */
-int cvips_webp_picture_encode(WebPPicture *picture, int quality, int lossless, int effort, void **buf, size_t *len);
+int cvips_webp_picture_encode(WebPPicture *picture, int quality, int effort, void **buf, size_t *len);
 
 /* The pixels of `from` (a YUV 4:2:0 input) at width x height as 8-bit RGBA into `rgba`
  * (width * height * 4 bytes): a placeholder's small copy of a master kept in YUV. */
@@ -167,8 +167,9 @@ int cvips_centre_square(VipsImage *in, int side, VipsImage **out);
  * 4:2:0, 2 always 4:4:4. */
 int cvips_jpegsave(VipsImage *in, int quality, int progressive, int chroma, void **buf, size_t *len);
 int cvips_pngsave(VipsImage *in, int compression, int effort, void **buf, size_t *len);
-int cvips_webpsave(VipsImage *in, int quality, int lossless, int effort, void **buf, size_t *len);
-int cvips_avifsave(VipsImage *in, int quality, int lossless, int effort, int chroma, void **buf, size_t *len);
+/* WebP and AVIF are always lossy here (a WebP keeps alpha losslessly in a lossy file). */
+int cvips_webpsave(VipsImage *in, int quality, int effort, void **buf, size_t *len);
+int cvips_avifsave(VipsImage *in, int quality, int effort, int chroma, void **buf, size_t *len);
 int cvips_gifsave(VipsImage *in, int effort, void **buf, size_t *len);
 int cvips_tiffsave(VipsImage *in, void **buf, size_t *len);
 

@@ -160,8 +160,9 @@ struct MasterBuilder: Sendable {
             // buffers and a decoded attempt at once. Converting it takes strips of 288 rows
             // (about 3.6 KB a column), freed before the first step.
             case .webp: return search + resize + resizedCopy + pixels * 4 + pixels / 2
-            // A searched AVIF is 4:4:4, whose encode takes half as much again (measured on a
-            // 3840x2400 variant at effort 2: 189 MB in 4:2:0, 281 MB in 4:4:4).
+            // A searched AVIF may be 4:4:4 (below 2x, and at 2x where 4:2:0 falls short), whose
+            // encode takes half as much again (measured on a 3840x2400 variant at effort 2: 189 MB
+            // in 4:2:0, 281 MB in 4:4:4).
             case .avif, .heic: return search + resize + resizedCopy + pixels * (search > 0 ? 42 : 28)
             // libvips's JPEG XL saver copies the image whole; libjxl 0.7 then works in float
             // (measured, lossless at effort 7: 100 bytes a pixel on one thread, more on two).
@@ -290,7 +291,8 @@ struct MasterBuilder: Sendable {
                     bytes = passed
                 } else if let input {
                     let target = job.searchTarget(for: output)
-                    let encoded = try Encoder.encode(input, settings: job.encodeSettings, target: target, scoreThreads: scoreThreads,
+                    let encoded = try Encoder.encode(input, settings: job.encodeSettings, target: target, density: output.density,
+                                                     scoreThreads: scoreThreads,
                                                      file: job.source.relativePath)
                     bytes = encoded.bytes
                     search = encoded.choice

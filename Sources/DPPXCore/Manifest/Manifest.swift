@@ -181,8 +181,9 @@ public struct Manifest: Codable, Hashable, Sendable {
     public struct QualitySearchResult: Hashable, Sendable {
         /// The encoder quality written.
         public var quality: Int
-        /// JPEG and AVIF: the chroma written (JPEG is searched in 4:2:0 first, and in 4:4:4 where
-        /// 4:2:0 needs a high quality or never reaches the target; AVIF in 4:4:4).
+        /// JPEG and AVIF: the chroma written (JPEG, and AVIF from 2x, are searched in 4:2:0 first,
+        /// and in 4:4:4 where 4:2:0 needs a high quality or never reaches the target; AVIF below
+        /// 2x in 4:4:4).
         public var chroma: Chroma?
         /// WebP only: whether the RGB to YUV conversion was libwebp's sharp one (`cwebp
         /// -sharp_yuv`), chosen where the plain one alone would leave the target little room.

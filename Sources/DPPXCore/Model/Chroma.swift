@@ -3,8 +3,8 @@
 ///
 /// libvips switches both from 4:2:0 to 4:4:4 at quality 90; a JPEG's bytes then about double
 /// for a few points of score, an AVIF's much less. A quality search chooses the chroma itself
-/// (`QualitySearch.scales`: JPEG in 4:2:0 first, AVIF in 4:4:4) and the manifest names the one
-/// written.
+/// (`QualitySearch.scales`: JPEG, and AVIF from 2x, in 4:2:0 first; AVIF below 2x in 4:4:4) and
+/// the manifest names the one written.
 public enum Chroma: String, Codable, Hashable, Sendable {
     /// Colour at half the resolution each way.
     case subsampled = "4:2:0"
