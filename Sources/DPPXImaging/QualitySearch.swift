@@ -90,7 +90,7 @@ public enum QualitySearch {
     /// From it, the two chromas cost about the same (4:4:4 2.7 % less over ukui's five 2x
     /// variants, smaller on three), while libaom's 4:4:4 encode takes half as much memory again
     /// and 30 % more time on the largest files a build writes: AVIF is searched there as JPEG
-    /// is (BENCHMARKS.md, "AVIF searched in 4:4:4" and "AVIF at 2x in 4:2:0").
+    /// is (BENCHMARKS.md, "AVIF searched in 4:4:4" and "AVIF at 2x searched in 4:2:0 first").
     static func scales(for format: ImageFormat, density: Density) -> [ClosedRange<Int>] {
         guard let range = range(for: format) else { return [] }
         let full = (range.lowerBound + fullChromaLevels)...(range.upperBound + fullChromaLevels)
