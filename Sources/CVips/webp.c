@@ -76,7 +76,6 @@ static WebPPicture *cvips_webp_yuv_picture_new(int width, int height, int alpha,
         g_free(picture);
         return NULL;
     }
-    picture->use_argb = 0;
     picture->colorspace = alpha ? WEBP_YUV420A : WEBP_YUV420;
     picture->width = width;
     picture->height = height;
@@ -252,7 +251,6 @@ int cvips_webp_input_new(VipsImage *in, int sharp, WebPPicture **out) {
         g_free(picture);
         return -1;
     }
-    picture->use_argb = 0;
     picture->width = memory->Xsize;
     picture->height = memory->Ysize;
     int imported = memory->Bands == 4 ? WebPPictureImportRGBA(picture, pixels, (int) stride)

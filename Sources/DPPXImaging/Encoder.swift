@@ -79,15 +79,15 @@ public enum Encoder {
     }
 
     /// The encoded bytes of `input` (each input is encoded once) and, where its format's
-    /// quality is `auto`, what the search chose for a variant drawn at `density` aiming at
-    /// `target` (its scores taking `scoreThreads()` threads each).
-    public static func encode(_ input: EncoderInput, settings: EncodeSettings, target: Double, density: Density,
+    /// quality is `auto`, what the search chose for a variant drawn at `density`, aiming at
+    /// that density's target (its scores taking `scoreThreads()` threads each).
+    public static func encode(_ input: EncoderInput, settings: EncodeSettings, density: Density,
                               scoreThreads: () -> Int = { 1 },
                               file: String) throws(ImagingError) -> (bytes: [UInt8], choice: Manifest.QualitySearchResult?) {
         if case .image(let image)? = input.peek(),
            QualitySearch.applies(to: image, format: input.format, settings: settings, lossless: input.lossless) {
             _ = input.take()
-            let found = try QualitySearch.encode(image, as: input.format, settings: settings, target: target,
+            let found = try QualitySearch.encode(image, as: input.format, settings: settings,
                                                  density: density, losslessSource: input.lossless, scoreThreads: scoreThreads, file: file)
             return (found.bytes, found.choice)
         }

@@ -131,12 +131,14 @@ public enum QualitySearch {
             && image.fullHeight >= PerceptualScore.minimumSide
     }
 
-    /// The smallest file of `image` in `format` scoring at least `target`, and what was chosen,
-    /// for a variant drawn at `density` (which chooses AVIF's chroma: `scales`). Each score
-    /// takes `scoreThreads()` threads (2 while a core is idle; the same scores).
-    public static func encode(_ image: VipsImage, as format: ImageFormat, settings: EncodeSettings, target: Double,
-                              density: Density, losslessSource: Bool, scoreThreads: () -> Int = { 1 },
+    /// The smallest file of `image` in `format` scoring at least its target, and what was
+    /// chosen, for a variant drawn at `density`: the density sets the target (`settings`'
+    /// `qualityTargets`) and AVIF's chroma (`scales`). Each score takes `scoreThreads()` threads
+    /// (2 while a core is idle; the same scores).
+    public static func encode(_ image: VipsImage, as format: ImageFormat, settings: EncodeSettings, density: Density,
+                              losslessSource: Bool, scoreThreads: () -> Int = { 1 },
                               file: String) throws(ImagingError) -> (bytes: [UInt8], choice: Manifest.QualitySearchResult) {
+        let target = settings.qualityTargets.target(for: density)
         let scales = scales(for: format, density: density)
         guard let top = scales.last?.upperBound, let fixed = EncodeSettings.defaultQuality(for: format) else {
             throw ImagingError(file: file, reason: "has no quality to search for \(format.rawValue)")

@@ -181,11 +181,6 @@ struct MasterBuilder: Sendable {
         /// Whether an output already failed: the others need not be encoded.
         var hasFailed: Bool { lock.withLock { failure != nil } }
 
-        /// The score an `auto` quality aims `output` at: its density's target.
-        func searchTarget(for output: ImagePlan.Output) -> Double {
-            encodeSettings.qualityTargets.target(for: output.density)
-        }
-
         /// Whether the search for `output` (if any) found a file reaching its target.
         func reachedTarget(_ output: ImagePlan.Output, _ searched: [String: Manifest.QualitySearchResult]) -> Bool {
             guard let search = searched[output.path] else { return true }
@@ -290,10 +285,8 @@ struct MasterBuilder: Sendable {
                 if let passed = try passThrough(job, output) {
                     bytes = passed
                 } else if let input {
-                    let target = job.searchTarget(for: output)
-                    let encoded = try Encoder.encode(input, settings: job.encodeSettings, target: target, density: output.density,
-                                                     scoreThreads: scoreThreads,
-                                                     file: job.source.relativePath)
+                    let encoded = try Encoder.encode(input, settings: job.encodeSettings, density: output.density,
+                                                     scoreThreads: scoreThreads, file: job.source.relativePath)
                     bytes = encoded.bytes
                     search = encoded.choice
                 } else {
