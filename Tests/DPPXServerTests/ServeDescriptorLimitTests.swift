@@ -46,7 +46,7 @@ struct ServeDescriptorLimitTests {
             }
             return connections.map { (try? $0.readResponseBlocking().status) ?? 0 }
         }
-        #expect(server.isRunning, "the server died: \(server.errorOutput)")
+        #expect(server.isRunning, "the server died (\(server.termination.map { "\($0)" } ?? "running")): \(server.errorOutput)")
         #expect(answered.filter { $0 == 200 }.count == Self.connections, "statuses: \(answered)")
         #expect(try await RawHTTPConnection(port: port).request("/digits.txt").status == 200)
     }
@@ -93,6 +93,8 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     var isRunning: Bool { process.isRunning }
+    /// How it ended, once it has (exit status or signal).
+    var termination: ChildProcess.Termination? { process.termination }
     var errorOutput: String { collected.text }
 
     /// SIGTERM, the graceful stop; SIGKILL if it has not ended within 30 s.
