@@ -4,6 +4,7 @@ import DPPXCore
 import DPPXServer
 import Foundation
 import Logging
+import UnixSignals
 
 /// `dppx serve [ROOT]`: a static server that answers an image's plain URL with the variant the
 /// client's device pixel ratio needs, and in development rebuilds and reloads as masters change.
@@ -59,6 +60,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "No access log; only warnings and errors.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Write the access log to FILE (appended, reopened on SIGHUP for logrotate) instead of standard output.", valueName: "FILE"))
+    var accessLog: String?
+
     /// What the flags say (the project file's are added in `run`).
     var settings: ProjectSettings {
         var settings = build.settings
@@ -75,6 +79,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let cacheControl {
             do { _ = try CachePolicy(parsing: cacheControl) } catch { throw ValidationError("--cache-control: \(error)") }
         }
+        if quiet, accessLog != nil {
+            throw ValidationError("--quiet turns the access log off: drop --quiet to write it to --access-log \(accessLog!)")
+        }
         if let css = build.css, watch == nil && !watchProjectSource {
             throw ValidationError("--css rewrites the stylesheet after each development build: add --watch SRC, or write it once with 'dppx css \(root ?? Self.defaultRoot) -o \(css)'")
         }
@@ -82,13 +89,28 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
-            var handler = label == "dppx.access" ? StreamLogHandler.standardOutput(label: label) : StreamLogHandler.standardError(label: label)
+            var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .info
             return handler
         }
         var logger = Logger(label: "dppx")
         logger.logLevel = quiet ? .warning : .info
-        let accessLogger = quiet ? nil : Logger(label: "dppx.access")
+        let problems = logger
+        let accessLog: AccessLog?
+        do {
+            accessLog = quiet ? nil : try AccessLog(destination: self.accessLog.map { .file($0) } ?? .standardOutput,
+                                                    onProblem: { problems.warning("\($0)") })
+        } catch {
+            Terminal.error(error.description)
+            throw ExitCode(ExitStatus.failure)
+        }
+        defer { accessLog?.close() }
+        // logrotate moves the file and sends SIGHUP: the next batch goes to a new file.
+        let reopening = Task {
+            guard let accessLog else { return }
+            for await _ in await UnixSignalsSequence(trapping: .sighup) { accessLog.reopen() }
+        }
+        defer { reopening.cancel() }
 
         let settings = try project.load().overlaid(by: settings)
         var source = watch
@@ -121,7 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                      stylesheet: StylesheetTarget(settings: settings))
         }
         do {
-            try await ImageServer(options: options, logger: logger, accessLogger: accessLogger).run()
+            try await ImageServer(options: options, logger: logger, accessLog: accessLog).run()
         } catch {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.failure)

@@ -27,7 +27,7 @@ struct ServeDevelopmentTests {
                                     cacheDirectory: scratch("cache")),
                 pollInterval: .milliseconds(50), settleDelay: .milliseconds(50), stylesheet: StylesheetTarget(path: stylesheet)) : nil
             return ImageServer(options: ServerOptions(root: root, port: 0, manifestRecheckInterval: .zero, development: development),
-                               logger: logger, accessLogger: nil)
+                               logger: logger, accessLog: nil)
         }
     }
 

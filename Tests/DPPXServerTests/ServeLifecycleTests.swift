@@ -24,7 +24,7 @@ struct ServeLifecycleTests {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let server = ImageServer(options: ServerOptions(root: fixture.root, host: "127.0.0.1", port: port),
-                                 logger: logger, accessLogger: nil)
+                                 logger: logger, accessLog: nil)
         await #expect(throws: ServerError.portInUse(host: "127.0.0.1", port: port)) {
             _ = try await server.start()
         }
@@ -34,10 +34,10 @@ struct ServeLifecycleTests {
     @Test("a missing ROOT, or a file as ROOT, is a clear startup error")
     func rootErrors() async throws {
         let fixture = try ServerFixture()
-        let missing = ImageServer(options: ServerOptions(root: fixture.root + "/nope", port: 0), logger: Logger(label: "t"), accessLogger: nil)
+        let missing = ImageServer(options: ServerOptions(root: fixture.root + "/nope", port: 0), logger: Logger(label: "t"), accessLog: nil)
         await #expect(throws: ServerError.rootMissing(fixture.root + "/nope")) { _ = try await missing.start() }
         #expect(ServerError.rootMissing("Public").description.contains("dppx build SRC --out Public"))
-        let file = ImageServer(options: ServerOptions(root: fixture.root + "/digits.txt", port: 0), logger: Logger(label: "t"), accessLogger: nil)
+        let file = ImageServer(options: ServerOptions(root: fixture.root + "/digits.txt", port: 0), logger: Logger(label: "t"), accessLog: nil)
         await #expect(throws: ServerError.rootNotFolder(fixture.root + "/digits.txt")) { _ = try await file.start() }
     }
 
@@ -46,7 +46,7 @@ struct ServeLifecycleTests {
         let fixture = try ServerFixture()
         try fixture.write(Manifest.fileName, "{ not json")
         let capture = LogCapture()
-        let server = ImageServer(options: ServerOptions(root: fixture.root, port: 0), logger: capture.logger(), accessLogger: nil)
+        let server = ImageServer(options: ServerOptions(root: fixture.root, port: 0), logger: capture.logger(), accessLog: nil)
         let running = try await server.start()
         let connection = try RawHTTPConnection(port: running.port)
         let image = try await connection.request("/images/hero.jpg", headers: ["Sec-CH-DPR": "2"])

@@ -48,7 +48,7 @@ struct ServeRewriteTests {
             build: BuildOptions(sourceRoot: scratch("src"), outputRoot: scratch("public"), plan: PlanSettings(), jobs: 1, cacheDirectory: scratch("cache")),
             pollInterval: .milliseconds(50), settleDelay: .milliseconds(50)))
         options.rewrite = RewriteOptions()
-        let running = try await ImageServer(options: options, logger: logger, accessLogger: nil).start()
+        let running = try await ImageServer(options: options, logger: logger, accessLog: nil).start()
         defer { Task { try? await running.shutdown() } }
         let page = try await RawHTTPConnection(port: running.port).request("/")
         #expect(page.text.contains(#"<img src="hero.jpg" alt="" srcset="hero.jpg 1x, hero@1.5x.jpg 1.5x, hero@2x.jpg 2x">"#), "\(page.text)")

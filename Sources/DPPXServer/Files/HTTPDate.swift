@@ -13,14 +13,21 @@ enum HTTPDate {
 
     /// The IMF-fixdate form RFC 9110 requires senders to use: `Sun, 06 Nov 1994 08:49:37 GMT`.
     static func format(_ seconds: Int) -> String {
+        let date = civil(seconds)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let time = seconds - days * 86_400
-        let (year, month, day) = date(daysSince1970: days)
         // 1970-01-01 was a Thursday.
         let weekday = ((days % 7) + 7 + 4) % 7
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekdays[weekday]), \(two(day)) \(months[month - 1]) \(year) "
-            + "\(two(time / 3_600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+        return "\(weekdays[weekday]), \(two(date.day)) \(months[date.month - 1]) \(date.year) "
+            + "\(two(date.hour)):\(two(date.minute)):\(two(date.second)) GMT"
+    }
+
+    /// The UTC calendar date and time of `seconds` since 1970.
+    static func civil(_ seconds: Int) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        let (year, month, day) = date(daysSince1970: days)
+        return (year, month, day, time / 3_600, time / 60 % 60, time % 60)
     }
 
     /// Seconds since 1970 for any of the three forms RFC 9110 asks recipients to accept

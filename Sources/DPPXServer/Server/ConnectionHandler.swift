@@ -1,6 +1,5 @@
 import HTTPTypes
 import HummingbirdCore
-import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -42,7 +41,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     static let readSizes = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 2048)
 
     private let responder: StaticResponder
-    private let accessLogger: Logger?
+    private let accessLog: AccessLog?
     private let timeout: TimeAmount
 
     /// Where answers enter the pipeline: the HTTP encoder's position, so they pass only the
@@ -76,9 +75,9 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let start: ContinuousClock.Instant
     }
 
-    init(responder: StaticResponder, accessLogger: Logger?, timeout: TimeAmount) {
+    init(responder: StaticResponder, accessLog: AccessLog?, timeout: TimeAmount) {
         self.responder = responder
-        self.accessLogger = accessLogger
+        self.accessLog = accessLog
         self.timeout = timeout
         self.state = ConnectionState(timeout: timeout, maximumWaitingParts: Self.maximumWaitingParts, now: .uptimeNanoseconds(0))
     }
@@ -170,7 +169,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func take(_ head: HTTPRequestHead, _ context: ChannelHandlerContext) {
         // Only read with an access log: the line's duration includes the decision.
-        let start = accessLogger == nil ? nil : ContinuousClock.now
+        let start = accessLog == nil ? nil : ContinuousClock.now
         if let reused = reusableAnswer(to: head) {
             send(reused, for: head, start: start, context: context)
             return
@@ -411,7 +410,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The access-log line of an answer whose body is sent (or was cut short).
     private func log(_ line: AccessLogLine, bytes: Int, aborted: Bool) {
-        accessLogger?.info("\(AccessLogEntry(method: line.method, target: line.target, status: line.status, bytes: bytes, variant: line.variant, duration: .now - line.start, aborted: aborted))")
+        accessLog?.record(AccessLogEntry(method: line.method, target: line.target, status: line.status, bytes: bytes,
+                                         variant: line.variant, duration: .now - line.start, aborted: aborted))
     }
 
     /// `bytes` as one chunk of a chunked body.

@@ -23,14 +23,14 @@ public struct ImageServer: Sendable {
     /// Dev mode's state; nil without `--watch`.
     public let session: DevelopmentSession?
     let logger: Logger
-    let accessLogger: Logger?
+    let accessLog: AccessLog?
 
-    /// `logger` receives startup, build and shutdown messages; `accessLogger` one line per
-    /// request (nil: no access log, `--quiet`).
-    public init(options: ServerOptions, logger: Logger, accessLogger: Logger?) {
+    /// `logger` receives startup, build and shutdown messages; `accessLog` one line per
+    /// request (nil: no access log, `--quiet`), and stays its caller's to close.
+    public init(options: ServerOptions, logger: Logger, accessLog: AccessLog?) {
         self.options = options
         self.logger = logger
-        self.accessLogger = accessLogger
+        self.accessLog = accessLog
         let manifests = ManifestStore(root: options.root, recheckInterval: options.manifestRecheckInterval)
         self.manifests = manifests
         self.session = options.development.map {
@@ -68,7 +68,7 @@ public struct ImageServer: Sendable {
         let maximumConnections = options.maximumConnections ?? DescriptorLimit.maximumConnections(for: DescriptorLimit.raiseToHard())
         let connection = ServerChannel(
             timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000),
-            responder: responder, accessLogger: accessLogger)
+            responder: responder, accessLog: accessLog)
         return HTTPListener(host: options.host, port: options.port, maximumConnections: maximumConnections,
                             connection: connection, onRunning: onRunning, logger: quietLogger())
     }

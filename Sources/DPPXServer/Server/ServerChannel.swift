@@ -1,4 +1,3 @@
-import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -11,7 +10,7 @@ struct ServerChannel: Sendable {
     let timeout: TimeAmount
     /// Decides every answer, the server's own pages included.
     let responder: StaticResponder
-    let accessLogger: Logger?
+    let accessLog: AccessLog?
 
     /// Sets up a newly accepted connection.
     func configure(_ channel: any Channel) -> EventLoopFuture<Void> {
@@ -36,7 +35,7 @@ struct ServerChannel: Sendable {
             try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes,
                                                                              informationalResponseStrategy: .drop,
                                                                              limitConfiguration: limits)))
-            try pipeline.addHandler(ConnectionHandler(responder: responder, accessLogger: accessLogger, timeout: timeout))
+            try pipeline.addHandler(ConnectionHandler(responder: responder, accessLog: accessLog, timeout: timeout))
         }
     }
 }

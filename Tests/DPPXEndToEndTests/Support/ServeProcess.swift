@@ -36,6 +36,9 @@ final class ServeProcess: @unchecked Sendable {
     /// Everything the server printed so far (startup lines and the access log).
     func log() -> String { child.log() }
 
+    /// Sends `signal` (SIGHUP: reopen the access log) without waiting.
+    func send(_ signal: Int32) { child.process.signal(signal) }
+
     /// Sends SIGINT and waits for the exit status: the graceful stop a user's Ctrl-C gives.
     func interrupt() async throws -> Int32 { try await child.interrupt() }
 

@@ -106,7 +106,7 @@ final class ServerFixture: Sendable {
     }
 
     /// A server over this ROOT with test-friendly settings.
-    func server(cachePolicy: CachePolicy = .revalidate, accessLog: Logger? = nil,
+    func server(cachePolicy: CachePolicy = .revalidate, accessLog: AccessLog? = nil,
                 idleTimeout: Duration = .seconds(30), development: DevelopmentOptions? = nil,
                 rewrite: RewriteOptions? = nil) -> ImageServer {
         var logger = Logger(label: "dppx.test")
@@ -114,6 +114,6 @@ final class ServerFixture: Sendable {
         var options = ServerOptions(root: root, host: "127.0.0.1", port: 0, cachePolicy: cachePolicy,
                                     idleTimeout: idleTimeout, manifestRecheckInterval: .zero, development: development)
         options.rewrite = rewrite
-        return ImageServer(options: options, logger: logger, accessLogger: accessLog)
+        return ImageServer(options: options, logger: logger, accessLog: accessLog)
     }
 }
