@@ -30,6 +30,11 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
 
     /// The scores `auto` qualities aim at.
     public var qualityTargets = QualityTargets()
+    /// `compare-fixed`: each searched variant is also encoded at the format's default fixed
+    /// quality, whose size the manifest records so the saving can be reported. True or nil,
+    /// never false: nil is left out of the settings' fingerprint, so builds that do not ask
+    /// for it keep theirs.
+    public var compareFixed: Bool?
 
     /// The fixed qualities used where none is said, and what `auto` reports its savings against
     /// (declared in `SettingRegistry`).

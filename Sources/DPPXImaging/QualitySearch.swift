@@ -243,8 +243,11 @@ public enum QualitySearch {
         // from 2x (its steps are 4:4:4 below), is level `fixed`: 4:2:0, as libvips writes quality 55.
         if wholeWebP?.sharp == true { wholeWebP = nil }
         sampleWebP = nil
-        let baseline: Int
-        if let fixedBytes { baseline = fixedBytes } else { baseline = try encoded(pixels, wholeWebP, fixed).count }
+        // Only asked for (`compare-fixed`): a fixed quality not among the steps costs an encode.
+        var baseline: Int?
+        if settings.compareFixed == true {
+            if let fixedBytes { baseline = fixedBytes } else { baseline = try encoded(pixels, wholeWebP, fixed).count }
+        }
         let (quality, chroma) = rung(chosen.quality, of: format)
         return (chosen.bytes, Manifest.QualitySearchResult(quality: quality, chroma: chroma, sharpYUV: sharpYUV,
                                                            score: chosen.score, target: target, fixedQualityBytes: baseline))

@@ -47,6 +47,9 @@ struct EncoderOptions: ParsableArguments {
     @Option(name: SettingRegistry.pngCompression.name(), help: SettingRegistry.pngCompression.argumentHelp)
     var pngCompression: Int?
 
+    @Flag(name: SettingRegistry.compareFixed.name(), inversion: .prefixedNo, help: SettingRegistry.compareFixed.argumentHelp)
+    var compareFixed: Bool?
+
     func validate() throws {
         if let problem = settings.outOfBounds { throw ValidationError(problem.message(flags: true)) }
     }
@@ -68,6 +71,7 @@ struct EncoderOptions: ParsableArguments {
         settings.avifEffort = avifEffort
         settings.jxlQuality = jxlQuality
         settings.pngCompression = pngCompression
+        settings.compareFixed = compareFixed
         return settings
     }
 }

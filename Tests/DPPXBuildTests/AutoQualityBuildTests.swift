@@ -51,6 +51,7 @@ struct AutoQualityBuildTests {
         let report = try Self.build(fixture, plan: PlanSettings(extraFormats: [.webp])) {
             $0.jpegQuality = .auto
             $0.webpQuality = .auto
+            $0.compareFixed = true
         }
         #expect(report.succeeded, "\(report.failures)")
         let variants = try fixture.manifestOnDisk().images[0].variants
@@ -100,7 +101,10 @@ struct AutoQualityBuildTests {
         let auto = BuildFixture(), fixed = BuildFixture()
         try Self.writePhoto(auto)
         try Self.writePhoto(fixed)
-        _ = try Self.build(auto) { $0.jpegQuality = .auto }
+        _ = try Self.build(auto) {
+            $0.jpegQuality = .auto
+            $0.compareFixed = true
+        }
         _ = try Self.build(fixed) { $0.jpegQuality = 82 }
         let autoVariants = try auto.manifestOnDisk().images[0].variants
         let fixedVariants = try fixed.manifestOnDisk().images[0].variants
@@ -308,6 +312,7 @@ struct AutoQualityBuildTests {
         let report = try Self.build(fixture, plan: PlanSettings(densities: [Density(1)], extraFormats: [])) {
             $0.webpQuality = .auto
             $0.qualityTargets = QualityTargets(standard: target, hiDPI: target)
+            $0.compareFixed = true
         }
         #expect(report.succeeded, "\(report.failures)")
         #expect(report.underTarget.isEmpty)
@@ -338,6 +343,7 @@ struct AutoQualityBuildTests {
                      "the photo's 2x pixels leave the plain conversion room")
         let report = try Self.build(fixture, plan: PlanSettings(densities: [Density(2)], extraFormats: [.webp])) {
             $0.webpQuality = .auto
+            $0.compareFixed = true
         }
         #expect(report.succeeded, "\(report.failures)")
         let webp = try #require(try fixture.manifestOnDisk().images[0].variants.first { $0.path == "photo@2x.webp" })
@@ -437,7 +443,10 @@ struct AutoQualityBuildTests {
         let fixture = BuildFixture()
         try TestImages.writePixels(ScenePicture.pixels(width: 360, height: 240), width: 360, height: 240, bands: 3,
                                    to: fixture.source("small@2x.png"))
-        let report = try Self.build(fixture, plan: PlanSettings(extraFormats: [.avif])) { $0.avifQuality = .auto }
+        let report = try Self.build(fixture, plan: PlanSettings(extraFormats: [.avif])) {
+            $0.avifQuality = .auto
+            $0.compareFixed = true
+        }
         #expect(report.succeeded, "\(report.failures)")
         let variants = try fixture.manifestOnDisk().images[0].variants
         let avif = variants.filter { $0.format == .avif }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("dppx build --quality auto on the command line")
 struct AutoQualityCommandTests {
-    @Test("--quality auto: the summary line and --json report the bytes saved against the fixed defaults; the manifest records quality and score")
+    @Test("--quality auto: the summary line and --json report what was written; with --compare-fixed also the bytes saved against the fixed defaults; the manifest records quality and score")
     func reportsSavings() async throws {
         let source = ScratchFolder("dppx-cli-auto")
         try TestImages.write(source("hero@2x.jpg"), width: 480, height: 320)
@@ -14,17 +14,26 @@ struct AutoQualityCommandTests {
                                               "--quality-target", "75"], in: source.path)
         #expect(human.status == 0, "\(human)")
         #expect(human.stdout.contains("quality auto: 3 variants,"), "\(human.stdout)")
-        #expect(human.stdout.contains("fixed qualities"))
-        let manifest = try Manifest.decode(Array(Data(contentsOf: URL(fileURLWithPath: output(Manifest.fileName)))))
+        #expect(!human.stdout.contains("fixed qualities"), "no comparison unless asked for: \(human.stdout)")
+        var manifest = try Manifest.decode(Array(Data(contentsOf: URL(fileURLWithPath: output(Manifest.fileName)))))
         // --quality-target alone moves the hidpi target with it: 75 at 1x, 60 at 2x, 65 at 1.5x.
         let targets = QualityTargets(standard: 75, hiDPI: nil, base: QualityTargets())
         #expect(targets.target(for: Density(2)) == 60)
         for variant in manifest.images[0].variants {
             #expect(variant.quality != nil && (variant.score ?? 0) >= targets.target(for: variant.density), "\(variant)")
+            #expect(variant.fixedQualityBytes == nil, "\(variant)")
         }
 
+        let compared = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--quality", "auto",
+                                                 "--quality-target", "75", "--compare-fixed"], in: source.path)
+        #expect(compared.status == 0, "\(compared)")
+        #expect(compared.stdout.contains("1 built"), "--compare-fixed searches again to measure: \(compared.stdout)")
+        #expect(compared.stdout.contains("fixed qualities"), "\(compared.stdout)")
+        manifest = try Manifest.decode(Array(Data(contentsOf: URL(fileURLWithPath: output(Manifest.fileName)))))
+        #expect(manifest.images[0].variants.allSatisfy { $0.fixedQualityBytes != nil })
+
         let json = try await DPPXBinary.run(["build", source.path, "--out", output.path, "--quality", "auto",
-                                             "--quality-target", "75", "--json"], in: source.path)
+                                             "--quality-target", "75", "--compare-fixed", "--json"], in: source.path)
         #expect(json.status == 0)
         let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(summary?["unchanged"] as? [String] == ["hero@2x.jpg"], "the same settings rebuild nothing")

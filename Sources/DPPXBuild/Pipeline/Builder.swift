@@ -228,8 +228,12 @@ public final class Builder: Sendable {
         }
         // libvips's ORC code rounds a little differently from its C paths (DPPX_VIPS_VECTOR=1).
         let vips = Vips.version + (Vips.usesORC && Vips.vectorCodeEnabled ? " orc" : "")
+        let searches = searchesQuality
+        // `compare-fixed` changes what a searched variant's manifest entry records, nothing else.
+        var encode = options.encode
+        if !searches { encode.compareFixed = nil }
         let data = (try? encoder.encode(Fingerprint(pipeline: Self.pipelineVersion, plan: options.plan,
-                                                    encode: options.encode, vips: vips, search: searchesQuality ? QualitySearch.version : nil))) ?? Data()
+                                                    encode: encode, vips: vips, search: searches ? QualitySearch.version : nil))) ?? Data()
         return ContentHash.sha256(Array(data))
     }
 

@@ -80,6 +80,7 @@ extension EncodeSettings {
         if let value = settings.avifEffort { avifEffort = value }
         if let value = settings.jxlQuality { jxlQuality = value }
         if let value = settings.pngCompression { pngCompression = value }
+        if SettingRegistry.compareFixed.resolved(in: settings) { compareFixed = true }
         qualityTargets = QualityTargets(standard: settings.qualityTarget, hiDPI: settings.qualityTargetHiDPI, base: QualityTargets())
     }
 

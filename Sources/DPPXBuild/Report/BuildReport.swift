@@ -49,19 +49,21 @@ public struct BuildReport: Sendable {
         return line + "\n" + savings.summaryLine
     }
 
-    /// What `auto` qualities saved across the manifest's variants, against the same variants
-    /// at the default fixed qualities; nil when no variant was searched.
+    /// What `auto` qualities wrote across the manifest's variants and, where every searched
+    /// variant was also measured at the default fixed quality (`compare-fixed`), what they
+    /// saved against it; nil when no variant was searched.
     public var qualitySavings: QualitySavings? {
-        let searched = manifest.images.flatMap(\.variants).filter { $0.fixedQualityBytes != nil }
+        let searched = manifest.images.flatMap(\.variants).filter { $0.quality != nil && $0.score != nil }
         guard !searched.isEmpty else { return nil }
         let bytes = searched.reduce(0) { $0 + $1.bytes }
-        let fixed = searched.reduce(0) { $0 + ($1.fixedQualityBytes ?? 0) }
+        let baselines = searched.compactMap(\.fixedQualityBytes)
+        let fixed = baselines.count == searched.count ? baselines.reduce(0, +) : nil
         // `missesTarget` holds only where both the score and the target are recorded.
         let missed = searched.filter(\.missesTarget).map { variant in
             QualitySavings.MissedTarget(path: variant.path, score: variant.score ?? 0, target: variant.target ?? 0)
         }
         return QualitySavings(variants: searched.count, bytes: bytes, fixedQualityBytes: fixed,
-                              savedBytes: fixed - bytes, lowestScore: searched.compactMap(\.score).min() ?? 0,
+                              savedBytes: fixed.map { $0 - bytes }, lowestScore: searched.compactMap(\.score).min() ?? 0,
                               missedTarget: missed)
     }
 
@@ -71,10 +73,11 @@ public struct BuildReport: Sendable {
         public var variants: Int
         /// Their bytes as written.
         public var bytes: Int
-        /// Their bytes at the default fixed qualities (JPEG 82, WebP 80, AVIF 55).
-        public var fixedQualityBytes: Int
+        /// Their bytes at the default fixed qualities (JPEG 82, WebP 80, AVIF 55), with
+        /// `compare-fixed` only.
+        public var fixedQualityBytes: Int?
         /// `fixedQualityBytes - bytes` (negative when the targets asked for more than the defaults give).
-        public var savedBytes: Int
+        public var savedBytes: Int?
         /// The lowest SSIMULACRA2 score among them.
         public var lowestScore: Double
         /// Those no quality brought to their target, written at the top quality: pictures the
@@ -89,12 +92,16 @@ public struct BuildReport: Sendable {
         }
 
         /// `quality auto: 24 variants, 1.2 MB, 31 % smaller than fixed qualities (1.7 MB); lowest
-        /// score 65.4`, and where some variant missed its target `; 1 under its target at any
-        /// quality (such as hero.webp: 77.2 for 80)`.
+        /// score 65.4` (the comparison with `compare-fixed` only), and where some variant missed
+        /// its target `; 1 under its target at any quality (such as hero.webp: 77.2 for 80)`.
         public var summaryLine: String {
-            let percent = fixedQualityBytes > 0 ? Double(savedBytes) * 100 / Double(fixedQualityBytes) : 0
-            let comparison = percent >= 0 ? String(format: "%.0f %% smaller than", percent) : String(format: "%.0f %% larger than", -percent)
-            var line = "quality auto: \(variants) variant\(variants == 1 ? "" : "s"), \(Self.megabytes(bytes)), \(comparison) fixed qualities (\(Self.megabytes(fixedQualityBytes))); lowest score \(String(format: "%.1f", lowestScore))"
+            var line = "quality auto: \(variants) variant\(variants == 1 ? "" : "s"), \(Self.megabytes(bytes))"
+            if let fixedQualityBytes, let savedBytes {
+                let percent = fixedQualityBytes > 0 ? Double(savedBytes) * 100 / Double(fixedQualityBytes) : 0
+                let comparison = percent >= 0 ? String(format: "%.0f %% smaller than", percent) : String(format: "%.0f %% larger than", -percent)
+                line += ", \(comparison) fixed qualities (\(Self.megabytes(fixedQualityBytes)))"
+            }
+            line += "; lowest score \(String(format: "%.1f", lowestScore))"
             if let example = missedTarget.first {
                 let one = missedTarget.count == 1
                 line += "; \(missedTarget.count) under \(one ? "its" : "their") target at any quality (such as \(example.path): \(String(format: "%.1f", example.score)) for \(String(format: "%g", example.target)))"

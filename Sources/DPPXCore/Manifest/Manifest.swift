@@ -129,7 +129,8 @@ public struct Manifest: Codable, Hashable, Sendable {
         /// SHA-256 of the file's bytes, hex: a strong validator and cache-busting key.
         public var hash: String
         /// With `quality = "auto"`: the encoder quality chosen, the file's SSIMULACRA2 score
-        /// against the variant's pixels, and its size at the format's default fixed quality.
+        /// against the variant's pixels, and (with `compare-fixed`) its size at the format's
+        /// default fixed quality.
         public var quality: Int?
         /// A searched JPEG's or AVIF's chroma: `4:2:0` or `4:4:4`.
         public var chroma: Chroma?
@@ -194,14 +195,15 @@ public struct Manifest: Codable, Hashable, Sendable {
         /// quality reached it.
         public var target: Double
         /// The size of the same variant at the format's default fixed quality (82 for JPEG, 80
-        /// for WebP, 55 for AVIF): what `auto` saves is measured against it.
-        public var fixedQualityBytes: Int
+        /// for WebP, 55 for AVIF): what `auto` saves is measured against it. Only with
+        /// `compare-fixed` (that encode is about a tenth of the search's time).
+        public var fixedQualityBytes: Int?
 
         /// Whether the file reaches its target (else no quality did, and it is the top one).
         public var reachesTarget: Bool { QualityTargets.reaches(score, target) }
 
         public init(quality: Int, chroma: Chroma? = nil, sharpYUV: Bool? = nil, score: Double, target: Double,
-                    fixedQualityBytes: Int) {
+                    fixedQualityBytes: Int? = nil) {
             self.quality = quality
             self.chroma = chroma
             self.sharpYUV = sharpYUV

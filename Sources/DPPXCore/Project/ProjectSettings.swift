@@ -36,6 +36,8 @@ public struct ProjectSettings: Hashable, Sendable {
     /// The score `auto` qualities aim at from 2x, interpolated below (`quality-target-hidpi`).
     public var qualityTargetHiDPI: Double?
     public var webpEffort: Int?
+    /// `compare-fixed`: encode searched variants at the fixed default quality too, for the report.
+    public var compareFixed: Bool?
     public var avifEffort: Int?
     /// JPEG XL quality for variants encoded from pixels; absent: lossless for PNG masters.
     public var jxlQuality: EncoderQuality?

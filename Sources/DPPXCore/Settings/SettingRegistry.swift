@@ -37,6 +37,12 @@ public enum SettingRegistry {
                 valueName: "LIST", field: \ProjectSettings.formats, rule: \ImageRule.formats)
     }
 
+    public static var compareFixed: Setting<Bool> {
+        Setting("compare-fixed", in: .build, flag: "compare-fixed", .bool, default: false,
+                help: "With an auto quality: also encode each searched variant at the format's default fixed quality, to report the bytes auto saved against it (about a tenth more time).",
+                field: \ProjectSettings.compareFixed)
+    }
+
     public static var upscale: Setting<Bool> {
         Setting("upscale", in: .build, flag: "upscale", .bool, default: false,
                 help: "Also write densities above a master's own (upscaled, so blurry).", field: \ProjectSettings.upscale)
@@ -349,7 +355,7 @@ public enum SettingRegistry {
     /// Every setting, in the order the project file's error messages list keys and bounds are
     /// checked.
     static let all: [AnySetting] = [
-        source.erased, output.erased, densities.erased, sourceDensity.erased, formats.erased, upscale.erased, widths.erased,
+        source.erased, output.erased, densities.erased, sourceDensity.erased, formats.erased, upscale.erased, compareFixed.erased, widths.erased,
         templates.erased, failOn.erased,
         quality.erased, webpQuality.erased, avifQuality.erased, qualityTarget.erased, qualityTargetHiDPI.erased,
         maxPixels.erased, maxFrames.erased, maxScans.erased, jobs.erased, webpEffort.erased, avifEffort.erased, jxlQuality.erased, pngCompression.erased,
