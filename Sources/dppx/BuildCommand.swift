@@ -92,6 +92,7 @@ struct BuildCommand: AsyncParsableCommand {
         await reporter.roundStarting(changed: [])
         let outcome = await round.run(onEvent: reporter.buildEvent)
         await reporter.roundFinished(outcome, changed: [])
+        if case .failure(let error) = outcome.build, error.isUsageError { throw ExitCode(ExitStatus.usage) }
         if !outcome.succeeded { throw ExitCode(ExitStatus.failure) }
     }
 }

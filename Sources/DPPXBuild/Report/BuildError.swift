@@ -24,4 +24,13 @@ public enum BuildError: Error, CustomStringConvertible, Equatable, Sendable {
             error.description
         }
     }
+
+    /// Whether the command line was wrong (SRC missing, or inside OUT): exit 2, as `--help`
+    /// says, rather than 1 for a build that ran into trouble.
+    public var isUsageError: Bool {
+        switch self {
+        case .sourceMissing, .outputInsideItself, .sourceInsideOutput: true
+        case .locked, .file: false
+        }
+    }
 }

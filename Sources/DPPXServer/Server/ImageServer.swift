@@ -60,7 +60,7 @@ public struct ImageServer: Sendable {
     /// descriptor limit (`DescriptorLimit`).
     public func makeListener(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> HTTPListener {
         let timeout = options.idleTimeout.components
-        let files = RootedFileSystem(root: options.root)
+        let files = RootedFileSystem(root: options.root, privateFolders: options.privateFolders)
         let pages = ServerPages(manifests: manifests, files: files, session: session, templatesFolder: options.templatesFolder)
         let responder = StaticResponder(files: files, manifests: manifests, pages: pages,
                                         cachePolicy: options.cachePolicy, addsReloadScript: session != nil,

@@ -37,6 +37,15 @@ public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the command line was wrong (ROOT missing or a file): `dppx serve` exits 2 for
+    /// it, 1 for a server that could not run.
+    public var isUsageError: Bool {
+        switch self {
+        case .rootMissing, .rootNotFolder: true
+        case .portInUse, .cannotListen, .stopped, .buildFailed, .template: false
+        }
+    }
+
     /// Recognises the socket errors NIO reports when binding, by their error code.
     static func binding(_ error: any Error, host: String, port: Int) -> ServerError {
         if let io = error as? IOError, io.errnoCode == Errno.addressInUse.rawValue { return .portInUse(host: host, port: port) }
