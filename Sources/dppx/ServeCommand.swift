@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
         Exit status: 0 stopped (Ctrl-C), 1 the server could not run, 2 wrong usage (such as ROOT missing).
 
         Examples:
-          dppx serve                       # dppx.toml's folder, else Public/ on http://127.0.0.1:8080/
+          dppx serve                       # on http://127.0.0.1:8080/
           dppx serve site --port 3000 --cache-control "public, max-age=86400"
           dppx serve Public --watch Examples --css Public/samples.css --quality 70
           dppx serve Public --host 0.0.0.0 # reachable from other machines
