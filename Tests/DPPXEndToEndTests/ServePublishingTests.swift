@@ -77,12 +77,14 @@ struct ServePublishingTests {
         #expect(try await server.interrupt() == 0)
     }
 
-    @Test("a ROOT that does not exist is wrong usage: exit 2, as --help says")
+    @Test("a ROOT or --watch SRC that does not exist is wrong usage: exit 2, as --help says")
     func missingRoot() async throws {
         let scenario = try RenderScenario(svg: false)
         let result = try await scenario.dppx("serve", "nowhere", "--port", "0")
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("nowhere: no such folder"), "\(result)")
+        let watching = try await scenario.dppx("serve", "public", "--watch", "nowhere", "--port", "0")
+        #expect(watching.status == 2 && watching.stderr.contains("nowhere: no such file or folder"), "\(watching)")
         #expect(try await scenario.dppx("serve", "--help").stdout.contains("2 wrong usage"))
     }
 }

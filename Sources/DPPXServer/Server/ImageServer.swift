@@ -134,7 +134,7 @@ public struct ImageServer: Sendable {
     private func prepare() async throws(ServerError) {
         if let session {
             logger.info("building \(session.options.build.sourceRoot) into \(options.root)")
-            do { try await session.build(fatal: true) } catch { throw .buildFailed(error.description) }
+            do { try await session.build(fatal: true) } catch { throw .buildFailed(error) }
         }
         try checkRoot()
         let status = manifests.reload()
