@@ -19,7 +19,15 @@ struct InPlaceBuildTests {
         try TestImages.write(scenario.scratch("\(images)/banner.jpg"), width: 800, height: 400)
         try TestImages.write(scenario.scratch("\(images)/logo@2x.png"), width: 240, height: 80, bands: 4, seed: 2)
         try TestImages.write(scenario.scratch("\(images)/hero.jpg"), width: 801, height: 501, seed: 3)
-        try scenario.write("[[rule]]\nmatch = \"banner.jpg\"\ndensity = 2\n", to: "dppx.toml")
+        try scenario.write("""
+        [build]
+        source = "\(images)"
+        out = "\(images)"
+
+        [[rule]]
+        match = "banner.jpg"
+        density = 2
+        """, to: "dppx.toml")
         try scenario.write(#"<!doctype html><img id="banner" src="assets/img/banner.jpg" alt=""><img id="logo" src="assets/img/logo@2x.png" alt="">"#,
                            to: "site/index.html")
         return scenario
@@ -71,7 +79,7 @@ struct InPlaceBuildTests {
         // Every master stated 2x: hero.jpg's own file was its widest variant, and is now its
         // master only; fewer densities and no WebP: the variants dppx wrote are removed.
         let third = try await Self.build(scenario, ["--densities", "1,2", "--source-density", "2"])
-        #expect(third.status == 0, "\(third)")
+        #expect(third.status == 0 && third.stderr.isEmpty, "\(third)")
         after = try Self.files(scenario)
         for master in Self.masters { #expect(after[master] == before[master], "\(master) is never deleted or overwritten") }
         #expect(after["hero@1x.jpg"] != nil && after["hero-597w.jpg"] == nil && after["logo@1.5x.png"] == nil && after["hero-597w.webp"] == nil,
@@ -97,8 +105,9 @@ struct InPlaceBuildTests {
         #expect(inside.status == 2 && inside.stderr.contains("the source is inside the output folder"), "\(inside)")
         let missing = try await scenario.dppx("build", "nowhere", "--out", "public")
         #expect(missing.status == 2 && missing.stderr.contains("nowhere: no such file or folder"), "\(missing)")
+        let bare = try RenderScenario(masters: [:], svg: false)
         for command in ["css", "html"] {
-            let result = try await scenario.dppx(command, "nowhere")
+            let result = try await bare.dppx(command, "nowhere")
             #expect(result.status == 2 && result.stderr.contains("nowhere: no such file or folder"), "\(command): \(result)")
         }
     }
@@ -117,6 +126,8 @@ struct InPlaceBuildTests {
         }
         let hero = try await offPool { try RawHTTPConnection.get(port: port, path: "/assets/img/hero.jpg", headers: ["Sec-CH-DPR": "2"]) }
         #expect(hero.status == 200 && hero.header("Content-Location") == nil, "a size nobody stated: the master as it is")
+        #expect(hero.body == Array(try Data(contentsOf: URL(fileURLWithPath: scenario.scratch("\(Self.images)/hero.jpg")))),
+                "[build] source is the folder the site publishes: its masters are served")
         #expect(try await server.interrupt() == 0)
 
         let rewrite = try await scenario.dppx("rewrite", "site/index.html", "--root", "site")

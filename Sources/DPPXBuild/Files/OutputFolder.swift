@@ -55,6 +55,9 @@ struct OutputFolder: Sendable {
         case removed
         /// Nothing there (already removed).
         case missing
+        /// Left in place, as it should be: in a build in place, a master's own file (which an
+        /// earlier manifest listed as the variant at its own name).
+        case master
         /// Left in place, with the reason.
         case kept(String)
     }
@@ -62,9 +65,7 @@ struct OutputFolder: Sendable {
     /// Removes `relative` only if it is the file dppx recorded writing there: a regular file
     /// (not a link) with the recorded size and SHA-256, reached without a link.
     func remove(_ relative: String, bytes: Int, hash: String) -> Removal {
-        if let owned, !owned.contains(relative) {
-            return .kept("\(path(relative)): not removed: a build in place removes only the variants it wrote, never a master")
-        }
+        if let owned, !owned.contains(relative) { return .master }
         let folder: Folder, name: String
         do {
             (folder, name) = try openParent(of: relative, creating: false, for: .remove)

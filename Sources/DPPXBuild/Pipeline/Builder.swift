@@ -350,7 +350,7 @@ public final class Builder: Sendable {
             for variant in image.variants where !keep.contains(variant.path) {
                 switch folder.remove(variant.path, bytes: variant.bytes, hash: variant.hash) {
                 case .removed: removed.append(variant.path)
-                case .missing: break
+                case .missing, .master: break
                 case .kept(let reason): kept.append(FileProblem(file: image.source, reason: reason))
                 }
             }
