@@ -271,10 +271,8 @@ public final class Builder: Sendable {
         for source in sources {
             var key = source.name.directory + "/" + source.name.stem
             // `card-480w` is one of a fluid `card`'s file names.
-            if let dash = source.name.stem.lastIndex(of: "-"), source.name.stem.hasSuffix("w") {
-                let digits = source.name.stem[source.name.stem.index(after: dash)...].dropLast()
-                let family = source.name.directory + "/" + source.name.stem[..<dash]
-                if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), fluidStems.contains(family) { key = family }
+            if let stem = source.name.widthCopyStem, fluidStems.contains(source.name.directory + "/" + stem) {
+                key = source.name.directory + "/" + stem
             }
             groups[key, default: []].append(source)
         }

@@ -29,13 +29,13 @@ public struct InPlaceSite: Sendable {
         let candidates = found.filter { !owned.contains($0.relativePath) }
         // Each family (folder and stem) has one master name: the plain one, else the densest.
         var stems: [String: Density] = [:]
-        for file in candidates where Self.widthStem(of: file.name) == nil {
+        for file in candidates where file.name.widthCopyStem == nil {
             let key = file.name.directory + "/" + file.name.stem
             let density = file.name.declaredDensity ?? Self.plain
             stems[key] = max(stems[key] ?? density, density)
         }
         return candidates.filter { file in
-            if let family = Self.widthStem(of: file.name) {
+            if let family = file.name.widthCopyStem {
                 return stems[file.name.directory + "/" + family] == nil
             }
             let density = file.name.declaredDensity ?? Self.plain
@@ -45,13 +45,4 @@ public struct InPlaceSite: Sendable {
 
     /// Above every density a name can state: a plain name is its family's master.
     private static let plain = Density(milli: Int.max)
-
-    /// `card` for `card-480w`: the stem of the image whose width copy this name would be.
-    private static func widthStem(of name: MasterName) -> String? {
-        guard name.declaredDensity == nil, name.stem.hasSuffix("w"), let dash = name.stem.lastIndex(of: "-"),
-              dash != name.stem.startIndex else { return nil }
-        let digits = name.stem[name.stem.index(after: dash)...].dropLast()
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return String(name.stem[..<dash])
-    }
 }

@@ -55,6 +55,15 @@ public struct MasterName: Hashable, Sendable {
         return directory.isEmpty ? file : "\(directory)/\(file)"
     }
 
+    /// `card` for `card-480w.jpg`: the stem of the image this name would be a width copy of
+    /// (`widthPath`); nil for any other name.
+    public var widthCopyStem: String? {
+        guard stem.hasSuffix("w"), let dash = stem.lastIndex(of: "-"), dash != stem.startIndex else { return nil }
+        let digits = stem[stem.index(after: dash)...].dropLast()
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return String(stem[..<dash])
+    }
+
     /// The URL path of the 1x file in `format`: what pages reference and the server negotiates on.
     public func basePath(format: ImageFormat) -> String { variantPath(density: Density(1), format: format) }
 

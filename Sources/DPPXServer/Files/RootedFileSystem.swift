@@ -7,8 +7,8 @@ import SystemPackage
 ///
 /// **Confinement.** A file is served only when its real path (every symbolic link resolved) is
 /// inside ROOT's real path and is not private (`PrivateFiles`: hidden files, `dppx.toml`, the
-/// masters...), so `ROOT/evil -> /etc` cannot
-/// serve `/etc/passwd` as `/evil/passwd` and `ROOT/envlink.txt -> .env` does not serve `.env`,
+/// masters...), so `ROOT/evil -> /etc` cannot serve `/etc/passwd` as `/evil/passwd` and
+/// `ROOT/envlink.txt -> .env` does not serve `.env`,
 /// while links that stay inside ROOT (`latest.jpg -> v3.jpg`) keep working. The verdict is
 /// remembered per path together with the file it reached (device and inode), so a request costs
 /// one `stat`, and a link pointed elsewhere is checked again.
@@ -125,7 +125,8 @@ public struct RootedFileSystem: Sendable {
         if cache.isConfirmedInside(path, identity) { return identity }
         guard let real = PathContainment.resolved(path),
               let inside = PathContainment.relativePath(ofCanonical: real, inside: root) else { return nil }
-        // Where a link leads counts, and the name asked for: private means private.
+        // Where a link leads counts, not only its own name (`PathGuard` checked that): private
+        // means private.
         guard !privateFiles.hides(inside) else { return nil }
         cache.confirmInside(path, identity)
         return identity
