@@ -26,8 +26,14 @@ struct ImageReference: Sendable {
             moved.path = String(variant.path.dropFirst(cut))
             return moved
         }
-        candidates = ImageCandidates(image: local, urls: url.folderPrefix.isEmpty ? .relative("") : .absolute(url.folderPrefix))
+        let urls: URLBase = url.folderPrefix.isEmpty ? .relative("") : .absolute(url.folderPrefix)
+        candidates = ImageCandidates(image: local, urls: urls)
+        writtenNamesFallback = urls.url(for: local.path) == candidates.fallback.url
     }
+
+    /// Whether the URL the page wrote is the 1x file's; not in a site built in place, where the
+    /// plain URL keeps the master and the 1x file has a name of its own (`hero@1x.jpg`).
+    private let writtenNamesFallback: Bool
 
     /// Whether every URL in `urls` is a file of this image (a `srcset` or `image-set()` dppx wrote).
     func owns(_ urls: [String], pagePath: String, images: SiteImages, baseURL: String?) -> Bool {
@@ -42,7 +48,7 @@ struct ImageReference: Sendable {
 
     /// `url` of `candidate`, the page's own spelling for the plain file.
     func url(of candidate: ImageCandidates.Candidate) -> String {
-        if candidate.url == candidates.fallback.url, !written.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "," }) { return written }
+        if writtenNamesFallback, candidate.url == candidates.fallback.url, !written.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "," }) { return written }
         return candidate.url
     }
 

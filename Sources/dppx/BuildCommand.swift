@@ -11,6 +11,8 @@ struct BuildCommand: AsyncParsableCommand {
         discussion: """
         A master's density is stated by its name (logo@3x.png is a 3x master), a rule in dppx.toml (its density or display width), or --source-density. Each variant is the CSS size times its density; densities above the master's are skipped. A master nothing describes keeps its own pixel size under its plain name (a page shows it as before) and gets smaller copies by width (photo-795w.jpg...) for srcset. A second run rebuilds only what changed.
 
+        OUT may be SRC itself, for a site that keeps its images beside its pages: the variants are written beside the masters, each master keeps its name and bytes (its plain URL stays its own file), the 1x file is spelled hero@1x.jpg, and a file dppx did not write is never written over or removed.
+
         Settings come from dppx.toml (in this folder or a parent; --config FILE), and flags override them for one run: with a project file, 'dppx build' needs no arguments. With [rewrite] pages in it, those pages get their images' srcset after each build (see 'dppx rewrite --help').
 
         Exit status: 0 all built, 1 some images failed (each named on stderr), 2 wrong usage.
@@ -23,6 +25,7 @@ struct BuildCommand: AsyncParsableCommand {
           dppx build                                  # as dppx.toml says
           dppx build src/img --out public/img --css public/img.css --watch
           dppx build src/img --out public/img --shard 2/4   # then: dppx merge
+          dppx build site/assets/img --out site/assets/img  # in place
         """
     )
 
@@ -92,6 +95,7 @@ struct BuildCommand: AsyncParsableCommand {
         await reporter.roundStarting(changed: [])
         let outcome = await round.run(onEvent: reporter.buildEvent)
         await reporter.roundFinished(outcome, changed: [])
+        if case .failure(let error) = outcome.build, error.isUsageError { throw ExitCode(ExitStatus.usage) }
         if !outcome.succeeded { throw ExitCode(ExitStatus.failure) }
     }
 }

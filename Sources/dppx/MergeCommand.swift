@@ -13,6 +13,8 @@ struct MergeCommand: AsyncParsableCommand {
 
         Nothing is written when a shard is missing or given twice, when shards were built with different settings, dppx versions or sources, when two shards claim one master, or when a file they list is not in OUT: the error names the files. Files of masters deleted since the previous manifest are removed, and so are the merged partial manifests inside OUT. Then, as 'dppx build' does after its images, the stylesheet [css] file names in dppx.toml is written and the [rewrite] pages are rewritten (shards write neither, their manifests being partial).
 
+        Exit status: 0 merged, 1 the shards do not merge (or a page or the stylesheet failed), 2 wrong usage (OUT or a PART missing).
+
         Examples:
           dppx merge --out public/img          # shards built into public/img
           dppx merge shard-1 shard-2 shard-3 shard-4 --out public/img
@@ -41,7 +43,7 @@ struct MergeCommand: AsyncParsableCommand {
         let report: MergeReport
         do { report = try ManifestMerger.merge(parts: parts.isEmpty ? [output] : parts, into: output) } catch {
             Terminal.error(error.description)
-            throw ExitCode(ExitStatus.failure)
+            throw ExitCode(error.isUsageError ? ExitStatus.usage : ExitStatus.failure)
         }
         for warning in report.warnings { Terminal.warning(warning.description) }
         if json {

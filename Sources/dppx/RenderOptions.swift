@@ -93,8 +93,8 @@ struct RenderOptions: ParsableArguments {
         }
     }
 
-    /// The images the request describes; stops with exit 1 when the folder or manifest cannot
-    /// be read.
+    /// The images the request describes; stops with exit 2 when DIR is missing or the wrong
+    /// folder, with exit 1 when the folder or manifest cannot be read.
     func loadInput(_ request: Request) throws -> RenderInput {
         do {
             let input = try RenderInput.load(request.dir, plan: request.settings.planSettings,
@@ -105,7 +105,7 @@ struct RenderOptions: ParsableArguments {
             return input
         } catch {
             Terminal.error(error.description)
-            throw ExitCode(ExitStatus.failure)
+            throw ExitCode(error.isUsageError ? ExitStatus.usage : ExitStatus.failure)
         }
     }
 

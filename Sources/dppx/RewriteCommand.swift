@@ -12,7 +12,7 @@ struct RewriteCommand: ParsableCommand {
         commandName: "rewrite",
         abstract: "Add srcset to the <img> of HTML pages and image-set() to CSS backgrounds, for images dppx built.",
         discussion: """
-        Every <img> whose src names the plain file of an image in a dppx-manifest.json under --root (relative to the page, from the root with /, or under --base-url) gets a srcset, and nothing else: x descriptors for density images (hero.jpg 1x, hero@2x.jpg 2x), so the box stays the 1x file's; w descriptors for fluid images only where the page says how wide they are shown (their own sizes attribute, a [[rule]] sizes, a width attribute, else --sizes), otherwise they are reported with what to add. An <img> with a srcset of its own is left alone and reported. --placeholder color|blur also gives each such <img> its image's placeholder as an inline style, as 'dppx html --placeholder' writes it (none for SVG or transparent images); an <img> with a style of its own keeps it and is reported. Every other byte of the page stays as it was (pages are read with an HTML5 parser), and a second run changes nothing; after a rebuild, the srcset dppx wrote is brought up to date.
+        Every <img> whose src names the plain file of an image in a dppx-manifest.json under --root (relative to the page, from the root with /, or under --base-url) gets a srcset, and nothing else: x descriptors for density images (hero.jpg 1x, hero@2x.jpg 2x), so the box stays the 1x file's; w descriptors for fluid images only where the page says how wide they are shown (their own sizes attribute, a [[rule]] sizes, a width attribute, else --sizes), otherwise they are reported with what to add. An <img> with a srcset of its own is left alone and reported. --placeholder color|blur also gives each such <img> its image's placeholder as an inline style, as 'dppx html --placeholder' writes it (none for SVG or transparent images); an <img> with a style of its own keeps it and is reported. Every other byte of the page stays as it was (pages are read with an HTML5 parser), and a second run changes nothing; after a rebuild, the srcset dppx wrote is brought up to date. What was left alone is told, with what to do, for the pages a run writes; a run that leaves a page as it was counts that page's in one line (--explain lists them).
 
         A .css file gets, after each background or background-image declaration whose single url() is a density image, a background-image: image-set(...) with its densities (AVIF and WebP first, with type()); the original line stays as the fallback, and the painted size is unchanged. Fluid images in CSS are reported.
 
@@ -60,7 +60,10 @@ struct RewriteCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a make depfile: the rewritten pages depend on the manifests read.", valueName: "FILE"))
     var depfile: String?
 
-    @Flag(help: "Print only errors and what was left alone.")
+    @Flag(help: "List every image left alone, on unchanged pages too (by default those are counted in one line).")
+    var explain = false
+
+    @Flag(help: "Print only errors.")
     var quiet = false
 
     @OptionGroup var project: ProjectOption
@@ -93,14 +96,14 @@ struct RewriteCommand: ParsableCommand {
             return
         }
         let rewrite = SiteRewrite(root: settings.rewriteSiteRoot, pages: files, output: out, options: settings.rewriteOptions)
-        if !Self.run(rewrite, check: check, depfile: depfile, quiet: quiet) { throw ExitCode(ExitStatus.failure) }
+        if !Self.run(rewrite, check: check, depfile: depfile, quiet: quiet, explain: explain) { throw ExitCode(ExitStatus.failure) }
     }
 
     /// Runs `rewrite` and says what it did; false when something failed or `check` found
     /// stale pages.
-    static func run(_ rewrite: SiteRewrite, check: Bool, depfile: String?, quiet: Bool) -> Bool {
+    static func run(_ rewrite: SiteRewrite, check: Bool, depfile: String?, quiet: Bool, explain: Bool) -> Bool {
         let outcome = rewrite.run(check: check)
-        var failed = !report(outcome, check: check, quiet: quiet)
+        var failed = !report(outcome, check: check, quiet: quiet, explain: explain)
         if let depfile {
             let targets = rewrite.pages.map(rewrite.target(of:))
             let text = Depfile.text(targets: targets, prerequisites: outcome.manifests + (rewrite.output == nil ? [] : rewrite.pages))
@@ -121,12 +124,20 @@ struct RewriteCommand: ParsableCommand {
         return !failed
     }
 
-    /// Says what a rewrite did: what was left alone, what failed, and the pages written (with
-    /// `check`: the stale ones); false when something failed or was stale. `dppx build` says
-    /// this of the pages it rewrites after each build.
+    /// Says what a rewrite did: what was left alone on the pages it wrote (on pages left as
+    /// they were: one line with their count, unless `explain`), what failed, and the pages
+    /// written (with `check`: the stale ones); `quiet` says errors only. False when something
+    /// failed or was stale. `dppx build` says this of the pages it rewrites after each build,
+    /// so a rebuild that changed nothing says in one line what it said in full before.
     @discardableResult
-    static func report(_ outcome: SiteRewrite.Outcome, check: Bool, quiet: Bool) -> Bool {
-        for finding in outcome.findings { Terminal.warning(finding.description) }
+    static func report(_ outcome: SiteRewrite.Outcome, check: Bool, quiet: Bool, explain: Bool = false) -> Bool {
+        if !quiet {
+            for finding in outcome.findings + (explain ? outcome.standingFindings : []) { Terminal.warning(finding.description) }
+            if !explain, let first = outcome.standingFindings.first {
+                let count = outcome.standingFindings.count
+                Terminal.warning("\(count) image\(count == 1 ? "" : "s") on unchanged pages still left alone, as said when they were rewritten (such as \(first.file):\(first.line)); 'dppx rewrite --explain' lists \(count == 1 ? "it" : "them") with what to do")
+            }
+        }
         for failure in outcome.failures { Terminal.error(failure.description) }
         if check {
             for page in outcome.changed {

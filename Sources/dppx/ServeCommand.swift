@@ -1,6 +1,7 @@
 import ArgumentParser
 import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import DPPXServer
 import Foundation
 import Logging
@@ -15,10 +16,14 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         A request for an image's 1x URL that ROOT's dppx-manifest.json knows (/hero.jpg) gets the variant for the client's device pixel ratio: from ?dpr=, then the Sec-CH-DPR and DPR client hints (Chromium sends them once an HTML page from this server asked with Accept-CH), then a 'dpr' cookie (set by <script src="/_dppx/dpr.js"></script> for Firefox and Safari); none means 1x. With WebP/AVIF/JPEG XL built, Accept picks the format: among those accepted at the highest q-value, the smallest file of the density. Responses carry Vary and a per-variant ETag, and state the variant's density so a plain <img src> lays out at its CSS size: in EXIF inside a JPEG (and a PNG for Firefox), else with Content-DPR. Only images whose density or size was stated (an @Nx name, a rule, --source-density) are negotiated; a master that stated nothing is served as its own plain file. With [rewrite] in dppx.toml, HTML pages and stylesheets are answered as 'dppx rewrite' writes them. /_dppx/ lists every image.
 
+        Without ROOT, dppx.toml says what to serve: [serve] root, else [rewrite] root, else [build] out, else Public. Never published: dppx.toml, the masters folder ([build] source) when it lies under ROOT (unless the build writes into it: an in-place site), the build cache, hidden files and folders, and shards' partial manifests: each answers 404.
+
         With --watch SRC it first builds SRC into ROOT, with the same flags as 'dppx build', then rebuilds what changes and reloads open pages; build errors are shown in the terminal and on the page. --css rewrites the stylesheet after each build exactly as 'dppx css ROOT -o FILE' would, with the same stylesheet flags.
 
+        Exit status: 0 stopped (Ctrl-C), 1 the server could not run, 2 wrong usage (such as ROOT missing).
+
         Examples:
-          dppx serve                       # Public/ on http://127.0.0.1:8080/
+          dppx serve                       # on http://127.0.0.1:8080/
           dppx serve site --port 3000 --cache-control "public, max-age=86400"
           dppx serve Public --watch Examples --css Public/samples.css --quality 70
           dppx serve Public --host 0.0.0.0 # reachable from other machines
@@ -30,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
     static let defaultRoot = "Public"
 
 
-    @Argument(help: ArgumentHelp("The folder to serve (default: Public).", valueName: "ROOT"))
+    @Argument(help: ArgumentHelp("The folder to serve (default: [serve] root, [rewrite] root or [build] out in dppx.toml, else Public).", valueName: "ROOT"))
     var root: String?
 
     @Option(name: SettingRegistry.host.name(), help: SettingRegistry.host.argumentHelp)
@@ -83,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--quiet turns the access log off: drop --quiet to write it to --access-log \(accessLog!)")
         }
         if let css = build.css, watch == nil && !watchProjectSource {
-            throw ValidationError("--css rewrites the stylesheet after each development build: add --watch SRC, or write it once with 'dppx css \(root ?? Self.defaultRoot) -o \(css)'")
+            throw ValidationError("--css rewrites the stylesheet after each development build: add --watch SRC, or write it once with 'dppx css \(root ?? "ROOT") -o \(css)'")
         }
     }
 
@@ -120,12 +125,12 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("--watch needs the folder of masters: --watch SRC, or source under [build] in dppx.toml")
             }
         }
-        // Dev mode builds into [build] out unless ROOT or [serve] root says otherwise.
-        let root = settings.serveRoot ?? (source != nil ? settings.output : nil) ?? Self.defaultRoot
+        let root = settings.servedRoot ?? Self.defaultRoot
         var options = ServerOptions(root: root, host: settings.host ?? ServerOptions.defaultHost,
                                     port: settings.port ?? ServerOptions.defaultPort,
                                     idleTimeout: settings.idleTimeout.map { .seconds($0) } ?? ServerOptions.defaultIdleTimeout,
                                     templatesFolder: settings.templates)
+        options.privateFolders = settings.privateFolders(source: source)
         // [rewrite] in the project file: pages are served as 'dppx rewrite' writes them.
         if settings.rewritePages != nil { options.rewrite = settings.rewriteOptions }
         if let cacheControl = settings.cacheControl {
@@ -146,8 +151,24 @@ struct ServeCommand: AsyncParsableCommand {
             try await ImageServer(options: options, logger: logger, accessLog: accessLog).run()
         } catch {
             Terminal.error(error.description)
-            throw ExitCode(ExitStatus.failure)
+            throw ExitCode(error.isUsageError ? ExitStatus.usage : ExitStatus.failure)
         }
+    }
+}
+
+extension ProjectSettings {
+    /// The folder `dppx serve` publishes when given none: `[serve] root` (or ROOT, which the
+    /// command line sets there), else the site `[rewrite]` works on, else where the build writes;
+    /// nil when none is named.
+    var servedRoot: String? { serveRoot ?? rewriteRoot ?? output }
+
+    /// The folders `dppx serve` must not publish: the masters (`--watch SRC`, else `[build]
+    /// source`), unless the build writes into them (an in-place site, or OUT inside SRC, where
+    /// the masters' folder holds what is published).
+    func privateFolders(source: String?) -> [String] {
+        guard let source = source ?? self.source else { return [] }
+        if let output, PathContainment.isInside(output, root: source) { return [] }
+        return [source]
     }
 }
 

@@ -121,11 +121,11 @@ struct BuildCommandTests {
         #expect(folder.files(includingHidden: true).isEmpty, "nothing was written")
     }
 
-    @Test("a missing source folder is exit 1 with its name")
+    @Test("a missing source folder is wrong usage, exit 2, with its name")
     func missingSource() async throws {
         let folder = ScratchFolder("dppx-cli-missing")
         let result = try await DPPXBinary.run(["build", "no-such-folder", "--out", "out"], in: folder.path)
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.stderr.contains("no-such-folder: no such file or folder"))
     }
 

@@ -173,11 +173,11 @@ struct CSSCommandTests {
         #expect(scenario.read("images.css")?.contains(".broken") == false)
     }
 
-    @Test("a missing folder or a broken manifest: exit 1 with the path and what to do")
+    @Test("a missing folder (exit 2, wrong usage) or a broken manifest (exit 1): the path and what to do")
     func badInput() async throws {
         let scenario = try RenderScenario(masters: [:], svg: false)
         let missing = try await scenario.dppx("css", "nowhere")
-        #expect(missing.status == 1)
+        #expect(missing.status == 2)
         #expect(missing.stderr.contains("nowhere: no such file or folder"), "\(missing)")
         try scenario.write("{", to: "built/dppx-manifest.json")
         let broken = try await scenario.dppx("css", "built")

@@ -113,6 +113,41 @@ struct RewriteCommandTests {
         #expect(rewrite.status == 0, "\(rewrite)")
     }
 
+    @Test("what was left alone is said once: a rebuild that changed nothing says it in one line, --explain lists it, --quiet says errors only")
+    func warningsOnce() async throws {
+        let scenario = try await Self.site()
+        try scenario.write("""
+        [build]
+        source = "src"
+        out = "site/img"
+        densities = [1, 2]
+
+        [rewrite]
+        pages = ["site/**/*.html"]
+        root = "site"
+        """, to: "dppx.toml")
+        let fluid = #"blog/post.html:3: <img src="../img/photo.jpg">: img/photo.jpg is fluid"#
+        let first = try await scenario.dppx("build")
+        #expect(first.status == 0 && first.stderr.contains(fluid), "the build that rewrites the page says why: \(first)")
+        for quiet in [[], ["--quiet"]] {
+            let again = try await scenario.dppx(arguments: ["build"] + quiet)
+            #expect(again.status == 0, "\(again)")
+            #expect(!again.stderr.contains(fluid), "not said again: \(again.stderr)")
+            let summary = again.stderr.split(separator: "\n").filter { $0.contains("image on unchanged pages still left alone") }
+            #expect(summary.count == (quiet.isEmpty ? 1 : 0), "one line, none with --quiet: \(again.stderr)")
+            if quiet.isEmpty { #expect(summary.first?.contains("(such as blog/post.html:3); 'dppx rewrite --explain' lists it") == true, "\(again.stderr)") }
+            if !quiet.isEmpty { #expect(again.stderr.isEmpty && again.stdout.isEmpty, "--quiet prints errors only: \(again)") }
+        }
+        let explain = try await scenario.dppx("rewrite", "--explain")
+        #expect(explain.status == 0 && explain.stderr.contains(fluid), "\(explain)")
+        let plain = try await scenario.dppx("rewrite")
+        #expect(!plain.stderr.contains(fluid) && plain.stderr.contains("1 image on unchanged pages"), "\(plain)")
+        // A page that changes is told in full again.
+        try scenario.write("<!doctype html>\n<img src=\"/img/logo.png\">\n<img src=\"../img/photo.jpg\">\n", to: "site/blog/post.html")
+        let changed = try await scenario.dppx("rewrite")
+        #expect(changed.stderr.contains(fluid) && !changed.stderr.contains("unchanged pages"), "\(changed)")
+    }
+
     @Test("--placeholder color gives each rewritten <img> its colour as an inline style; an author's style is kept and reported")
     func placeholder() async throws {
         let scenario = try await Self.site()

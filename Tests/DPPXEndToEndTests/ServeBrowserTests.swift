@@ -6,11 +6,11 @@ import Testing
 /// `NegotiatedLayoutTests`.)
 @Suite("dppx serve as a process (end to end)")
 struct ServeBrowserTests {
-    @Test("serve: a missing ROOT and a port in use are clear startup errors with exit 1")
+    @Test("serve: a missing ROOT (exit 2, wrong usage) and a port in use (exit 1) are clear startup errors")
     func startupErrors() async throws {
         let site = try RenderScenario(masters: [:], svg: false)
         let missing = try await site.dppx("serve", "nowhere", "--port", "0")
-        #expect(missing.status == 1)
+        #expect(missing.status == 2)
         #expect(missing.stderr.contains("nowhere: no such folder"), "\(missing)")
 
         try site.write("<p>hi</p>", to: "site/index.html")

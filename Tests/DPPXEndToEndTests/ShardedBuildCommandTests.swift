@@ -420,7 +420,7 @@ struct ShardedBuildCommandTests {
             #expect(!FileManager.default.fileExists(atPath: project("other")), "nothing was written")
         }
         let noParts = try await DPPXBinary.run(["merge", "--out", "nowhere"], in: project.path)
-        #expect(noParts.status == 1 && noParts.stderr.contains("nowhere: no such folder"), "\(noParts)")
+        #expect(noParts.status == 2 && noParts.stderr.contains("nowhere: no such folder"), "wrong usage: \(noParts)")
         #expect(try await DPPXBinary.run(["build", "src", "--out", "plain-only"], in: project.path).status == 0)
         let unsharded = try await DPPXBinary.run(["merge", "--out", "plain-only"], in: project.path)
         #expect(unsharded.status == 1 && unsharded.stderr.contains("plain-only: holds no partial manifest"), "\(unsharded)")

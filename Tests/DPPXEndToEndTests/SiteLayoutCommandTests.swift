@@ -48,7 +48,7 @@ struct SiteLayoutCommandTests {
         try await scenario.build(into: "site/assets/img")
         try scenario.write("<!doctype html>", to: "site/index.html")
         let result = try await scenario.dppx("css", "site")
-        #expect(result.status == 1, "\(result)")
+        #expect(result.status == 2, "the wrong folder is wrong usage: \(result)")
         #expect(result.stderr.contains("site/assets/img/dppx-manifest.json"), "\(result)")
         #expect(result.stderr.split(separator: "\n").count == 1, "one line, not one per variant: \(result)")
     }
@@ -58,7 +58,7 @@ struct SiteLayoutCommandTests {
         let scenario = try RenderScenario()
         try await scenario.build(into: "site/static/v2/assets/images/photos/web")
         let result = try await scenario.dppx("css", "site")
-        #expect(result.status == 1, "\(result)")
+        #expect(result.status == 2, "the wrong folder is wrong usage: \(result)")
         #expect(result.stderr.contains("site/static/v2/assets/images/photos/web/dppx-manifest.json"), "\(result)")
     }
 

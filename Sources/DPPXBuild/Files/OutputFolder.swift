@@ -1,3 +1,4 @@
+import DPPXCore
 import DPPXFiles
 import DPPXImaging
 import Foundation
@@ -10,6 +11,10 @@ import SystemPackage
 /// what the user named.
 struct OutputFolder: Sendable {
     let root: String
+    /// An in-place build's (SRC is OUT): the only existing files it may write over or remove,
+    /// the variants its last manifest lists (`InPlaceSite.owned`); every other file there is a
+    /// master or the site's own. Nil: OUT is dppx's alone.
+    var owned: Set<String>? = nil
 
     /// Whether `relative` names a place inside the folder: relative, `/`-separated, with no
     /// empty, `.` or `..` component (`PathContainment.escape`). Every path dppx writes is one.
@@ -19,11 +24,22 @@ struct OutputFolder: Sendable {
 
     func path(_ relative: String) -> String { root + "/" + relative }
 
+    /// Whether `relative` is one of dppx's manifests (whole or a shard's), which every build
+    /// rewrites, in place too.
+    static func isManifest(_ relative: String) -> Bool {
+        relative == Manifest.fileName || PartialManifest.shard(inFileName: relative) != nil
+    }
+
     /// Writes `bytes` as `relative` atomically, creating its folders, unless the file already
     /// holds them (`Folder.writeIfChanged`). Returns whether it wrote.
+    /// In place, an existing file dppx did not write is never written over: the error names it.
     @discardableResult
     func writeIfChanged(_ bytes: [UInt8], to relative: String) throws(FileError) -> Bool {
         let (folder, name) = try openParent(of: relative, creating: true, for: .write)
+        if let owned, !owned.contains(relative), !Self.isManifest(relative), folder.status(of: name) != nil {
+            throw FileError(path: path(relative), operation: .write, .fileExists,
+                            detail: "is not a file dppx wrote (\(Manifest.fileName) does not list it), and a build in place never writes over a master or the site's own files; rename or move it")
+        }
         return try folder.writeIfChanged(bytes, named: name, reportedAs: path(relative))
     }
 
@@ -39,6 +55,9 @@ struct OutputFolder: Sendable {
         case removed
         /// Nothing there (already removed).
         case missing
+        /// Left in place, as it should be: in a build in place, a master's own file (which an
+        /// earlier manifest listed as the variant at its own name).
+        case master
         /// Left in place, with the reason.
         case kept(String)
     }
@@ -46,6 +65,7 @@ struct OutputFolder: Sendable {
     /// Removes `relative` only if it is the file dppx recorded writing there: a regular file
     /// (not a link) with the recorded size and SHA-256, reached without a link.
     func remove(_ relative: String, bytes: Int, hash: String) -> Removal {
+        if let owned, !owned.contains(relative) { return .master }
         let folder: Folder, name: String
         do {
             (folder, name) = try openParent(of: relative, creating: false, for: .remove)

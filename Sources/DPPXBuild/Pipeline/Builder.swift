@@ -30,13 +30,14 @@ public final class Builder: Sendable {
         let shard = options.shard
         let inSlice = { (path: String) in shard?.contains(path) ?? true }
         let (sources, rejected, allSkipped) = try options.scanSources()
-        let skipped = allSkipped.filter(inSlice)
+        // In place, the manifest lies among the masters: it is no file of the site's to report.
+        let skipped = allSkipped.filter { inSlice($0) && !(options.buildsInPlace && OutputFolder.isManifest($0)) }
         do { try AtomicFile.createDirectory(output) } catch { throw .file(error) }
         let lock = try BuildLock(output: output, shared: shard != nil)
         defer { withExtendedLifetime(lock) {} }
-        let folder = OutputFolder(root: output)
+        let outputFolder = OutputFolder(root: output)
         // Shards write OUT at once: a temporary file may be another shard's, still being written.
-        if shard == nil { folder.removeStaleTemporaries() }
+        if shard == nil { outputFolder.removeStaleTemporaries() }
         BuildCache.removeLegacyFiles(in: output)
         let cachePath = BuildCache.path(output: output, cacheFolder: options.cacheDirectory, shard: shard)
         var shardLock: BuildLock?
@@ -46,15 +47,21 @@ public final class Builder: Sendable {
         }
         defer { withExtendedLifetime(shardLock) {} }
 
-        let (previous, previousWarnings, partialFiles) = Self.previousManifest(in: folder, shard: shard)
+        let (previous, previousWarnings, partialFiles) = Self.previousManifest(in: outputFolder, shard: shard)
         var warnings = previousWarnings
+        // In place, the variants beside the masters are not masters, and only they are dppx's to
+        // replace or remove.
+        let site = options.buildsInPlace ? InPlaceSite(previous: previous) : nil
+        let masters = site?.masters(among: sources) ?? sources
+        let folder = OutputFolder(root: output, owned: site?.owned)
         let previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         let fingerprint = settingsFingerprint()
         let oldCache = BuildCache.load(from: cachePath)
         let sameSettings = oldCache?.settings == fingerprint
 
         // Collisions are found among all masters, so every shard fails the same ones as a whole build.
-        let (outsideOutput, linkedIntoOutput) = Self.separateLinksIntoOutput(sources, output: output)
+        // In place every master is inside OUT, and no file dppx did not write is written over.
+        let (outsideOutput, linkedIntoOutput) = options.buildsInPlace ? (masters, []) : Self.separateLinksIntoOutput(masters, output: output)
         let (allBuildable, collisions) = Self.separateCollisions(outsideOutput, extraFormats: options.extraFormats, plan: options.plan)
         let buildable = allBuildable.filter { inSlice($0.relativePath) }
         let unbuilt = (rejected + linkedIntoOutput + collisions).filter { inSlice($0.file) }
@@ -71,7 +78,7 @@ public final class Builder: Sendable {
         for failure in unbuilt { onEvent(.failed(failure)) }
         // Biggest first: the long jobs start early and the cores finish together.
         let order = buildable.indices.sorted { buildable[$0].byteCount > buildable[$1].byteCount }
-        let worker = MasterBuilder(options: options)
+        let worker = MasterBuilder(options: options, outputFolder: folder)
         let queue = BuildQueue(masterCount: order.count, maxOpenMasters: jobs, memoryBudget: jobs * options.memoryPerJob)
         let built = { @Sendable (source: SourceFile, hash: String, result: MasterBuilder.Result) in
             for warning in result.warnings { onEvent(.warning(warning)) }
@@ -157,8 +164,8 @@ public final class Builder: Sendable {
         warnings += kept
         if let shard {
             let partial = PartialManifest(shard: shard, settings: fingerprint,
-                                          sources: ContentHash.sha256(PartialManifest.listing(sources.map(\.relativePath))),
-                                          sourceCount: sources.count, masters: sources.map(\.relativePath).filter(inSlice),
+                                          sources: ContentHash.sha256(PartialManifest.listing(masters.map(\.relativePath))),
+                                          sourceCount: masters.count, masters: masters.map(\.relativePath).filter(inSlice),
                                           images: images)
             do { try folder.writeIfChanged(partial.encoded(), to: PartialManifest.fileName(for: shard)) } catch { throw .file(error) }
         } else {
@@ -268,10 +275,8 @@ public final class Builder: Sendable {
         for source in sources {
             var key = source.name.directory + "/" + source.name.stem
             // `card-480w` is one of a fluid `card`'s file names.
-            if let dash = source.name.stem.lastIndex(of: "-"), source.name.stem.hasSuffix("w") {
-                let digits = source.name.stem[source.name.stem.index(after: dash)...].dropLast()
-                let family = source.name.directory + "/" + source.name.stem[..<dash]
-                if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), fluidStems.contains(family) { key = family }
+            if let stem = source.name.widthCopyStem, fluidStems.contains(source.name.directory + "/" + stem) {
+                key = source.name.directory + "/" + stem
             }
             groups[key, default: []].append(source)
         }
@@ -300,12 +305,13 @@ public final class Builder: Sendable {
     }
 
     /// Refuses, before anything is written, a layout where an output could land on a master:
-    /// SRC is OUT, or SRC lies inside OUT. (OUT inside SRC is fine: the scan skips it.)
+    /// SRC lies inside OUT. (OUT inside SRC is fine: the scan skips it; SRC as OUT is a build in
+    /// place, `InPlaceSite`.)
     static func checkLayout(source: String, output: String) throws(BuildError) {
         guard FileManager.default.fileExists(atPath: source) else { return }
         let source = PathContainment.canonical(source)
         let output = PathContainment.canonical(output)
-        if source == output { throw .outputInsideItself(output) }
+        if source == output { return }
         if PathContainment.relativePath(ofCanonical: source, inside: output) != nil {
             throw .sourceInsideOutput(source: source, output: output)
         }
@@ -346,7 +352,7 @@ public final class Builder: Sendable {
             for variant in image.variants where !keep.contains(variant.path) {
                 switch folder.remove(variant.path, bytes: variant.bytes, hash: variant.hash) {
                 case .removed: removed.append(variant.path)
-                case .missing: break
+                case .missing, .master: break
                 case .kept(let reason): kept.append(FileProblem(file: image.source, reason: reason))
                 }
             }

@@ -9,9 +9,17 @@ import Foundation
 /// at a time for the same master; `finish` gathers the manifest entry once all are done.
 struct MasterBuilder: Sendable {
     let options: BuildOptions
+    /// Where every output is written: OUT, never through a link; in place (SRC is OUT), never
+    /// over a file dppx did not write.
+    let outputFolder: OutputFolder
 
-    /// Where every output is written: OUT, never through a link.
-    private var outputFolder: OutputFolder { OutputFolder(root: options.outputRoot) }
+    init(options: BuildOptions, outputFolder: OutputFolder? = nil) {
+        self.options = options
+        self.outputFolder = outputFolder ?? OutputFolder(root: options.outputRoot)
+    }
+
+    /// Whether the variants go beside the masters.
+    private var inPlace: Bool { outputFolder.owned != nil }
 
     struct Result: Sendable {
         var image: Manifest.Image
@@ -241,7 +249,7 @@ struct MasterBuilder: Sendable {
         try reportingAsFileProblem(source) { () throws -> Started in
             let master = try MasterOpener.open(source, limits: options.limits)
             let plan = ImagePlan(name: source.name, source: source.relativePath, masterSize: master.size,
-                                 hasAlpha: master.hasAlpha, animated: master.frames > 1, settings: options.plan)
+                                 hasAlpha: master.hasAlpha, animated: master.frames > 1, settings: options.plan, inPlace: inPlace)
             var warnings = Self.warnings(for: plan)
             guard !plan.outputs.isEmpty else {
                 throw FileProblem(file: source.relativePath, reason: "has no density to write: it is a \(plan.masterDensity)x master and every density asked for (\(options.densities.map(\.description).joined(separator: ", "))) is above it; add a lower density or pass --upscale")
@@ -252,7 +260,7 @@ struct MasterBuilder: Sendable {
             if plan.densityIndependent {
                 let bytes = try AtomicFile.read(source.absolutePath)
                 let output = plan.outputs[0]
-                let written = try outputFolder.writeIfChanged(bytes, to: output.path)
+                let written = plan.isMaster(output) ? false : try outputFolder.writeIfChanged(bytes, to: output.path)
                 let files = [output.path: (bytes: bytes.count, hash: ContentHash.sha256(bytes))]
                 var image = plan.manifestImage(sourceHash: sourceHash, files: files)
                 image.placeholder = .vector
@@ -280,6 +288,8 @@ struct MasterBuilder: Sendable {
             let files = try reportingAsFileProblem(job.source) { () throws -> [(path: String, bytes: Int, hash: String, written: Bool)] in
                 // Taken either way, so the master is released once every output is done with it.
                 let input = job.takeInput(index)
+                // In place, the output at the master's own name is the master, as it is.
+                if job.plan.isMaster(output) { return [(output.path, job.source.byteCount, job.sourceHash, false)] }
                 let bytes: [UInt8]
                 var search: Manifest.QualitySearchResult?
                 if let passed = try passThrough(job, output) {

@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import DPPXImaging
 import Foundation
 
@@ -52,6 +53,9 @@ public struct BuildOptions: Sendable {
     }
 
     public var densities: [Density] { plan.densities }
+
+    /// Whether the variants go beside the masters (SRC and OUT are one folder): see `InPlaceSite`.
+    public var buildsInPlace: Bool { PathContainment.canonical(sourceRoot) == PathContainment.canonical(outputRoot) }
     public var extraFormats: [ImageFormat] { plan.extraFormats }
 }
 
@@ -103,8 +107,7 @@ extension BuildOptions {
     /// outputs, if any, are removed as if the master were deleted); and the files that are not
     /// images (`notes.txt`), which the build leaves alone and reports.
     public func scanSources() throws(BuildError) -> (sources: [SourceFile], rejected: [FileProblem], skipped: [String]) {
-        let (sources, rejected, skipped) = try SourceScanner(root: sourceRoot, excluding: outputRoot == sourceRoot ? nil : outputRoot)
-            .scanReportingSkipped()
+        let (sources, rejected, skipped) = try SourceScanner(root: sourceRoot, excluding: outputRoot).scanReportingSkipped()
         guard !plan.rules.isEmpty else { return (sources, rejected, skipped) }
         return (sources.filter { !plan.excludes($0.relativePath) }, rejected.filter { !plan.excludes($0.file) }, skipped)
     }

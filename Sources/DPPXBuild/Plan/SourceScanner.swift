@@ -11,9 +11,12 @@ public struct SourceScanner {
     public let root: String
     public let excluded: String?
 
+    /// `excluded`: the output folder, skipped when it lies inside `root`; when it is `root`
+    /// itself (a build in place) nothing is skipped.
     public init(root: String, excluding excluded: String? = nil) {
         self.root = root
-        self.excluded = excluded.map { PathContainment.canonical($0) }
+        let excluded = excluded.map { PathContainment.canonical($0) }
+        self.excluded = excluded == PathContainment.canonical(root) ? nil : excluded
     }
 
     /// Masters and the names that could not be taken (with the reason).

@@ -31,7 +31,7 @@ public struct RenderInput: Sendable {
                             maxPixels: Int = BuildOptions.defaultMaxPixels) throws(RenderOutputError) -> RenderInput {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .input(path: path, problem: "no such file or folder; give a folder built by 'dppx build' (with \(Manifest.fileName)) or a folder of master images")
+            throw .wrongInput(path: path, problem: "no such file or folder; give a folder built by 'dppx build' (with \(Manifest.fileName)) or a folder of master images")
         }
         let manifestPath: String? = isDirectory.boolValue
             ? (FileManager.default.fileExists(atPath: join(path, Manifest.fileName)) ? join(path, Manifest.fileName) : nil)
@@ -55,7 +55,7 @@ public struct RenderInput: Sendable {
         let looksBuilt = prediction.collisions.count > 1 && prediction.collisions.count * 2 >= prediction.inputs.count
         if isDirectory.boolValue, looksBuilt || prediction.manifest.images.isEmpty, let nested = ManifestDiscovery.find(under: path).first {
             let folder = parent(of: nested)
-            throw .input(path: path, problem: "has no \(Manifest.fileName), but \(nested) describes the images built into \(folder); give that folder, e.g. dppx css \(folder)")
+            throw .wrongInput(path: path, problem: "has no \(Manifest.fileName), but \(nested) describes the images built into \(folder); give that folder, e.g. dppx css \(folder)")
         }
         if looksBuilt {
             let examples = prediction.collisions.prefix(2).map(\.file).joined(separator: ", ")

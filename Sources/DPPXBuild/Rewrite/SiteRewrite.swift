@@ -21,8 +21,12 @@ public struct SiteRewrite: Sendable {
         public var changed: [String] = []
         /// Pages already as they should be.
         public var unchanged: [String] = []
-        /// What was left alone, with what to do.
+        /// What was left alone on the pages written (with `check`: the stale ones), with what
+        /// to do.
         public var findings: [RewriteFinding] = []
+        /// What was left alone on pages already as they should be: told when they were
+        /// written, so a rebuild that changed nothing does not say it all again.
+        public var standingFindings: [RewriteFinding] = []
         /// Pages, and manifests, that could not be read or written.
         public var failures: [FileProblem] = []
         /// Every manifest read: what the pages depend on besides themselves.
@@ -61,18 +65,23 @@ public struct SiteRewrite: Sendable {
                 continue
             }
             let result = kind == .html ? rewriter.rewriteHTML(bytes, at: relative) : rewriter.rewriteCSS(bytes, at: relative)
-            outcome.findings += result.findings
             outcome.imagesRewritten += result.imagesRewritten
             let target = self.target(of: page, relative: relative)
+            let changed: Bool
             if check {
-                if AtomicFile.holds(result.bytes, at: target) { outcome.unchanged.append(page) } else { outcome.changed.append(page) }
-                continue
+                changed = !AtomicFile.holds(result.bytes, at: target)
+            } else {
+                do { changed = try AtomicFile.writeIfChanged(result.bytes, to: target) } catch {
+                    changed = true
+                    outcome.failures.append(FileProblem(file: target, reason: "cannot be written: \(error)"))
+                }
             }
-            do {
-                if try AtomicFile.writeIfChanged(result.bytes, to: target) { outcome.changed.append(page) } else { outcome.unchanged.append(page) }
-            } catch {
+            if changed {
                 outcome.changed.append(page)
-                outcome.failures.append(FileProblem(file: target, reason: "cannot be written: \(error)"))
+                outcome.findings += result.findings
+            } else {
+                outcome.unchanged.append(page)
+                outcome.standingFindings += result.findings
             }
         }
         return outcome

@@ -65,4 +65,14 @@ public enum MergeError: Error, CustomStringConvertible, Equatable, Sendable {
             error.description
         }
     }
+
+    /// Whether the command line was wrong (OUT or a PART missing): exit 2, as for every
+    /// command, rather than 1 for shards that do not merge.
+    public var isUsageError: Bool {
+        switch self {
+        case .noOutput, .noSuchPart: true
+        case .build(let error): error.isUsageError
+        default: false
+        }
+    }
 }

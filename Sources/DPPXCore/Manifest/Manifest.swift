@@ -104,9 +104,12 @@ public struct Manifest: Codable, Hashable, Sendable {
             return zip(formats, totals).sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
         }
 
-        /// The master's output format: the format of `path`.
+        /// The master's output format: the format of `path` (in an in-place build, where `path`
+        /// may be the master's own file and no variant, its extension's).
         public var primaryFormat: ImageFormat {
-            variants.first { $0.path == path }?.format ?? variants.first?.format ?? .png
+            if let format = variants.first(where: { $0.path == path })?.format { return format }
+            let dot = path.lastIndex(of: ".").map { path.index(after: $0) } ?? path.endIndex
+            return ImageFormat(fileExtension: path[dot...]) ?? variants.first?.format ?? .png
         }
 
         /// The variants in one format, ascending by density.

@@ -33,15 +33,39 @@ public struct ImagePlan: Hashable, Sendable {
     /// Extra formats not written, each with the reason (an animation AVIF cannot hold...).
     public let skippedFormats: [(format: ImageFormat, reason: String)]
     /// Ascending by density, then format preference.
-    public let outputs: [Output]
+    public private(set) var outputs: [Output]
+    /// Whether the variants go beside the master (SRC is OUT).
+    public private(set) var inPlace = false
 
     /// Plans `name`, a master of `masterSize` pixels (upright, one frame).
     ///
     /// The master's density comes from, in order: a rule's display `width` (the density is
     /// the master's width over it), the name's `@Nx`, a rule's `density`, the source density;
     /// a master none of them describes is fluid at its own size (`PlanSettings.widthRequest`).
+    ///
+    /// `inPlace`: the variants go beside the master (SRC is OUT), whose own name stays its own
+    /// file. The output at the master's name and density is then the master itself
+    /// (`isMaster`: not written), and every other 1x file is spelled with `@1x` (`hero@1x.jpg`
+    /// for `hero.jpg` stated 2x, `hero@1x.webp`): a plain name is always a master's.
     public init(name: MasterName, source: String, masterSize: PixelSize, hasAlpha: Bool, animated: Bool,
-                settings: PlanSettings) {
+                settings: PlanSettings, inPlace: Bool = false) {
+        self.init(planning: name, source: source, masterSize: masterSize, hasAlpha: hasAlpha, animated: animated, settings: settings)
+        guard inPlace else { return }
+        self.inPlace = true
+        outputs = outputs.map { output in
+            let plain = output.path == name.basePath(format: output.format)
+            guard plain, !(output.path == source && output.density == masterDensity) else { return output }
+            return Output(path: name.variantPath(density: output.density, format: output.format, spellingOneX: true),
+                          density: output.density, format: output.format, size: output.size)
+        }
+    }
+
+    /// Whether `output` is the master's own file: in an in-place build, the output at the
+    /// master's own name (and so its density, format and size), which the build does not write.
+    public func isMaster(_ output: Output) -> Bool { inPlace && output.path == source }
+
+    private init(planning name: MasterName, source: String, masterSize: PixelSize, hasAlpha: Bool, animated: Bool,
+                 settings: PlanSettings) {
         self.source = source
         self.name = name
         let rule = settings.rule(for: source)
@@ -140,7 +164,9 @@ public struct ImagePlan: Hashable, Sendable {
     }
 
     /// The 1x path in the primary format (for a fluid image, its widest file): the URL pages use.
-    public var basePath: String { name.basePath(format: primaryFormat) }
+    /// In place, the master's own path: the URL the site's pages already use, which keeps the
+    /// master's file (`logo@2x.png` for a 2x master, negotiated to `logo@1x.png` at 1x).
+    public var basePath: String { inPlace ? source : name.basePath(format: primaryFormat) }
 
     /// The manifest entry, given the master's hash and each output's byte size and hash.
     /// `searched` holds what `auto` qualities chose, by path; `lossless` the JPEG XL outputs

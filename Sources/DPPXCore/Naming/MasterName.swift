@@ -38,10 +38,12 @@ public struct MasterName: Hashable, Sendable {
     }
 
     /// The path of the variant at `density` in `format` (the master's extension when it is the
-    /// master's format): `icons/logo@1.5x.webp`.
-    public func variantPath(density: Density, format: ImageFormat) -> String {
+    /// master's format): `icons/logo@1.5x.webp`. The 1x file has the plain name unless
+    /// `spellingOneX` (`hero@1x.jpg`: an in-place build, where the plain name is the master's).
+    public func variantPath(density: Density, format: ImageFormat, spellingOneX: Bool = false) -> String {
         let ext = format == self.format ? fileExtension : format.fileExtension
-        let file = "\(stem)\(density.fileSuffix).\(ext)"
+        let suffix = spellingOneX && density == Density(1) ? "@1x" : density.fileSuffix
+        let file = "\(stem)\(suffix).\(ext)"
         return directory.isEmpty ? file : "\(directory)/\(file)"
     }
 
@@ -51,6 +53,15 @@ public struct MasterName: Hashable, Sendable {
         let ext = format == self.format ? fileExtension : format.fileExtension
         let file = "\(stem)-\(width)w.\(ext)"
         return directory.isEmpty ? file : "\(directory)/\(file)"
+    }
+
+    /// `card` for `card-480w.jpg`: the stem of the image this name would be a width copy of
+    /// (`widthPath`); nil for any other name.
+    public var widthCopyStem: String? {
+        guard stem.hasSuffix("w"), let dash = stem.lastIndex(of: "-"), dash != stem.startIndex else { return nil }
+        let digits = stem[stem.index(after: dash)...].dropLast()
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return String(stem[..<dash])
     }
 
     /// The URL path of the 1x file in `format`: what pages reference and the server negotiates on.

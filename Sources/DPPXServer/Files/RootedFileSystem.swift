@@ -6,8 +6,9 @@ import SystemPackage
 /// The files under ROOT: confined to ROOT, and fast for the small files a site is made of.
 ///
 /// **Confinement.** A file is served only when its real path (every symbolic link resolved) is
-/// inside ROOT's real path and names no hidden file or folder, so `ROOT/evil -> /etc` cannot
-/// serve `/etc/passwd` as `/evil/passwd` and `ROOT/envlink.txt -> .env` does not serve `.env`,
+/// inside ROOT's real path and is not private (`PrivateFiles`: hidden files, `dppx.toml`, the
+/// masters...), so `ROOT/evil -> /etc` cannot serve `/etc/passwd` as `/evil/passwd` and
+/// `ROOT/envlink.txt -> .env` does not serve `.env`,
 /// while links that stay inside ROOT (`latest.jpg -> v3.jpg`) keep working. The verdict is
 /// remembered per path together with the file it reached (device and inode), so a request costs
 /// one `stat`, and a link pointed elsewhere is checked again.
@@ -21,19 +22,23 @@ public struct RootedFileSystem: Sendable {
     public let root: String
     /// The largest file kept in memory.
     public let cachedFileLimit: Int
+    /// What is never served from ROOT.
+    public let privateFiles: PrivateFiles
     private let cache: FileCache
 
     /// `root` must exist; it is resolved once, here. At most `cacheBytes` of file contents are
-    /// held in memory, in files of at most `cachedFileLimit` bytes.
-    public init(root: String, cachedFileLimit: Int = 1 << 20, cacheBytes: Int = 32 << 20) {
+    /// held in memory, in files of at most `cachedFileLimit` bytes. The files of
+    /// `privateFolders` (the masters, when they lie under ROOT) are never served.
+    public init(root: String, privateFolders: [String] = [], cachedFileLimit: Int = 1 << 20, cacheBytes: Int = 32 << 20) {
         let resolved = PathContainment.resolved(root) ?? root
         self.root = resolved.count > 1 && resolved.hasSuffix("/") ? String(resolved.dropLast()) : resolved
+        self.privateFiles = PrivateFiles(folders: privateFolders, under: self.root)
         self.cachedFileLimit = min(cachedFileLimit, cacheBytes)
         self.cache = FileCache(capacity: cacheBytes)
     }
 
     /// The file or folder at `relativePath` (no leading slash), nil when it is missing, outside
-    /// ROOT or hidden.
+    /// ROOT or private.
     func entry(_ relativePath: some StringProtocol) -> FileIdentity? {
         confinedIdentity(absolutePath(relativePath))
     }
@@ -120,8 +125,9 @@ public struct RootedFileSystem: Sendable {
         if cache.isConfirmedInside(path, identity) { return identity }
         guard let real = PathContainment.resolved(path),
               let inside = PathContainment.relativePath(ofCanonical: real, inside: root) else { return nil }
-        // Where a link leads counts, not only its own name: hidden means hidden.
-        guard !PathGuard.namesHiddenFile(inside) else { return nil }
+        // Where a link leads counts, not only its own name (`PathGuard` checked that): private
+        // means private.
+        guard !privateFiles.hides(inside) else { return nil }
         cache.confirmInside(path, identity)
         return identity
     }

@@ -60,7 +60,7 @@ public struct ImageServer: Sendable {
     /// descriptor limit (`DescriptorLimit`).
     public func makeListener(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> HTTPListener {
         let timeout = options.idleTimeout.components
-        let files = RootedFileSystem(root: options.root)
+        let files = RootedFileSystem(root: options.root, privateFolders: options.privateFolders)
         let pages = ServerPages(manifests: manifests, files: files, session: session, templatesFolder: options.templatesFolder)
         let responder = StaticResponder(files: files, manifests: manifests, pages: pages,
                                         cachePolicy: options.cachePolicy, addsReloadScript: session != nil,
@@ -134,7 +134,7 @@ public struct ImageServer: Sendable {
     private func prepare() async throws(ServerError) {
         if let session {
             logger.info("building \(session.options.build.sourceRoot) into \(options.root)")
-            do { try await session.build(fatal: true) } catch { throw .buildFailed(error.description) }
+            do { try await session.build(fatal: true) } catch { throw .buildFailed(error) }
         }
         try checkRoot()
         let status = manifests.reload()

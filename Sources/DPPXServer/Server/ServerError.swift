@@ -1,3 +1,4 @@
+import DPPXBuild
 import NIOCore
 import SystemPackage
 
@@ -14,7 +15,7 @@ public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server stopped with an error after it had started.
     case stopped(String)
     /// Dev mode's first build could not run at all.
-    case buildFailed(String)
+    case buildFailed(BuildError)
     /// The inspector's template cannot be used.
     case template(String)
 
@@ -30,10 +31,20 @@ public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot listen on \(host):\(port): \(reason); check --host and --port"
         case .stopped(let reason):
             "the server stopped: \(reason)"
-        case .buildFailed(let reason):
-            "the first build failed: \(reason)"
+        case .buildFailed(let error):
+            "the first build failed: \(error)"
         case .template(let reason):
             reason
+        }
+    }
+
+    /// Whether the command line was wrong (ROOT missing or a file, `--watch SRC` missing):
+    /// `dppx serve` exits 2 for it, 1 for a server that could not run.
+    public var isUsageError: Bool {
+        switch self {
+        case .rootMissing, .rootNotFolder: true
+        case .buildFailed(let error): error.isUsageError
+        case .portInUse, .cannotListen, .stopped, .template: false
         }
     }
 

@@ -23,6 +23,8 @@ public struct ServerOptions: Sendable {
     public var manifestRecheckInterval: Duration
     /// Dev mode (`--watch SRC`): build, watch, rebuild and reload pages; nil in production.
     public var development: DevelopmentOptions?
+    /// Folders under ROOT never served (`PrivateFiles`): the masters, when they lie there.
+    public var privateFolders: [String] = []
     /// A folder with the user's copies of the server's templates (`--templates`).
     public var templatesFolder: String?
     /// How HTML pages and stylesheets are rewritten as they are served (`[rewrite]` in the
