@@ -218,4 +218,13 @@ struct ProjectFileTests {
         #expect(build.entries[2].line == 5)
         #expect(try ProjectFile.settings(parsing: "") == ProjectSettings())
     }
+
+    @Test("arrays nested deeper than a value needs are refused at their line, even 50 000 deep (a 100 KB file that overflowed the stack)")
+    func deepNesting() {
+        let deep = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+        errors(text: "[build]\n\ndensities = \(deep)\n", line: 3, message: "arrays nested deeper than")
+        let deepOverLines = String(repeating: "[\n", count: 50_000)
+        errors(text: "[build]\ndensities = \(deepOverLines)", line: TOMLDocument.maximumArrayDepth + 2, message: "arrays nested deeper than")
+        #expect(throws: Never.self) { try TOMLDocument(parsing: "a = [[[1, 2], [3]], [[4]]]\n") }
+    }
 }

@@ -153,6 +153,16 @@ struct ProjectFileCommandTests {
         }
     }
 
+    @Test("arrays 50 000 deep in the file (100 KB) stop the command at their line rather than overflow the stack")
+    func deepNesting() async throws {
+        let scenario = try RenderScenario(svg: false)
+        let deep = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+        try scenario.write("[build]\nsource = \"src\"\ndensities = \(deep)\n", to: "dppx.toml")
+        let result = try await scenario.dppx("build")
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("dppx.toml:3: densities has arrays nested deeper than"), "\(result)")
+    }
+
     @Test("--fail-on and [build] fail-on: a JPEG with extraneous bytes builds by default, is refused at warning (flag over file), a bad level names the flag")
     func failOn() async throws {
         let scenario = try RenderScenario(masters: ["hero.jpg": (400, 250)], svg: false)
