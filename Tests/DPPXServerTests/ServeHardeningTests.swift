@@ -84,6 +84,31 @@ struct ServeHardeningTests {
         #expect(ByteRange(header: "bytes=-99999999999999999999999", size: 10) == .satisfiable(0...9))
     }
 
+    @Test("every answer says X-Content-Type-Options: nosniff; an SVG's also carries a Content-Security-Policy that sandboxes it")
+    func noSniffAndSandboxedSVG() async throws {
+        let fixture = try ServerFixture()
+        let running = try await fixture.server().start()
+        defer { Task { try? await running.shutdown() } }
+        let page = try await RawHTTPConnection(port: running.port, timeout: .seconds(5)).request("/")
+        let tag = try #require(page.header("ETag"))
+        let requests: [(path: String, headers: [String: String], status: Int)] = [
+            ("/", [:], 200), ("/digits.txt", [:], 200), ("/digits.txt", ["Range": "bytes=2-3"], 206),
+            ("/", ["If-None-Match": tag], 304), ("/docs", [:], 301), ("/missing.txt", [:], 404),
+            ("/images/hero.jpg", ["Sec-CH-DPR": "2"], 200), ("/_dppx/dpr.js", [:], 200), ("/icons/arrow.svg", [:], 200),
+        ]
+        for request in requests {
+            let answer = try await RawHTTPConnection(port: running.port, timeout: .seconds(5)).request(request.path, headers: request.headers)
+            #expect(answer.status == request.status, "\(request)")
+            #expect(answer.header("X-Content-Type-Options") == "nosniff", "\(request): \(answer.headers)")
+            let policy = answer.header("Content-Security-Policy")
+            if request.path.hasSuffix(".svg") {
+                #expect(answer.header("Content-Type") == "image/svg+xml" && policy == SVGPolicy.contentSecurityPolicy, "\(answer.headers)")
+            } else {
+                #expect(policy == nil, "\(request): \(answer.headers)")
+            }
+        }
+    }
+
     @Test("a symbolic link inside ROOT to a hidden file or folder is hidden too")
     func linkToHidden() async throws {
         let fixture = try ServerFixture()
