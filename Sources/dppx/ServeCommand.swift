@@ -117,7 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
             // The build writes where 'dppx build' would ([build] out), which may be a folder
             // inside ROOT: its manifest is found there.
             let output = settings.output ?? root
-            options.development = DevelopmentOptions(build: build.buildOptions(settings: settings, source: source, output: output),
+            options.development = DevelopmentOptions(build: build.buildOptions(settings: settings, source: source, output: output, project: project),
                                                      stylesheet: StylesheetTarget(settings: settings))
         }
         do {

@@ -29,7 +29,7 @@ public final class Builder: Sendable {
         try Self.checkLayout(source: options.sourceRoot, output: output)
         let shard = options.shard
         let inSlice = { (path: String) in shard?.contains(path) ?? true }
-        let (sources, rejected, allSkipped) = try options.scanSources()
+        let (sources, rejected, allSkipped, refusedLinks) = try options.scanSources()
         let skipped = allSkipped.filter(inSlice)
         do { try AtomicFile.createDirectory(output) } catch { throw .file(error) }
         let lock = try BuildLock(output: output, shared: shard != nil)
@@ -47,7 +47,7 @@ public final class Builder: Sendable {
         defer { withExtendedLifetime(shardLock) {} }
 
         let (previous, previousWarnings, partialFiles) = Self.previousManifest(in: folder, shard: shard)
-        var warnings = previousWarnings
+        var warnings = previousWarnings + refusedLinks.filter { inSlice($0.file) }
         let previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         let fingerprint = settingsFingerprint()
         let oldCache = BuildCache.load(from: cachePath)
@@ -69,6 +69,7 @@ public final class Builder: Sendable {
         onEvent(.started(total: buildable.count + unbuilt.count, toBuild: buildable.count))
         // Masters failed before any work (unreadable, linked into OUT, colliding) are told as they are found.
         for failure in unbuilt { onEvent(.failed(failure)) }
+        for link in refusedLinks where inSlice(link.file) { onEvent(.warning(link)) }
         // Biggest first: the long jobs start early and the cores finish together.
         let order = buildable.indices.sorted { buildable[$0].byteCount > buildable[$1].byteCount }
         let worker = MasterBuilder(options: options)
