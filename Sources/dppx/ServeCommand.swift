@@ -51,6 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("watch-project-source"), help: .hidden)
     var watchProjectSource = false
 
+    @Flag(help: "Show the inspector at /_dppx/ (every image, its variants and what this browser gets), a page of 50 images at a time. On with --watch; off otherwise, as it tells anyone what the server holds.")
+    var inspector = false
+
     @OptionGroup var project: ProjectOption
 
     @OptionGroup(title: "With --watch: how SRC is built (as in dppx build)")
@@ -104,6 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
                                     port: settings.port ?? ServerOptions.defaultPort,
                                     idleTimeout: settings.idleTimeout.map { .seconds($0) } ?? ServerOptions.defaultIdleTimeout,
                                     templatesFolder: settings.templates)
+        options.inspector = inspector || source != nil
         // [rewrite] in the project file: pages are served as 'dppx rewrite' writes them.
         if settings.rewritePages != nil { options.rewrite = settings.rewriteOptions }
         if let cacheControl = settings.cacheControl {

@@ -69,13 +69,17 @@ struct StaticResponder: Sendable {
         /// read on NIO's thread pool (never on Swift's cooperative pool, which a build may hold)
         /// and completes on the given event loop; then decide again.
         case needsRead(@Sendable (any EventLoop) -> EventLoopFuture<Void>)
+        /// The answer is made on NIO's thread pool, as it takes more than a lookup (an
+        /// inspector page negotiates each of its images against the disk); the event loop
+        /// answers other requests meanwhile.
+        case madeOffLoop(@Sendable () -> Answer)
     }
 
     /// The answer to `request`.
     func decide(_ request: ClientRequest) -> Decision {
         let uri = request.uri
         let rawPath = uri.path
-        guard !ServerPages.owns(rawPath) else { return .answer(pages.answer(to: request)) }
+        guard !ServerPages.owns(rawPath) else { return pages.decide(request) }
         let isHead = request.method == .head
         guard request.method != .other else { return .answer(.errorPage(.methodNotAllowed, path: rawPath, isHead: false)) }
         let path: String

@@ -23,6 +23,9 @@ public struct ServerOptions: Sendable {
     public var manifestRecheckInterval: Duration
     /// Dev mode (`--watch SRC`): build, watch, rebuild and reload pages; nil in production.
     public var development: DevelopmentOptions?
+    /// The inspector at `/_dppx/`: on in dev mode; in production only when asked for
+    /// (`--inspector`), as it tells anyone what the server holds.
+    public var inspector: Bool
     /// A folder with the user's copies of the server's templates (`--templates`).
     public var templatesFolder: String?
     /// How HTML pages and stylesheets are rewritten as they are served (`[rewrite]` in the
@@ -37,7 +40,7 @@ public struct ServerOptions: Sendable {
     public init(root: String, host: String = ServerOptions.defaultHost, port: Int = ServerOptions.defaultPort,
                 cachePolicy: CachePolicy = .revalidate, idleTimeout: Duration = ServerOptions.defaultIdleTimeout,
                 manifestRecheckInterval: Duration = .seconds(1), development: DevelopmentOptions? = nil,
-                templatesFolder: String? = nil, maximumConnections: Int? = nil) {
+                templatesFolder: String? = nil, maximumConnections: Int? = nil, inspector: Bool? = nil) {
         self.root = root
         self.host = host
         self.port = port
@@ -45,6 +48,7 @@ public struct ServerOptions: Sendable {
         self.idleTimeout = idleTimeout
         self.manifestRecheckInterval = manifestRecheckInterval
         self.development = development
+        self.inspector = inspector ?? (development != nil)
         self.templatesFolder = templatesFolder
         self.maximumConnections = maximumConnections
     }
