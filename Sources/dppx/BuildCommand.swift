@@ -82,7 +82,7 @@ struct BuildCommand: AsyncParsableCommand {
         do { slice = try shard?.resolve(environment: ProcessInfo.processInfo.environment) } catch {
             throw ValidationError(error.description)
         }
-        let options = build.buildOptions(settings: settings, source: source, output: out, shard: slice)
+        let options = build.buildOptions(settings: settings, source: source, output: out, shard: slice, project: project)
         // The stylesheet and [rewrite] pages: after each build, or after the merge for a shard,
         // whose manifest is partial.
         let site = options.shard == nil ? SiteFiles(settings: settings) : nil

@@ -34,9 +34,12 @@ struct BuildFlags: ParsableArguments {
     }
 
     /// The build of SRC into OUT these flags and `settings` (the flags over dppx.toml) describe;
-    /// of one `shard` of the masters, or all of them.
-    func buildOptions(settings: ProjectSettings, source: String, output: String, shard: Shard? = nil) -> BuildOptions {
+    /// of one `shard` of the masters, or all of them; `project` says whether links out of SRC
+    /// are built (`--allow-outside-project`).
+    func buildOptions(settings: ProjectSettings, source: String, output: String, shard: Shard? = nil,
+                      project: ProjectOption) -> BuildOptions {
         var options = BuildOptions(settings: settings, sourceRoot: source, outputRoot: output)
+        options.allowsLinksOutOfSource = project.allowOutsideProject
         options.cacheDirectory = cacheDir
         options.shard = shard
         return options

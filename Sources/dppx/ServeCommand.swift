@@ -57,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("watch-project-source"), help: .hidden)
     var watchProjectSource = false
 
+    @Flag(help: "Show the inspector at /_dppx/ (every image, its variants and what this browser gets), a page of 50 images at a time. On with --watch; off otherwise, as it tells anyone what the server holds.")
+    var inspector = false
+
     @OptionGroup var project: ProjectOption
 
     @OptionGroup(title: "With --watch: how SRC is built (as in dppx build)")
@@ -131,6 +134,7 @@ struct ServeCommand: AsyncParsableCommand {
                                     idleTimeout: settings.idleTimeout.map { .seconds($0) } ?? ServerOptions.defaultIdleTimeout,
                                     templatesFolder: settings.templates)
         options.privateFolders = settings.privateFolders(source: source)
+        options.inspector = inspector || source != nil
         // [rewrite] in the project file: pages are served as 'dppx rewrite' writes them.
         if settings.rewritePages != nil { options.rewrite = settings.rewriteOptions }
         if let cacheControl = settings.cacheControl {
@@ -144,7 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
             // The build writes where 'dppx build' would ([build] out), which may be a folder
             // inside ROOT: its manifest is found there.
             let output = settings.output ?? root
-            options.development = DevelopmentOptions(build: build.buildOptions(settings: settings, source: source, output: output),
+            options.development = DevelopmentOptions(build: build.buildOptions(settings: settings, source: source, output: output, project: project),
                                                      stylesheet: StylesheetTarget(settings: settings))
         }
         do {

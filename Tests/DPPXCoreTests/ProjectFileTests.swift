@@ -218,4 +218,32 @@ struct ProjectFileTests {
         #expect(build.entries[2].line == 5)
         #expect(try ProjectFile.settings(parsing: "") == ProjectSettings())
     }
+
+    @Test("arrays nested deeper than a value needs are refused at their line, even 50 000 deep (a 100 KB file that overflowed the stack)")
+    func deepNesting() {
+        let deep = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+        errors(text: "[build]\n\ndensities = \(deep)\n", line: 3, message: "arrays nested deeper than")
+        let deepOverLines = String(repeating: "[\n", count: 50_000)
+        errors(text: "[build]\ndensities = \(deepOverLines)", line: TOMLDocument.maximumArrayDepth + 2, message: "arrays nested deeper than")
+        #expect(throws: Never.self) { try TOMLDocument(parsing: "a = [[[1, 2], [3]], [[4]]]\n") }
+    }
+
+    @Test("with a confinement, every path key and the pages' folders must lead inside the project, naming the key and line")
+    func confinement() throws {
+        let confinement = PathConfinement(folder: "/project") { $0.hasPrefix("/project/") && !$0.contains("..") }
+        let inside = try ProjectFile.settings(parsing: "[build]\nout = \"public\"\n[rewrite]\npages = [\"site/**/*.html\"]\n",
+                                              folder: "/project", confinement: confinement)
+        #expect(inside.output == "/project/public" && inside.rewritePages == ["/project/site/**/*.html"])
+        for (text, line, key) in [("[build]\nsource = \"/etc\"\n", 2, "build.source"), ("[css]\n\nfile = \"../x.css\"\n", 3, "css.file"),
+                                  ("[build]\ntemplates = \"/t\"\n", 2, "build.templates"), ("[serve]\nroot = \"/\"\n", 2, "serve.root"),
+                                  ("[rewrite]\npages = \"/srv/**/*.html\"\n", 2, "rewrite.pages"),
+                                  ("[rewrite]\npages = \"site/**/../../../x.html\"\n", 2, "rewrite.pages")] {
+            #expect(throws: ProjectFileError.self) { try ProjectFile.settings(parsing: text, folder: "/project", confinement: confinement) }
+            do { _ = try ProjectFile.settings(parsing: text, folder: "/project", confinement: confinement) } catch {
+                #expect(error.line == line && error.key == key, "\(error)")
+            }
+        }
+        #expect(PathConfinement.literalFolder(of: "site/**/*.html") == "site/" && PathConfinement.literalFolder(of: "*.html") == ".")
+        #expect(try ProjectFile.settings(parsing: "[build]\nout = \"/etc\"\n").output == "/etc", "without a confinement, as before")
+    }
 }

@@ -137,7 +137,7 @@ struct ProjectFileCommandTests {
         #expect(nested.status == 0, "\(nested)")
         #expect(scenario.read("public/\(Manifest.fileName)") != nil)
         try scenario.write("[build]\nsource = \"../src\"\nout = \"elsewhere\"\n", to: "config/other.toml")
-        let configured = try await scenario.dppx("build", "--config", "config/other.toml", "--quiet")
+        let configured = try await scenario.dppx("build", "--config", "config/other.toml", "--allow-outside-project", "--quiet")
         #expect(configured.status == 0, "\(configured)")
         #expect(scenario.read("config/elsewhere/\(Manifest.fileName)") != nil, "paths are relative to the file's folder")
     }
@@ -151,6 +151,67 @@ struct ProjectFileCommandTests {
             #expect(result.status == 2, "\(command): \(result)")
             #expect(result.stderr.contains("dppx.toml:3: build.quality must be between 1 and 100, e.g. quality = 80; got 101"), "\(result)")
         }
+    }
+
+    @Test("arrays 50 000 deep in the file (100 KB) stop the command at their line rather than overflow the stack")
+    func deepNesting() async throws {
+        let scenario = try RenderScenario(svg: false)
+        let deep = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+        try scenario.write("[build]\nsource = \"src\"\ndensities = \(deep)\n", to: "dppx.toml")
+        let result = try await scenario.dppx("build")
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("dppx.toml:3: densities has arrays nested deeper than"), "\(result)")
+    }
+
+    @Test("paths in the file must lead inside its folder (links resolved), naming the key; the command line and --allow-outside-project may go elsewhere")
+    func confinedPaths() async throws {
+        let scenario = try RenderScenario(svg: false)
+        let outside = ScratchFolder("dppx-outside")
+        try FileManager.default.createDirectory(atPath: outside.path, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: scenario.scratch("linked"), withDestinationPath: outside.path)
+        let victim = outside("victim.txt")
+        try "keep me".write(toFile: victim, atomically: true, encoding: .utf8)
+        let cases: [(file: String, line: Int, key: String)] = [
+            ("[build]\nsource = \"src\"\nout = \"public\"\n[css]\nfile = \"\(victim)\"\n", 5, "css.file"),
+            ("[build]\nsource = \"src\"\nout = \"../\((outside.path as NSString).lastPathComponent)/out\"\n", 3, "build.out"),
+            ("[build]\nsource = \"src\"\nout = \"linked/out\"\n", 3, "build.out"),
+            ("[build]\nsource = \"src\"\nout = \"public\"\n[rewrite]\npages = [\"site/*.html\", \"../**/*.html\"]\n", 5, "rewrite.pages"),
+            ("[build]\nsource = \"src\"\nout = \"public\"\n[rewrite]\npages = \"site/*.html\"\nroot = \"/etc\"\n", 6, "rewrite.root"),
+        ]
+        for (file, line, key) in cases {
+            try scenario.write(file, to: "dppx.toml")
+            let refused = try await scenario.dppx("build", "--quiet")
+            #expect(refused.status == 2, "\(file): \(refused)")
+            #expect(refused.stderr.contains("dppx.toml:\(line): \(key) must lead inside the project folder") && refused.stderr.contains("--allow-outside-project"),
+                    "\(refused)")
+        }
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
+        #expect(!FileManager.default.fileExists(atPath: outside("out")), "nothing was written outside the project")
+
+        // The same path given on the command line is the user's own; the flag allows the file's.
+        try scenario.write("[build]\nsource = \"src\"\nout = \"linked/out\"\n", to: "dppx.toml")
+        let flagged = try await scenario.dppx("build", "--quiet", "--allow-outside-project")
+        #expect(flagged.status == 0 && FileManager.default.fileExists(atPath: outside("out/\(Manifest.fileName)")), "\(flagged)")
+        try scenario.write("[build]\nsource = \"src\"\n", to: "dppx.toml")
+        let given = try await scenario.dppx("build", "--quiet", "--out", outside("given"))
+        #expect(given.status == 0 && FileManager.default.fileExists(atPath: outside("given/\(Manifest.fileName)")), "\(given)")
+    }
+
+    @Test("a master in SRC that is a link to a file outside SRC is not built, with a warning naming the link, unless --allow-outside-project")
+    func linksOutOfSource() async throws {
+        let scenario = try RenderScenario(masters: ["hero@2x.jpg": (400, 250)], svg: false)
+        try TestImages.write(scenario.scratch("private/secret.jpg"), width: 40, height: 30)
+        try FileManager.default.createSymbolicLink(atPath: scenario.scratch("src/stolen.jpg"), withDestinationPath: scenario.scratch("private/secret.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: scenario.scratch("src/again.jpg"), withDestinationPath: "hero@2x.jpg")
+        let refused = try await scenario.dppx("build", "src", "--out", "public")
+        #expect(refused.status == 0, "\(refused)")
+        #expect(refused.stderr.contains("stolen.jpg: a link to") && refused.stderr.contains("outside the source folder") && refused.stderr.contains("--allow-outside-project"),
+                "\(refused)")
+        #expect(try manifest(scenario).images.map(\.source) == ["again.jpg", "hero@2x.jpg"], "a link inside SRC is built as before")
+        #expect(!FileManager.default.fileExists(atPath: scenario.scratch("public/stolen.jpg")))
+        let allowed = try await scenario.dppx("build", "src", "--out", "public", "--allow-outside-project", "--quiet")
+        #expect(allowed.status == 0, "\(allowed)")
+        #expect(try manifest(scenario).images.map(\.source).contains("stolen.jpg"))
     }
 
     @Test("--fail-on and [build] fail-on: a JPEG with extraneous bytes builds by default, is refused at warning (flag over file), a bad level names the flag")

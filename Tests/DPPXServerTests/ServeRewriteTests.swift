@@ -33,6 +33,10 @@ struct ServeRewriteTests {
             let css = try await client.get("/style.css")
             #expect(css.text == #".hero { background: url(images/hero.jpg); background-image: image-set(url("images/hero.jpg") 1x, url("images/hero@1.5x.jpg") 1.5x, url("images/hero@2x.jpg") 2x) }"# + "\n")
             #expect(try await client.get("/app.js").text == "console.log('hi');\n")
+            // Made once per version of the file: an edited page is made again.
+            try fixture.write("index.html", Self.page.replacingOccurrences(of: "<body>", with: "<body><p>edited</p>"))
+            let edited = try await client.get("/")
+            #expect(edited.text == Self.rewritten.replacingOccurrences(of: "<body>", with: "<body><p>edited</p>"), "\(edited.text)")
         }
     }
 

@@ -29,7 +29,7 @@ public final class Builder: Sendable {
         try Self.checkLayout(source: options.sourceRoot, output: output)
         let shard = options.shard
         let inSlice = { (path: String) in shard?.contains(path) ?? true }
-        let (sources, rejected, allSkipped) = try options.scanSources()
+        let (sources, rejected, allSkipped, refusedLinks) = try options.scanSources()
         // In place, the manifest lies among the masters: it is no file of the site's to report.
         let skipped = allSkipped.filter { inSlice($0) && !(options.buildsInPlace && OutputFolder.isManifest($0)) }
         do { try AtomicFile.createDirectory(output) } catch { throw .file(error) }
@@ -48,7 +48,7 @@ public final class Builder: Sendable {
         defer { withExtendedLifetime(shardLock) {} }
 
         let (previous, previousWarnings, partialFiles) = Self.previousManifest(in: outputFolder, shard: shard)
-        var warnings = previousWarnings
+        var warnings = previousWarnings + refusedLinks.filter { inSlice($0.file) }
         // In place, the variants beside the masters are not masters, and only they are dppx's to
         // replace or remove.
         let site = options.buildsInPlace ? InPlaceSite(previous: previous) : nil
@@ -76,6 +76,7 @@ public final class Builder: Sendable {
         onEvent(.started(total: buildable.count + unbuilt.count, toBuild: buildable.count))
         // Masters failed before any work (unreadable, linked into OUT, colliding) are told as they are found.
         for failure in unbuilt { onEvent(.failed(failure)) }
+        for link in refusedLinks where inSlice(link.file) { onEvent(.warning(link)) }
         // Biggest first: the long jobs start early and the cores finish together.
         let order = buildable.indices.sorted { buildable[$0].byteCount > buildable[$1].byteCount }
         let worker = MasterBuilder(options: options, outputFolder: folder)

@@ -32,6 +32,9 @@ public struct BuildOptions: Sendable {
     public var memoryPerJob = 112 << 20
     /// The slice of the masters this build takes (`--shard K/N`); nil: all of them.
     public var shard: Shard?
+    /// Masters in SRC that are links to files outside it are built (`--allow-outside-project`);
+    /// by default they are refused with a warning (`SourceScanner`).
+    public var allowsLinksOutOfSource = false
 
     /// See `DecodeLimits.defaultMaxPixels`.
     public static let defaultMaxPixels = DecodeLimits.defaultMaxPixels
@@ -105,10 +108,14 @@ extension EncodeSettings {
 extension BuildOptions {
     /// The masters this build takes: the source folder's, less those a rule excludes (their
     /// outputs, if any, are removed as if the master were deleted); and the files that are not
-    /// images (`notes.txt`), which the build leaves alone and reports.
-    public func scanSources() throws(BuildError) -> (sources: [SourceFile], rejected: [FileProblem], skipped: [String]) {
-        let (sources, rejected, skipped) = try SourceScanner(root: sourceRoot, excluding: outputRoot).scanReportingSkipped()
-        guard !plan.rules.isEmpty else { return (sources, rejected, skipped) }
-        return (sources.filter { !plan.excludes($0.relativePath) }, rejected.filter { !plan.excludes($0.file) }, skipped)
+    /// images (`notes.txt`), which the build leaves alone and reports; and the links out of
+    /// SRC it refused.
+    public func scanSources() throws(BuildError)
+        -> (sources: [SourceFile], rejected: [FileProblem], skipped: [String], refusedLinks: [FileProblem]) {
+        let (sources, rejected, skipped, refused) = try SourceScanner(root: sourceRoot, excluding: outputRoot,
+                                                                      allowingLinksOut: allowsLinksOutOfSource).scanReportingSkipped()
+        guard !plan.rules.isEmpty else { return (sources, rejected, skipped, refused) }
+        return (sources.filter { !plan.excludes($0.relativePath) }, rejected.filter { !plan.excludes($0.file) }, skipped,
+                refused.filter { !plan.excludes($0.file) })
     }
 }

@@ -21,15 +21,18 @@ public enum ProjectLocator {
         }
     }
 
-    /// Reads the project file at `path`; its relative folder paths are resolved against its folder.
-    public static func load(_ path: String) throws(ProjectLoadError) -> ProjectSettings {
+    /// Reads the project file at `path`; its relative folder paths are resolved against its
+    /// folder, and each must lead inside it (links resolved) unless `allowingOutside`.
+    public static func load(_ path: String, allowingOutside: Bool = false) throws(ProjectLoadError) -> ProjectSettings {
         let bytes: [UInt8]
         do { bytes = try AtomicFile.read(path) } catch { throw .unreadable(error) }
         guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw .invalid(path: path, ProjectFileError(line: 1, key: nil, problem: "is not UTF-8 text; save it as UTF-8"))
         }
         let folder = (path as NSString).deletingLastPathComponent
-        do { return try ProjectFile.settings(parsing: text, folder: folder.isEmpty ? "." : folder) } catch {
+        let project = folder.isEmpty ? "." : folder
+        let confinement = allowingOutside ? nil : PathConfinement(folder: PathContainment.canonical(project)) { PathContainment.isInside($0, root: project) }
+        do { return try ProjectFile.settings(parsing: text, folder: project, confinement: confinement) } catch {
             throw .invalid(path: path, error)
         }
     }

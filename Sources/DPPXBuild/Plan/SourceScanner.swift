@@ -7,16 +7,25 @@ import SystemPackage
 /// skipped, symbolically linked folders not followed (they can loop), names that are not
 /// UTF-8 or hold a line break rejected, the output folder skipped when it sits inside the
 /// source, sorted by path. The one walk of SRC: builds and the watcher (`SourceSnapshot`) use it.
+///
+/// A file that is a symbolic link to a file outside SRC is refused (`refusedLinks`, a warning
+/// naming the link) unless `allowingLinksOut`: SRC is repository content, and such a link would
+/// publish whatever it points at (`--allow-outside-project` allows it).
 public struct SourceScanner {
     public let root: String
     public let excluded: String?
+    public let allowingLinksOut: Bool
+    /// `root`, canonical: what links must lead inside.
+    private let canonicalRoot: String
 
     /// `excluded`: the output folder, skipped when it lies inside `root`; when it is `root`
     /// itself (a build in place) nothing is skipped.
-    public init(root: String, excluding excluded: String? = nil) {
+    public init(root: String, excluding excluded: String? = nil, allowingLinksOut: Bool = false) {
         self.root = root
         let excluded = excluded.map { PathContainment.canonical($0) }
-        self.excluded = excluded == PathContainment.canonical(root) ? nil : excluded
+        canonicalRoot = PathContainment.canonical(root)
+        self.excluded = excluded == canonicalRoot ? nil : excluded
+        self.allowingLinksOut = allowingLinksOut
     }
 
     /// Masters and the names that could not be taken (with the reason).
@@ -26,8 +35,10 @@ public struct SourceScanner {
     }
 
     /// As `scan`, with the files that are not images dppx reads (`notes.txt`, `Thumbs.db`),
-    /// relative and sorted, so a build can say it left them alone.
-    public func scanReportingSkipped() throws(BuildError) -> (sources: [SourceFile], rejected: [FileProblem], skipped: [String]) {
+    /// relative and sorted, so a build can say it left them alone, and the links to files
+    /// outside SRC it refused.
+    public func scanReportingSkipped() throws(BuildError)
+        -> (sources: [SourceFile], rejected: [FileProblem], skipped: [String], refusedLinks: [FileProblem]) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
             throw .sourceMissing(root)
@@ -39,17 +50,18 @@ public struct SourceScanner {
             var rejected: [FileProblem] = []
             var skipped: [String] = []
             visit(file: file, relative: file, absolute: root, into: &sources, rejected: &rejected, skipped: &skipped)
-            return (sources, rejected, skipped)
+            return (sources, rejected, skipped, [])
         }
         var sources: [SourceFile] = []
         var rejected: [FileProblem] = []
         var skipped: [String] = []
-        walk(directory: root, relative: "", into: &sources, rejected: &rejected, skipped: &skipped)
-        return (sources.sorted { $0.relativePath < $1.relativePath }, rejected, skipped.sorted())
+        var refused: [FileProblem] = []
+        walk(directory: root, relative: "", into: &sources, rejected: &rejected, skipped: &skipped, refused: &refused)
+        return (sources.sorted { $0.relativePath < $1.relativePath }, rejected, skipped.sorted(), refused)
     }
 
     private func walk(directory: String, relative: String, into sources: inout [SourceFile], rejected: inout [FileProblem],
-                      skipped: inout [String]) {
+                      skipped: inout [String], refused: inout [FileProblem]) {
         if let excluded, PathContainment.canonical(directory) == excluded { return }
         let names: [[UInt8]]
         do { names = try Folder.names(at: directory) } catch {
@@ -80,8 +92,13 @@ public struct SourceScanner {
             if info.isFolder {
                 // Symlinked folders are not followed: they can loop.
                 if (try? FileStatus(path: absolute, followingLinks: false))?.kind == .symbolicLink { continue }
-                walk(directory: absolute, relative: relativePath, into: &sources, rejected: &rejected, skipped: &skipped)
+                walk(directory: absolute, relative: relativePath, into: &sources, rejected: &rejected, skipped: &skipped, refused: &refused)
             } else if info.isRegularFile {
+                if !allowingLinksOut, (try? FileStatus(path: absolute, followingLinks: false))?.kind == .symbolicLink,
+                   PathContainment.relativePath(ofCanonical: PathContainment.canonical(absolute), inside: canonicalRoot) == nil {
+                    refused.append(FileProblem(file: relativePath, reason: "a link to \(PathContainment.canonical(absolute)), outside the source folder: not built (pass --allow-outside-project to build it)"))
+                    continue
+                }
                 visit(file: entry.name, relative: relativePath, absolute: absolute, info: info, into: &sources,
                       rejected: &rejected, skipped: &skipped)
             }

@@ -19,12 +19,13 @@ public enum ProjectFile {
     public static let fileName = "dppx.toml"
 
     /// Reads `text`; `folder` is the file's folder, which relative paths in it are resolved
-    /// against (`.` keeps them as written).
-    public static func settings(parsing text: String, folder: String = ".") throws(ProjectFileError) -> ProjectSettings {
+    /// against (`.` keeps them as written); `confinement`, where they may lead.
+    public static func settings(parsing text: String, folder: String = ".",
+                                confinement: PathConfinement? = nil) throws(ProjectFileError) -> ProjectSettings {
         let document = try TOMLDocument(parsing: text)
         var settings = ProjectSettings()
         for table in document.tables {
-            let reader = TableReader(table: table, folder: folder)
+            let reader = TableReader(table: table, folder: folder, confinement: confinement)
             switch (ProjectTable(rawValue: table.name), table.isArrayElement) {
             case (nil, false) where table.name.isEmpty:
                 if let entry = table.entries.first {
@@ -47,9 +48,10 @@ public enum ProjectFile {
 private struct TableReader {
     let table: TOMLDocument.Table
     let folder: String
+    let confinement: PathConfinement?
 
     func entry(_ entry: TOMLDocument.Entry) -> SettingEntry {
-        SettingEntry(entry: entry, table: table.name, folder: folder)
+        SettingEntry(entry: entry, table: table.name, folder: folder, confinement: confinement)
     }
 
     func unknown(_ entry: TOMLDocument.Entry, known: [String]) -> ProjectFileError {

@@ -41,6 +41,11 @@ public struct TOMLDocument: Hashable, Sendable {
         public internal(set) var entries: [Entry]
     }
 
+    /// How deep arrays may nest: a project file needs two levels at most, and a reader that
+    /// recursed once per `[` would overflow its stack on a hostile file (`[[[[...]]]]` 50 000
+    /// deep is 100 KB).
+    public static let maximumArrayDepth = 32
+
     /// Tables in file order, the root table first.
     public private(set) var tables: [Table]
 
@@ -92,7 +97,7 @@ private struct Parser {
             }
             try expect("=", "'=' after the key \(name)")
             skipSpaces()
-            let value = try value(for: name)
+            let value = try value(for: name, depth: 0)
             try endOfLine()
             if tables[tables.count - 1].entries.contains(where: { $0.key == name }) {
                 throw ProjectFileError(line: entryLine, key: name, problem: "is set twice in the same table; keep one")
@@ -157,7 +162,8 @@ private struct Parser {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    mutating func value(for key: String) throws(ProjectFileError) -> TOMLDocument.Value {
+    /// `depth` counts the arrays around this value.
+    mutating func value(for key: String, depth: Int) throws(ProjectFileError) -> TOMLDocument.Value {
         guard let byte = peek(), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "#") else {
             throw ProjectFileError(line: line, key: key, problem: "has no value; write e.g. \(key) = \"...\"")
         }
@@ -165,12 +171,15 @@ private struct Parser {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             return .string(try string())
         case UInt8(ascii: "["):
+            guard depth < TOMLDocument.maximumArrayDepth else {
+                throw ProjectFileError(line: line, key: key, problem: "has arrays nested deeper than \(TOMLDocument.maximumArrayDepth) levels; write a flat array, e.g. \(key) = [1, 2]")
+            }
             index += 1
             var items: [TOMLDocument.Value] = []
             while true {
                 skipBlankAndComments()
                 if peek() == UInt8(ascii: "]") { index += 1; break }
-                items.append(try value(for: key))
+                items.append(try value(for: key, depth: depth + 1))
                 skipBlankAndComments()
                 if peek() == UInt8(ascii: ",") { index += 1; continue }
                 try expect("]", "',' or ']' in the array of \(key)")

@@ -7,11 +7,14 @@ public struct SettingEntry: Sendable {
     public let table: String
     /// The project file's folder: relative paths are resolved against it (`.` keeps them).
     public let folder: String
+    /// Where paths may lead; nil: anywhere (`--allow-outside-project`, or a file read in a test).
+    public let confinement: PathConfinement?
 
-    public init(entry: TOMLDocument.Entry, table: String, folder: String) {
+    public init(entry: TOMLDocument.Entry, table: String, folder: String, confinement: PathConfinement? = nil) {
         self.entry = entry
         self.table = table
         self.folder = folder
+        self.confinement = confinement
     }
 
     public var key: String { entry.key }
@@ -42,11 +45,19 @@ public struct SettingEntry: Sendable {
         return text
     }
 
-    /// A file or folder, resolved against the file's folder.
+    /// A file or folder, resolved against the file's folder, inside the project (`confinement`).
     func path() throws(ProjectFileError) -> String {
         let text = try string()
         guard !text.isEmpty else { throw fail("must name a file or folder; got an empty string") }
-        return resolved(text)
+        let path = resolved(text)
+        try confine(path, written: text)
+        return path
+    }
+
+    /// Throws when `path` (`written` so in the file) leads out of the project folder.
+    func confine(_ path: String, written: String) throws(ProjectFileError) {
+        guard let confinement, !confinement.contains(path) else { return }
+        throw fail("must lead inside the project folder (\(confinement.folder), which holds the project file); got \"\(written)\". Name a path inside it, give this one on the command line, or pass \(PathConfinement.allowFlag) to allow it")
     }
 
     /// `text` relative to the file's folder, or as it is when absolute.
@@ -185,6 +196,12 @@ public struct SettingEntry: Sendable {
                 return text
             }
         default: throw fail("must list page patterns in quotes, e.g. pages = [\"site/**/*.html\"]; got \(value.kind)")
+        }
+        for pattern in patterns {
+            try confine(resolved(PathConfinement.literalFolder(of: pattern)), written: pattern)
+            if pattern.split(separator: "/").contains("..") {
+                throw fail("must not climb with '..' after its start; got \"\(pattern)\". Write the folder first, e.g. pages = [\"site/**/*.html\"]")
+            }
         }
         return patterns.map(resolved)
     }

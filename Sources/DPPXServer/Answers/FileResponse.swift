@@ -15,7 +15,7 @@ struct FileResponse {
     /// The headers of a full answer of `length` bytes: `Content-Type` from the extension,
     /// `Content-Length`, `Last-Modified`, `ETag` (a weak one from the size and modification
     /// time; a variant's `decorate` puts its strong tag in its place), `Accept-Ranges`,
-    /// `Cache-Control`, `Accept-CH` on HTML pages, then `decorate`'s.
+    /// `Cache-Control`, `Accept-CH` on HTML pages, `SVGPolicy`'s on SVGs, then `decorate`'s.
     static func headers(file: FileIdentity, path: Substring, length: Int, cachePolicy: CachePolicy,
                         decorate: (inout HTTPFields) -> Void = { _ in }) -> HTTPFields {
         var headers = HTTPFields()
@@ -26,6 +26,7 @@ struct FileResponse {
         headers[.acceptRanges] = "bytes"
         headers[.cacheControl] = cachePolicy.description
         if headers.isHTMLPage { headers[.acceptCH] = StaticResponder.acceptCH }
+        SVGPolicy.apply(to: &headers)
         decorate(&headers)
         return headers
     }

@@ -41,8 +41,10 @@ struct StaticResponder: Sendable {
     let addsReloadScript: Bool
     /// `[rewrite]`: pages and stylesheets get their images' candidates as they are served.
     let rewrite: RewriteOptions?
-    /// The rewriter of the last manifest load, made once per load.
-    private let rewriter = NIOLockedValueBox<(index: ManifestIndex, rewriter: PageRewriter)?>(nil)
+    /// The rewriter of the last manifest load, made once per load, and its number (the pages
+    /// it made are kept under it).
+    private let rewriter = NIOLockedValueBox<(index: ManifestIndex, rewriter: PageRewriter, number: Int)?>(nil)
+    private let madePages = MadePageCache()
     private let headerCache = ResponseHeaderCache()
     private let densityPrefixes = DensityInsertionCache()
 
@@ -67,13 +69,17 @@ struct StaticResponder: Sendable {
         /// read on NIO's thread pool (never on Swift's cooperative pool, which a build may hold)
         /// and completes on the given event loop; then decide again.
         case needsRead(@Sendable (any EventLoop) -> EventLoopFuture<Void>)
+        /// The answer is made on NIO's thread pool, as it takes more than a lookup (an
+        /// inspector page negotiates each of its images against the disk); the event loop
+        /// answers other requests meanwhile.
+        case madeOffLoop(@Sendable () -> Answer)
     }
 
     /// The answer to `request`.
     func decide(_ request: ClientRequest) -> Decision {
         let uri = request.uri
         let rawPath = uri.path
-        guard !ServerPages.owns(rawPath) else { return .answer(pages.answer(to: request)) }
+        guard !ServerPages.owns(rawPath) else { return pages.decide(request) }
         let isHead = request.method == .head
         guard request.method != .other else { return .answer(.errorPage(.methodNotAllowed, path: rawPath, isHead: false)) }
         let path: String
@@ -128,8 +134,9 @@ struct StaticResponder: Sendable {
     }
 
     /// A page made from its file: rewritten as `dppx rewrite` would (`[rewrite]`), and in dev
-    /// mode with the live-reload script. Never cached or validated (the next build may change
-    /// it), always whole.
+    /// mode with the live-reload script. Made off the event loop once per version of the file
+    /// and of the rewriter, and shared by every answer (`MadePageCache`). Never cached or
+    /// validated by clients (the next build may change it), always whole.
     private func madePage(_ slice: FileSlice, at path: Substring, stylesheet: Bool, headers: ResponseHeaderCache.Headers,
                           request: ClientRequest) -> Decision {
         var fields = headers.fields
@@ -141,33 +148,41 @@ struct StaticResponder: Sendable {
             fields[.contentLength] = String(slice.file.size + LiveReloadScript.tag.utf8.count)
             return .answer(Answer(status: .ok, fieldLines: HTTP1ResponseHead.fieldLines(fields)))
         }
-        guard let page = files.bodyInMemory(slice) else {
-            let files = self.files
-            return .needsRead { eventLoop in files.load(slice, on: eventLoop).map { _ in } }
+        let rewriter = pageRewriter()
+        let maker = rewriter?.number ?? 0
+        guard let page = madePages.page(of: slice, maker: maker) else {
+            let (madePages, limit, addsReloadScript) = (self.madePages, files.cachedFileLimit, self.addsReloadScript)
+            let pagePath = String(path)
+            return .needsRead { eventLoop in
+                madePages.make(slice, maker: maker, limit: limit, on: eventLoop) { bytes in
+                    var made = bytes
+                    if let rewriter = rewriter?.rewriter {
+                        made = stylesheet ? rewriter.rewriteCSS(made, at: pagePath).bytes : rewriter.rewriteHTML(made, at: pagePath).bytes
+                    }
+                    if addsReloadScript, !stylesheet { made = LiveReloadScript.inject(made) }
+                    return made
+                }
+            }
         }
-        var bytes = Array(page.readableBytesView)
-        if let rewriter = pageRewriter() {
-            bytes = stylesheet ? rewriter.rewriteCSS(bytes, at: String(path)).bytes : rewriter.rewriteHTML(bytes, at: String(path)).bytes
-        }
-        if addsReloadScript, !stylesheet { bytes = LiveReloadScript.inject(bytes) }
         if request.method == .head {
-            fields[.contentLength] = String(bytes.count)
+            fields[.contentLength] = String(page.readableBytes)
             return .answer(Answer(status: .ok, fieldLines: HTTP1ResponseHead.fieldLines(fields)))
         }
-        return .answer(Answer(status: .ok, headers: fields, bytes: ByteBuffer(bytes: bytes), isHead: false))
+        return .answer(Answer(status: .ok, headers: fields, bytes: page, isHead: false))
     }
 
-    /// The rewriter for the manifests in use now; nil without `[rewrite]`. Its images are read
-    /// as `dppx rewrite` reads them (`SiteManifests`, so rules match the masters' own paths),
-    /// again each time the manifests change.
-    private func pageRewriter() -> PageRewriter? {
+    /// The rewriter for the manifests in use now, and its number; nil without `[rewrite]`. Its
+    /// images are read as `dppx rewrite` reads them (`SiteManifests`, so rules match the
+    /// masters' own paths), again each time the manifests change.
+    private func pageRewriter() -> (rewriter: PageRewriter, number: Int)? {
         guard let rewrite else { return nil }
         let index = manifests.index()
         return rewriter.withLockedValue { cached in
-            if let cached, cached.index.isSameLoad(as: index) { return cached.rewriter }
+            if let cached, cached.index.isSameLoad(as: index) { return (cached.rewriter, cached.number) }
             let made = PageRewriter(images: SiteManifests.load(under: manifests.root).images, options: rewrite)
-            cached = (index, made)
-            return made
+            let number = (cached?.number ?? 0) + 1
+            cached = (index, made, number)
+            return (made, number)
         }
     }
 

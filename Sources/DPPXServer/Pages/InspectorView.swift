@@ -83,13 +83,24 @@ struct InspectorView {
     let buildSucceeded: Bool
     let buildSummary: String
     let buildFailures: [Failure]
+    /// The images of this page, of `imageCount` in all.
     let images: [Image]
     let imageCount: Int
     let hasImages: Bool
+    /// This page (1-based, clamped to the last), how many there are, the neighbours' numbers,
+    /// and the images shown (`firstShown`...`lastShown`, 1-based).
+    let page: Int
+    let pageCount: Int
+    let hasPages: Bool
+    let previousPage: Int?
+    let nextPage: Int?
+    let firstShown: Int
+    let lastShown: Int
 
-    /// `negotiate`: what the server sends for an image with these hints (`DiskNegotiation`).
+    /// `negotiate`: what the server sends for an image with these hints (`DiskNegotiation`);
+    /// only the `perPage` images of page `page` are negotiated and shown.
     init(manifest: Manifest, status: ManifestStatus, hints: ClientHints, negotiate: (Manifest.Image) -> Negotiation,
-         acceptText: String, build: BuildStatus?) {
+         acceptText: String, build: BuildStatus?, page: Int = 1, perPage: Int = .max) {
         let dpr = hints.dpr, width = hints.width
         self.dpr = dpr.value.description
         self.dprSource = dpr.source.description
@@ -103,7 +114,19 @@ struct InspectorView {
         self.buildSucceeded = build?.succeeded ?? true
         self.buildSummary = build?.summary ?? ""
         self.buildFailures = (build?.failures ?? []).map { Failure(file: $0.file, reason: $0.reason) }
-        self.images = manifest.images.map { image in
+        let total = manifest.images.count
+        let pageCount = max(1, (total + perPage - 1) / perPage)
+        let page = min(max(1, page), pageCount)
+        let first = (page - 1) * perPage
+        let shown = manifest.images[first..<min(total, first + perPage)]
+        self.page = page
+        self.pageCount = pageCount
+        self.hasPages = pageCount > 1
+        self.previousPage = page > 1 ? page - 1 : nil
+        self.nextPage = page < pageCount ? page + 1 : nil
+        self.firstShown = shown.isEmpty ? 0 : first + 1
+        self.lastShown = first + shown.count
+        self.images = shown.map { image in
             let negotiation = negotiate(image)
             let choice = negotiation.choice
             let chosen = choice?.variant.path ?? image.path
@@ -138,8 +161,8 @@ struct InspectorView {
                 placeholderNote: image.placeholder?.limitation,
                 hasPlaceholder: image.placeholder != nil)
         }
-        self.imageCount = images.count
-        self.hasImages = !images.isEmpty
+        self.imageCount = total
+        self.hasImages = total > 0
     }
 
     /// `DPR 2 from Sec-CH-DPR`, `1920 device px wide from default`.

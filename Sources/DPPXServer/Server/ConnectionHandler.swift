@@ -2,6 +2,7 @@ import HTTPTypes
 import HummingbirdCore
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// The one writer of answers: reads an HTTP/1 connection's requests as NIO parses them, asks
 /// `StaticResponder` for each answer (the server's own pages under `/_dppx/` included), and
@@ -203,6 +204,17 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 let (handler, context) = loopBound.value
                 guard handler.state.loadFinished() else { return }
                 handler.decide(request, head: head, start: start, mayLoad: false, context: context)
+                handler.resume(context)
+            }
+        case .madeOffLoop(let make):
+            state.loadStarted()
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop, make).hop(to: context.eventLoop).assumeIsolated().whenComplete { result in
+                let (handler, context) = loopBound.value
+                guard handler.state.loadFinished() else { return }
+                let answer = (try? result.get())
+                    ?? Answer(status: .serviceUnavailable, headers: [.retryAfter: "1"], bytes: ByteBuffer(), isHead: true)
+                handler.send(answer, for: head, start: start, context: context)
                 handler.resume(context)
             }
         }

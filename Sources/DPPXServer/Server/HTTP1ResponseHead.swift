@@ -2,7 +2,9 @@ import HTTPTypes
 import NIOCore
 
 /// An answer's head as HTTP/1.1 bytes: `HTTP/1.1 200 OK`, one `Name: value` line per field in
-/// order, `Connection` when the connection's fate needs saying, `Date` last, the blank line.
+/// order, `Connection` when the connection's fate needs saying, `X-Content-Type-Options:
+/// nosniff` (on every answer, so a browser never takes a file for a page or script its
+/// `Content-Type` does not say), `Date` last, the blank line.
 ///
 /// The field lines of a file's full answer are the same for every request for that version of
 /// the file, so they are encoded once (`ResponseHeaderCache`); only the status line, `Date` and
@@ -33,10 +35,10 @@ enum HTTP1ResponseHead {
         return buffer
     }
 
-    /// The whole head: status line, `fieldLines`, `Connection`, `Date: date`, blank line.
+    /// The whole head: status line, `fieldLines`, `Connection`, `nosniff`, `Date: date`, blank line.
     static func encode(status: HTTPResponse.Status, fieldLines: ByteBuffer, connection: Connection, date: String,
                        allocator: ByteBufferAllocator) -> ByteBuffer {
-        var buffer = allocator.buffer(capacity: fieldLines.readableBytes + date.utf8.count + 72)
+        var buffer = allocator.buffer(capacity: fieldLines.readableBytes + date.utf8.count + 104)
         switch status.code {
         case 200: buffer.writeStaticString("HTTP/1.1 200 OK\r\n")
         default:
@@ -52,6 +54,7 @@ enum HTTP1ResponseHead {
         case .keepAlive: buffer.writeStaticString("Connection: keep-alive\r\n")
         case .close: buffer.writeStaticString("Connection: close\r\n")
         }
+        buffer.writeStaticString("X-Content-Type-Options: nosniff\r\n")
         buffer.writeStaticString("Date: ")
         buffer.writeString(date)
         buffer.writeStaticString("\r\n\r\n")

@@ -61,7 +61,8 @@ public struct ImageServer: Sendable {
     public func makeListener(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> HTTPListener {
         let timeout = options.idleTimeout.components
         let files = RootedFileSystem(root: options.root, privateFolders: options.privateFolders)
-        let pages = ServerPages(manifests: manifests, files: files, session: session, templatesFolder: options.templatesFolder)
+        let pages = ServerPages(manifests: manifests, files: files, session: session, templatesFolder: options.templatesFolder,
+                                inspector: options.inspector)
         let responder = StaticResponder(files: files, manifests: manifests, pages: pages,
                                         cachePolicy: options.cachePolicy, addsReloadScript: session != nil,
                                         rewrite: options.rewrite)

@@ -25,6 +25,9 @@ public struct ServerOptions: Sendable {
     public var development: DevelopmentOptions?
     /// Folders under ROOT never served (`PrivateFiles`): the masters, when they lie there.
     public var privateFolders: [String] = []
+    /// The inspector at `/_dppx/`: on in dev mode; in production only when asked for
+    /// (`--inspector`), as it tells anyone what the server holds.
+    public var inspector: Bool
     /// A folder with the user's copies of the server's templates (`--templates`).
     public var templatesFolder: String?
     /// How HTML pages and stylesheets are rewritten as they are served (`[rewrite]` in the
@@ -39,7 +42,7 @@ public struct ServerOptions: Sendable {
     public init(root: String, host: String = ServerOptions.defaultHost, port: Int = ServerOptions.defaultPort,
                 cachePolicy: CachePolicy = .revalidate, idleTimeout: Duration = ServerOptions.defaultIdleTimeout,
                 manifestRecheckInterval: Duration = .seconds(1), development: DevelopmentOptions? = nil,
-                templatesFolder: String? = nil, maximumConnections: Int? = nil) {
+                templatesFolder: String? = nil, maximumConnections: Int? = nil, inspector: Bool? = nil) {
         self.root = root
         self.host = host
         self.port = port
@@ -47,6 +50,7 @@ public struct ServerOptions: Sendable {
         self.idleTimeout = idleTimeout
         self.manifestRecheckInterval = manifestRecheckInterval
         self.development = development
+        self.inspector = inspector ?? (development != nil)
         self.templatesFolder = templatesFolder
         self.maximumConnections = maximumConnections
     }

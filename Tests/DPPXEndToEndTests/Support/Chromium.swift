@@ -30,15 +30,17 @@ struct Chromium {
     }
 
     /// Loads `url` at `deviceScaleFactor` and returns the serialised DOM once the page is idle
-    /// or `virtualTimeBudget` milliseconds of page time have passed.
+    /// or `virtualTimeBudget` milliseconds of page time have passed. `root` is how the dump
+    /// starts for the document loaded (`<svg` for an SVG opened directly).
     func dumpDOM(of url: String, deviceScaleFactor: Double, windowSize: (width: Int, height: Int) = (1000, 800),
-                 virtualTimeBudget: Int = 15_000, extraArguments: [String] = [], timeout: Double = 120) async throws -> String {
+                 virtualTimeBudget: Int = 15_000, extraArguments: [String] = [], timeout: Double = 120,
+                 root: String = "<html") async throws -> String {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-chromium-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let arguments = Self.arguments(profile: profile, deviceScaleFactor: deviceScaleFactor, windowSize: windowSize)
             + ["--virtual-time-budget=\(virtualTimeBudget)"] + extraArguments + ["--dump-dom", url]
         let result = try await ExternalProcess.run(executable, arguments, timeout: timeout)
-        guard result.status == 0, result.stdout.contains("<html") else {
+        guard result.status == 0, result.stdout.contains(root) else {
             throw Failure(message: "chromium failed at DPR \(deviceScaleFactor) loading \(url): \(result)")
         }
         return result.stdout

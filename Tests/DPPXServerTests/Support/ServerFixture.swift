@@ -108,12 +108,13 @@ final class ServerFixture: Sendable {
     /// A server over this ROOT with test-friendly settings.
     func server(cachePolicy: CachePolicy = .revalidate, accessLog: AccessLog? = nil,
                 idleTimeout: Duration = .seconds(30), development: DevelopmentOptions? = nil,
-                rewrite: RewriteOptions? = nil) -> ImageServer {
+                rewrite: RewriteOptions? = nil, inspector: Bool = true) -> ImageServer {
         var logger = Logger(label: "dppx.test")
         logger.logLevel = .critical
         var options = ServerOptions(root: root, host: "127.0.0.1", port: 0, cachePolicy: cachePolicy,
                                     idleTimeout: idleTimeout, manifestRecheckInterval: .zero, development: development)
         options.rewrite = rewrite
+        options.inspector = inspector
         return ImageServer(options: options, logger: logger, accessLog: accessLog)
     }
 }
