@@ -48,6 +48,8 @@ public final class Builder: Sendable {
 
         let (previous, previousWarnings, partialFiles) = Self.previousManifest(in: folder, shard: shard)
         var warnings = previousWarnings
+        // Told as found, as a master's warnings are: the report's list is not printed.
+        for warning in previousWarnings { onEvent(.warning(warning)) }
         let previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         let fingerprint = settingsFingerprint()
         let oldCache = BuildCache.load(from: cachePath)
@@ -155,6 +157,7 @@ public final class Builder: Sendable {
         let (removed, kept) = Self.removeOrphans(previous: previous, current: manifest, in: folder)
         report.removed = removed
         warnings += kept
+        for warning in kept { onEvent(.warning(warning)) }
         if let shard {
             let partial = PartialManifest(shard: shard, settings: fingerprint,
                                           sources: ContentHash.sha256(PartialManifest.listing(sources.map(\.relativePath))),
@@ -167,7 +170,9 @@ public final class Builder: Sendable {
             for name in partialFiles { try? AtomicFile.remove(folder.path(name)) }
         }
         do { try cache.save(to: cachePath) } catch {
-            warnings.append(FileProblem(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
+            let warning = FileProblem(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)")
+            warnings.append(warning)
+            onEvent(.warning(warning))
         }
         report.manifest = manifest
         let listed = Set(manifest.images.map(\.source))

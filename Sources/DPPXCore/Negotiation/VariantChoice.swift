@@ -118,9 +118,15 @@ public struct VariantChoice: Sendable, Equatable {
         return copy
     }
 
-    /// Whether `variant`'s pixels divided by its density are exactly `cssSize`.
+    /// Whether `variant`'s pixels divided by its density are exactly `cssSize`. A product that
+    /// overflows (an image built in code with sizes no manifest may hold) is not exact.
     private static func divides(_ variant: Manifest.Variant, into cssSize: PixelSize) -> Bool {
-        variant.width * 1000 == cssSize.width * variant.density.milli && variant.height * 1000 == cssSize.height * variant.density.milli
+        func exact(_ pixels: Int, _ css: Int) -> Bool {
+            let left = pixels.multipliedReportingOverflow(by: 1000)
+            let right = css.multipliedReportingOverflow(by: variant.density.milli)
+            return !left.overflow && !right.overflow && left.partialValue == right.partialValue
+        }
+        return exact(variant.width, cssSize.width) && exact(variant.height, cssSize.height)
     }
 
     /// `image`'s variant in `format` whose size is the CSS size times its density exactly (the

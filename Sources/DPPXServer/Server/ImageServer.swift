@@ -31,7 +31,7 @@ public struct ImageServer: Sendable {
         self.options = options
         self.logger = logger
         self.accessLogger = accessLogger
-        let manifests = ManifestStore(root: options.root, recheckInterval: options.manifestRecheckInterval)
+        let manifests = ManifestStore(root: options.root, recheckInterval: options.manifestRecheckInterval, logger: logger)
         self.manifests = manifests
         self.session = options.development.map {
             DevelopmentSession(options: $0, manifests: manifests, logger: logger)
@@ -137,11 +137,11 @@ public struct ImageServer: Sendable {
             do { try await session.build(fatal: true) } catch { throw .buildFailed(error.description) }
         }
         try checkRoot()
-        let status = manifests.reload()
-        if status.isLoaded {
-            logger.info("\(status)")
-        } else {
-            logger.warning("\(status)")
+        // A manifest that cannot be used is logged by the store, once per version.
+        switch manifests.reload() {
+        case let status where status.isLoaded: logger.info("\(status)")
+        case .unreadable: break
+        case let status: logger.warning("\(status)")
         }
         if session == nil, case .failure(let error) = Result(catching: { () throws(TemplateError) in
             try InspectorTemplate.load(templatesFolder: options.templatesFolder)
