@@ -97,7 +97,7 @@ struct StaticResponder: Sendable {
         guard let entry = files.entry(relative) else { return .answer(.errorPage(.notFound, path: rawPath, isHead: isHead)) }
         if entry.isFolder {
             guard path.hasSuffix("/") else {
-                let location = rawPath + "/" + (uri.query.map { "?" + $0 } ?? "")
+                let location = Self.folderLocation(rawPath) + (uri.query.map { "?" + $0 } ?? "")
                 return .answer(Answer(status: .movedPermanently, headers: [.location: location], bytes: ByteBuffer(), isHead: isHead))
             }
             let index = relative + "index.html"
@@ -108,6 +108,13 @@ struct StaticResponder: Sendable {
         }
         guard entry.isRegularFile else { return .answer(.errorPage(.notFound, path: rawPath, isHead: isHead)) }
         return plainFile(entry, at: relative, request: request, decidedWith: decidedWith)
+    }
+
+    /// Where a folder's path without its slash redirects: the path with one leading `/` (and a
+    /// `\\` encoded), so `//icons` gives `/icons/`, never `//icons/`, which a browser reads as
+    /// another host.
+    static func folderLocation(_ rawPath: String) -> String {
+        "/" + rawPath.drop { $0 == "/" }.split(separator: "\\", omittingEmptySubsequences: false).joined(separator: "%5C") + "/"
     }
 
     /// `decidedWith`: the manifest the answer may be given again with (`Answer.decidedFrom`).
