@@ -213,9 +213,12 @@ struct StaticResponder: Sendable {
                 return .needsRead { eventLoop in prefixes.read(writing: exif, into: format, file: whole, files: files, on: eventLoop) }
             }
         }
-        // A size other than the manifest's means a build is rewriting the file: the manifest's
-        // hash cannot vouch for these bytes, so the file's own weak tag is used.
-        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes)
+        // A size other than the manifest's means a build is rewriting the file, and a file newer
+        // than its manifest was changed since the build (corrupted in place at the same size):
+        // the manifest's hash cannot vouch for these bytes, so the file's own weak tag is used.
+        let hashTrusted = file.size == choice.variant.bytes
+            && index.writtenBefore(manifestOf: String(relative), modified: file.modified)
+        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: hashTrusted)
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: variant.key)) {
             FileResponse.headers(file: file, path: path, length: body.count, cachePolicy: cachePolicy, decorate: variant.apply)
         }

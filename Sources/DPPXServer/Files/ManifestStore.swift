@@ -186,6 +186,7 @@ public final class ManifestStore: Sendable {
         let own = root + "/" + Manifest.fileName
         var images: [Manifest.Image] = []
         var used: [String] = []
+        var modified: [String: Int64] = [:]
         var problem: ManifestStatus?
         var skipped: [(path: String, reason: String)] = []
         let paths = fingerprints.keys.sorted()
@@ -203,7 +204,11 @@ public final class ManifestStore: Sendable {
             let folder = String((path as NSString).deletingLastPathComponent.dropFirst(root.count))
             let relative = folder.hasPrefix("/") ? String(folder.dropFirst()) : folder
             do throws(ManifestError) {
-                images += try Manifest.decode(bytes).images.map { $0.relocated(under: relative) }
+                let read = try Manifest.decode(bytes).images.map { $0.relocated(under: relative) }
+                if case .some(.some(let identity)) = fingerprints[path] {
+                    for image in read where modified[image.path] == nil { modified[image.path] = identity.modified }
+                }
+                images += read
                 used.append(path)
             } catch {
                 problem = problem ?? .unreadable(path: path, reason: error.description)
@@ -212,6 +217,6 @@ public final class ManifestStore: Sendable {
         }
         if images.isEmpty, let problem { return (.empty, problem, skipped) }
         if images.isEmpty && fingerprints.values.allSatisfy({ $0 == nil }) { return (.empty, .missing(path: own), skipped) }
-        return (ManifestIndex(Manifest(images: images)), .loaded(images: images.count, manifests: used), skipped)
+        return (ManifestIndex(Manifest(images: images), manifestModified: modified), .loaded(images: images.count, manifests: used), skipped)
     }
 }
