@@ -285,6 +285,8 @@ struct ServeVariantTests {
             #expect(response.status == .ok)
             #expect(response.text == ServerFixture.heroBody(Self.d1, .jpeg))
             #expect(response.headers[.contentDPR] == nil)
+            #expect(response.headers[.vary] == "Sec-CH-DPR", "the Vary every answer of this URL has")
+            #expect(response.headers[.cacheControl] == "private, no-cache", "no shared cache may keep the fallback (the policy is no-cache)")
         }
     }
 

@@ -3,6 +3,7 @@ import DPPXCore
 import DPPXRewrite
 import HTTPTypes
 import HummingbirdCore
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -45,13 +46,16 @@ struct StaticResponder: Sendable {
     private let rewriter = NIOLockedValueBox<(index: ManifestIndex, rewriter: PageRewriter)?>(nil)
     private let headerCache = ResponseHeaderCache()
     private let densityPrefixes = DensityInsertionCache()
+    /// Variant files found missing, each logged once.
+    private let missingVariants: MissingVariantLog
 
     /// The hints HTML pages ask for (`Accept-CH`), so Chromium sends its DPR with the page's
     /// image and CSS requests, and the widths fluid images are chosen by.
     static let acceptCH = "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width"
 
     init(files: RootedFileSystem, manifests: ManifestStore, pages: ServerPages, cachePolicy: CachePolicy,
-         addsReloadScript: Bool = false, rewrite: RewriteOptions? = nil) {
+         addsReloadScript: Bool = false, rewrite: RewriteOptions? = nil, logger: Logger? = nil) {
+        self.missingVariants = MissingVariantLog(logger: logger)
         self.files = files
         self.manifests = manifests
         self.pages = pages
@@ -178,6 +182,21 @@ struct StaticResponder: Sendable {
         }
     }
 
+    /// The answer for an image's URL whose chosen variant is missing on disk (mid-deploy, an
+    /// interrupted build): the URL's own file, with the `Vary` the choice has (every answer of
+    /// the URL names the same headers) and the private form of the cache policy, so no shared
+    /// cache keeps it for other clients; the missing file is logged once. Nil when the URL's own file is not a
+    /// regular file either (then a 404).
+    private func fallback(for relative: Substring, missing choice: VariantChoice, request: ClientRequest) -> Decision? {
+        guard let file = files.entry(relative), file.isRegularFile else { return nil }
+        missingVariants.report(choice.variant.path, answering: relative)
+        let fields = FileResponse.headers(file: file, path: relative, length: file.size, cachePolicy: cachePolicy.privateVariant) { fields in
+            if !choice.vary.isEmpty { fields[.vary] = choice.vary.joined(separator: ", ") }
+        }
+        let body = AnswerBody([.file(FileSlice(path: files.absolutePath(relative), file: file))])
+        return .answer(FileResponse(file: file, cached: ResponseHeaderCache.Headers(fields)).answer(to: request, body: body))
+    }
+
     /// The negotiated answer for an image's 1x URL; nil when `relative` is not one (or its
     /// chosen variant is missing on disk, in which case the plain file is the answer). A read
     /// first when the EXIF density's bytes need the variant's head, not in memory yet.
@@ -192,7 +211,10 @@ struct StaticResponder: Sendable {
         // vector, a size nobody stated, a variant not on disk) is the plain file's answer below.
         guard let image = index.image(atBasePath: String(relative)) else { return nil }
         let (negotiation, entry) = DiskNegotiation.negotiate(image, hints: ClientHints(request), files: files)
-        if case .ownFile(.variantMissing) = negotiation { variantMissing = true }
+        if case .ownFile(.variantMissing(let missed)) = negotiation {
+            variantMissing = true
+            return fallback(for: relative, missing: missed, request: request)
+        }
         guard case .variant(var choice) = negotiation, let file = entry else { return nil }
         let path = Substring(choice.variant.path)
         let absolutePath = files.absolutePath(path)

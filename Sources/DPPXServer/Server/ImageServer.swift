@@ -64,7 +64,7 @@ public struct ImageServer: Sendable {
         let pages = ServerPages(manifests: manifests, files: files, session: session, templatesFolder: options.templatesFolder)
         let responder = StaticResponder(files: files, manifests: manifests, pages: pages,
                                         cachePolicy: options.cachePolicy, addsReloadScript: session != nil,
-                                        rewrite: options.rewrite)
+                                        rewrite: options.rewrite, logger: logger)
         let maximumConnections = options.maximumConnections ?? DescriptorLimit.maximumConnections(for: DescriptorLimit.raiseToHard())
         let connection = ServerChannel(
             timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000),
