@@ -3,6 +3,7 @@ import DPPXFiles
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import NIOPosix
 
 /// Every `dppx-manifest.json` under ROOT, each re-read when it changes on disk.
 ///
@@ -142,7 +143,11 @@ public final class ManifestStore: Sendable {
         }
     }
 
-    /// Searches ROOT for manifests on a background queue, one search at a time.
+    /// Searches ROOT for manifests on NIO's thread pool, one search at a time. Not on a
+    /// Dispatch queue: the first use of libdispatch sets up its event loop, which needs three
+    /// descriptors, and libdispatch traps (SIGILL, no message) when they are not there, as under
+    /// a descriptor limit with every connection open; the server's tasks run on NIO's event
+    /// loops, so a search could be that first use.
     private func startDiscovery() {
         let starts = state.withLockedValue { state -> Bool in
             guard !state.discovering else { return false }
@@ -150,7 +155,7 @@ public final class ManifestStore: Sendable {
             return true
         }
         guard starts else { return }
-        DispatchQueue.global(qos: .utility).async { [self] in
+        NIOThreadPool.singleton.submit { [self] _ in
             search()
             state.withLockedValue { $0.discovering = false }
         }
