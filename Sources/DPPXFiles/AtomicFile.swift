@@ -29,8 +29,14 @@ public enum AtomicFile {
         return folder.holds(bytes, named: name)
     }
 
-    /// The whole file; a clear error naming it when it cannot be read.
+    /// The whole file; a clear error naming it when it cannot be read. Only a regular file is
+    /// read: a named pipe would block and a device (a link to `/dev/zero`) never end, so either
+    /// is refused with what it is.
     public static func read(_ path: String) throws(FileError) -> [UInt8] {
+        if let kind = (try? FileStatus(path: path))?.kind, kind != .regularFile, kind != .folder {
+            throw FileError(path: path, operation: .read, .invalidArgument,
+                            detail: "it is \(kind.spelled), not a regular file; replace it with the file itself")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             let code: Errno = switch (try? FileStatus(path: path))?.isFolder {
             case nil: .noSuchFileOrDirectory

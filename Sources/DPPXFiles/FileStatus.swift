@@ -14,7 +14,22 @@ import Darwin
 public struct FileStatus: Hashable, Sendable {
     /// What the path names.
     public enum Kind: Hashable, Sendable {
-        case regularFile, folder, symbolicLink, other
+        case regularFile, folder, symbolicLink, namedPipe, characterDevice, blockDevice, socket, other
+
+        /// What it is, for a message saying why it cannot be read as a file ("a named pipe
+        /// (FIFO)", "a character device such as /dev/zero").
+        public var spelled: String {
+            switch self {
+            case .regularFile: "a regular file"
+            case .folder: "a folder"
+            case .symbolicLink: "a symbolic link"
+            case .namedPipe: "a named pipe (FIFO)"
+            case .characterDevice: "a character device (such as /dev/zero)"
+            case .blockDevice: "a block device"
+            case .socket: "a socket"
+            case .other: "not a regular file"
+            }
+        }
     }
 
     public let kind: Kind
@@ -62,6 +77,10 @@ public struct FileStatus: Hashable, Sendable {
         case S_IFREG: kind = .regularFile
         case S_IFDIR: kind = .folder
         case S_IFLNK: kind = .symbolicLink
+        case S_IFIFO: kind = .namedPipe
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
+        case S_IFSOCK: kind = .socket
         default: kind = .other
         }
         size = Int(info.st_size)

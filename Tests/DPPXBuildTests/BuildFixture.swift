@@ -22,6 +22,22 @@ final class BuildFixture {
         try Builder(options: options(plan, maxPixels: maxPixels)).run()
     }
 
+    /// A build, with the warnings it told as events (what `dppx build` prints).
+    func buildTellingWarnings() throws -> (report: BuildReport, told: [FileProblem]) {
+        let told = Told()
+        let report = try Builder(options: options()).run { event in
+            if case .warning(let warning) = event { told.append(warning) }
+        }
+        return (report, told.warnings)
+    }
+
+    final class Told: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [FileProblem] = []
+        var warnings: [FileProblem] { lock.withLock { list } }
+        func append(_ warning: FileProblem) { lock.withLock { list.append(warning) } }
+    }
+
     func decoded(_ relative: String) throws -> DecodedFile { try DecodedFile(output(relative)) }
 
     func manifestOnDisk() throws -> Manifest {

@@ -29,11 +29,28 @@ struct OutputSafetyTests {
             extra.path = "../" + (victim as NSString).lastPathComponent
             image.variants.append(extra)
         }
-        let report = try fixture.build()
+        let (report, told) = try fixture.buildTellingWarnings()
         #expect(FileManager.default.fileExists(atPath: victim), "a file outside OUT was removed")
         let warning = try #require(report.warnings.first { $0.file.hasSuffix(Manifest.fileName) }?.reason, "\(report.warnings)")
         #expect(warning.contains("not a path inside the output folder"), "\(warning)")
+        #expect(told.contains { $0.file.hasSuffix(Manifest.fileName) && $0.reason == warning }, "the warning is told, not only recorded: \(told)")
         #expect(report.removed.isEmpty)
+    }
+
+    @Test("a previous manifest with a width of 2^63-1 or a density of 1e308 is not used, with a warning naming the field; everything is rebuilt")
+    func manifestHugeNumbers() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("a@2x.jpg"), width: 100, height: 50)
+        try fixture.build()
+        let text = try String(contentsOfFile: fixture.output(Manifest.fileName), encoding: .utf8)
+        for (old, new, field) in [("\"sourceDensity\" : 2", "\"sourceDensity\" : 1e308", "images.0.sourceDensity"),
+                                  ("\"width\" : 50", "\"width\" : 9223372036854775807", "images.0.")] {
+            try TestImages.writeBytes(Array(text.replacingOccurrences(of: old, with: new).utf8), to: fixture.output(Manifest.fileName))
+            let (report, told) = try fixture.buildTellingWarnings()
+            let warning = try #require(told.first { $0.file.hasSuffix(Manifest.fileName) }, "\(told)")
+            #expect(warning.reason.contains(field) && warning.reason.contains("rebuilding everything"), "\(warning)")
+            #expect(report.built == ["a@2x.jpg"])
+        }
     }
 
     @Test("absolute manifest paths are refused too")

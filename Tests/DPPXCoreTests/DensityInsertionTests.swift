@@ -41,12 +41,13 @@ struct DensityInsertionTests {
         #expect(insertion.prefix.count == 2 + 118)
     }
 
-    @Test("only the first bytes are needed: the same answer from a head cut inside the pixel data")
+    @Test("only the first bytes are needed: the same answer from a head cut inside the pixel data or just past the scan's start")
     func jpegFromHead() throws {
         let file = Self.jpeg([Self.app0, Self.quantisation]) + Array(repeating: 0x11, count: 100_000)
         let whole = try DensityInsertion(inserting: Self.exif, into: .jpeg, head: file)
         let head = try DensityInsertion(inserting: Self.exif, into: .jpeg, head: file.prefix(DensityInsertion.headLength))
-        let short = try DensityInsertion(inserting: Self.exif, into: .jpeg, head: file.prefix(40))
+        // Up to the start of the scan is enough; less could hide an Exif segment.
+        let short = try DensityInsertion(inserting: Self.exif, into: .jpeg, head: file.prefix(2 + Self.app0.count + Self.quantisation.count + 6))
         #expect(whole == head)
         #expect(whole == short)
     }
@@ -109,6 +110,46 @@ struct DensityInsertionTests {
         for format in [ImageFormat.webp, .avif, .gif] {
             #expect(throws: DensityInsertionError.formatCarriesNoDensity(format)) {
                 try DensityInsertion(inserting: Self.exif, into: format, head: [0, 1, 2])
+            }
+        }
+    }
+}
+
+extension DensityInsertionTests {
+    @Test("EXIF behind a 12 KB ICC segment or a 9 KB comment is found: no second block")
+    func jpegExifBehindLargeSegments() {
+        let exifSegment = Self.segment(0xE1, Array("Exif".utf8) + [0, 0, 1, 2])
+        let icc = Self.segment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 1] + [UInt8](repeating: 7, count: 12_000))
+        let comment = Self.segment(0xFE, [UInt8](repeating: 0x41, count: 9_000))
+        for large in [icc, comment] {
+            let file = Self.jpeg([Self.app0, large, exifSegment, Self.quantisation])
+            #expect(throws: DensityInsertionError.alreadyHasExif(.jpeg)) {
+                try DensityInsertion(inserting: Self.exif, into: .jpeg, head: file)
+            }
+        }
+        // Without EXIF, the same large segment leaves the insertion right after APP0.
+        let plain = Self.jpeg([Self.app0, icc, Self.quantisation])
+        #expect((try? DensityInsertion(inserting: Self.exif, into: .jpeg, head: plain))?.resumeOffset == 2 + Self.app0.count)
+    }
+
+    @Test("metadata running past the head is refused (the server then says Content-DPR), never given a second block")
+    func metadataPastHead() {
+        let huge = Self.segment(0xE2, [UInt8](repeating: 7, count: 60_000))
+        let file = Self.jpeg([Self.app0] + Array(repeating: huge, count: 20) + [Self.quantisation])
+        #expect(throws: DensityInsertionError.metadataBeyondHead(.jpeg)) {
+            try DensityInsertion(inserting: Self.exif, into: .jpeg, head: file)
+        }
+    }
+
+    @Test("a PNG with eXIf behind a long text chunk, or after IDAT, is refused: no second eXIf")
+    func pngExifBehindTextOrAfterPixels() {
+        let text = Self.chunk("tEXt", Array("Comment".utf8) + [0] + [UInt8](repeating: 0x41, count: 20_000))
+        let exif = Self.chunk("eXIf", Self.exif.tiff)
+        let behindText = Self.pngSignature + Self.header + text + exif + Self.chunk("IDAT", [1, 2, 3, 4]) + Self.chunk("IEND", [])
+        let afterPixels = Self.pngSignature + Self.header + Self.chunk("IDAT", [1, 2, 3, 4]) + exif + Self.chunk("IEND", [])
+        for file in [behindText, afterPixels] {
+            #expect(throws: DensityInsertionError.alreadyHasExif(.png)) {
+                try DensityInsertion(inserting: Self.exif, into: .png, head: file)
             }
         }
     }

@@ -180,3 +180,28 @@ extension NegotiationChoiceTests {
         #expect(markup.contains("<source type=\"image/webp\" srcset=\"images/hero.webp 1x, images/hero@1.5x.webp 1.5x, images/hero@2x.jpg 2x\">"), "\(markup)")
     }
 }
+
+extension NegotiationChoiceTests {
+    @Test("Vary is the image's, not the chosen file's: a WebP that stops at 1x still varies on the density headers")
+    func varyWhateverIsChosen() throws {
+        var image = Self.hero(formats: [.jpeg, .webp])
+        // The 1.5x and 2x WebP were not smaller than their JPEG, so the build left them out.
+        image.variants.removeAll { $0.format == .webp && $0.density != Density(1) }
+        let webp = ["image/webp,*/*"]
+        let oneX = try #require(Self.choose(image, dpr: "1", accept: webp))
+        let twoX = try #require(Self.choose(image, dpr: "2", accept: webp))
+        #expect(oneX.variant.path == "images/hero.webp" && twoX.variant.path == "images/hero@2x.jpg")
+        #expect(oneX.vary == ["Sec-CH-DPR", "Accept"], "a cache keyed on Accept alone hands this 1x WebP to DPR 2 clients")
+        #expect(oneX.vary == twoX.vary)
+        let fluid = Manifest.Image(source: "card.jpg", path: "card.jpg", sourceHash: "c", sourceDensity: Density(1),
+                                   cssSize: PixelSize(width: 960, height: 540), densityIndependent: false, fluid: true,
+                                   intent: .rule, skippedDensities: [], variants: [480, 960].map { width in
+                                       Manifest.Variant(path: "card-\(width)w.jpg", density: Density(1), format: .jpeg,
+                                                        size: PixelSize(width: width, height: width / 2), bytes: width, hash: "\(width)")
+                                   })
+        let widths = ["300", "900", "5000"].compactMap { width in
+            VariantNegotiator.negotiate(fluid, hints: ClientHints(query: nil, secCHWidth: [width])).choice?.vary
+        }
+        #expect(widths.count == 3 && Set(widths).count == 1 && widths[0] == ["Sec-CH-Width"], "\(widths)")
+    }
+}

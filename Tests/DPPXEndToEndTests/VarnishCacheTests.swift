@@ -80,6 +80,35 @@ struct VarnishCacheTests {
         return Data(bytes[..<2] + bytes[(4 + length)...])
     }
 
+    @Test("a variant missing on disk: its fallback is not cached for anyone, so DPR 2 gets the 2x file once it is back; logged once")
+    func missingVariantThroughVarnish() async throws {
+        let site = try RenderScenario(masters: ["photo@2x.jpg": (800, 500)], svg: false)
+        try await site.build(into: "public")
+        let twoXPath = site.scratch("public/photo@2x.jpg")
+        try FileManager.default.moveItem(atPath: twoXPath, toPath: site.scratch("aside.jpg"))
+        let server = try await ServeProcess(["public", "--cache-control", "public, max-age=600"], in: site.root)
+        let varnish = try await Varnish(backendPort: server.port)
+        do {
+            for _ in 0..<2 {
+                let fallback = try await varnish.get("/photo.jpg", ["Sec-CH-DPR": "2"])
+                #expect(fallback.status == 200 && !fallback.isCacheHit)
+                #expect(fallback.header("Cache-Control") == "private, max-age=600")
+                #expect(fallback.header("Vary") == "Sec-CH-DPR", "the same Vary as the variant's answer")
+            }
+            try FileManager.default.moveItem(atPath: site.scratch("aside.jpg"), toPath: twoXPath)
+            let back = try await varnish.get("/photo.jpg", ["Sec-CH-DPR": "2"])
+            #expect(back.header("Content-Location") == "/photo@2x.jpg", "the cache held the 1x fallback for a DPR 2 screen")
+            #expect(back.header("Cache-Control") == "public, max-age=600")
+            let lines = server.log().split(separator: "\n").filter { $0.contains("photo@2x.jpg is listed in a manifest but missing on disk") }
+            #expect(lines.count == 1, "\(server.log())")
+        } catch {
+            await varnish.stop()
+            throw error
+        }
+        await varnish.stop()
+        #expect(try await server.interrupt() == 0)
+    }
+
     static func checks(varnish: Varnish, server: ServeProcess, oneX: Data, twoX: Data) async throws {
 
         let first = try await varnish.get("/photo.jpg", ["Sec-CH-DPR": "1"])

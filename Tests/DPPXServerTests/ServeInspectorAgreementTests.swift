@@ -201,9 +201,10 @@ struct ServeInspectorAgreementTests {
         var seen = Set<String>()
         let twoX = try #require(Self.clients.first { $0.name == "Chromium at 2x, an <img sizes>" })
         let (page, reports) = try await Self.agreement(of: site, port: running.port, client: twoX, seen: &seen)
-        #expect(reports.contains(Report(image: "/plain/hero.jpg", sends: "/plain/hero.jpg", vary: "", signal: "none", cache: "shared")),
+        // The same Vary as the variant's answer, and private: no shared cache keeps the fallback.
+        #expect(reports.contains(Report(image: "/plain/hero.jpg", sends: "/plain/hero.jpg", vary: "Sec-CH-DPR, Accept", signal: "none", cache: "private")),
                 "\(reports.filter { $0.image == "/plain/hero.jpg" })")
-        #expect(page.contains("this browser gets <strong><code>plain/hero.jpg</code></strong> · plain/hero@2x."), "\(page)")
+        #expect(page.contains("this browser gets <strong><code>plain/hero.jpg</code></strong> · Vary: <code>Sec-CH-DPR, Accept</code> · plain/hero@2x."), "\(page)")
         #expect(page.contains("its file for this browser, is not on disk (a build may be writing it): the URL"), "\(page)")
         // Other images are answered as before.
         #expect(reports.contains { $0.image == "/plain/ruled.jpg" && $0.sends != "/plain/ruled.jpg" })

@@ -1,4 +1,6 @@
-import DPPXServer
+import DPPXCore
+@testable import DPPXServer
+import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -22,6 +24,19 @@ struct ServeStaticFileTests {
             #expect(redirect.headers[.location] == "/docs/")
             #expect(try await client.get("/docs?lang=fr").headers[.location] == "/docs/?lang=fr")
         }
+    }
+
+    @Test("GET //icons redirects to /icons/, never to //icons/ (another host to a browser)")
+    func doubleSlashRedirect() async throws {
+        let fixture = try ServerFixture()
+        let running = try await fixture.server().start()
+        let connection = try RawHTTPConnection(port: running.port)
+        for (path, location) in [("//icons", "/icons/"), ("///icons?a=1", "/icons/?a=1"), ("//docs", "/docs/"), ("/icons", "/icons/")] {
+            let answer = try await connection.request(path)
+            #expect(answer.status == 301 && answer.header("Location") == location, "\(path): \(answer.header("Location") ?? "none")")
+        }
+        #expect(StaticResponder.folderLocation("/\\evil.com") == "/%5Cevil.com/")
+        try await running.shutdown()
     }
 
     @Test("Content-Type follows the extension", arguments: [
@@ -84,13 +99,20 @@ struct ServeStaticFileTests {
         }
     }
 
-    @Test("a range with a stale If-Range gets the whole file")
+    @Test("a range with a stale If-Range gets the whole file; a weak tag never matches (RFC 9110 13.1.5), the date and a variant's strong tag do")
     func ifRange() async throws {
         let fixture = try ServerFixture()
         try await fixture.server().test { client in
-            let tag = try #require(try await client.get("/digits.txt").headers[.eTag])
-            let current = try await client.get("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, tag)])
-            #expect(current.status == .partialContent)
+            let first = try await client.get("/digits.txt")
+            let tag = try #require(first.headers[.eTag])
+            #expect(tag.hasPrefix("W/"))
+            let weak = try await client.get("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, tag)])
+            #expect(weak.status == .ok && weak.text == "0123456789", "a weak tag in If-Range: the whole file")
+            let dated = try await client.get("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, try #require(first.headers[.lastModified]))])
+            #expect(dated.status == .partialContent && dated.text == "01")
+            let strong = ServerFixture.heroETag(Density(2), .jpeg)
+            let variant = try await client.get("/images/hero.jpg", [(.range, "bytes=0-1"), (.ifRange, strong), (.init("Sec-CH-DPR")!, "2")])
+            #expect(variant.status == .partialContent && variant.headers[.eTag] == strong)
             let stale = try await client.get("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, "\"old\"")])
             #expect(stale.status == .ok)
             #expect(stale.text == "0123456789")

@@ -1,5 +1,6 @@
 import DPPXCore
 import DPPXServer
+import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -254,6 +255,27 @@ struct ServeVariantTests {
         }
     }
 
+    @Test("a variant corrupted in place at the same size loses the hash ETag: the old tag no longer validates it")
+    func corruptedInPlace() async throws {
+        let fixture = try ServerFixture()
+        let running = try await fixture.server().start()
+        let connection = try RawHTTPConnection(port: running.port)
+        let strong = ServerFixture.heroETag(Self.d2, .jpeg)
+        #expect(try await connection.request("/images/hero.jpg", headers: ["Sec-CH-DPR": "2"]).header("ETag") == strong)
+        // Later than the manifest by more than the file system's clock step.
+        try await Task.sleep(for: .milliseconds(30))
+        let path = fixture.root + "/" + ServerFixture.heroPath(Self.d2, .jpeg)
+        let body = ServerFixture.heroBody(Self.d2, .jpeg)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data(String(repeating: "X", count: body.utf8.count).utf8))
+        try handle.close()
+        let answer = try await connection.request("/images/hero.jpg", headers: ["Sec-CH-DPR": "2", "If-None-Match": strong])
+        #expect(answer.status == 200, "the old strong tag validated the corrupted bytes")
+        #expect(answer.header("ETag")?.hasPrefix("W/") == true, "\(answer.header("ETag") ?? "none")")
+        #expect(answer.text == String(repeating: "X", count: body.utf8.count))
+        try await running.shutdown()
+    }
+
     @Test("a variant file that is missing falls back to the 1x file as it is")
     func missingVariant() async throws {
         let fixture = try ServerFixture()
@@ -263,6 +285,8 @@ struct ServeVariantTests {
             #expect(response.status == .ok)
             #expect(response.text == ServerFixture.heroBody(Self.d1, .jpeg))
             #expect(response.headers[.contentDPR] == nil)
+            #expect(response.headers[.vary] == "Sec-CH-DPR", "the Vary every answer of this URL has")
+            #expect(response.headers[.cacheControl] == "private, no-cache", "no shared cache may keep the fallback (the policy is no-cache)")
         }
     }
 

@@ -49,6 +49,8 @@ public final class Builder: Sendable {
 
         let (previous, previousWarnings, partialFiles) = Self.previousManifest(in: outputFolder, shard: shard)
         var warnings = previousWarnings + refusedLinks.filter { inSlice($0.file) }
+        // Told as found, as a master's warnings are: the report's list is not printed.
+        for warning in previousWarnings { onEvent(.warning(warning)) }
         // In place, the variants beside the masters are not masters, and only they are dppx's to
         // replace or remove.
         let site = options.buildsInPlace ? InPlaceSite(previous: previous) : nil
@@ -163,6 +165,7 @@ public final class Builder: Sendable {
         let (removed, kept) = Self.removeOrphans(previous: previous, current: manifest, in: folder)
         report.removed = removed
         warnings += kept
+        for warning in kept { onEvent(.warning(warning)) }
         if let shard {
             let partial = PartialManifest(shard: shard, settings: fingerprint,
                                           sources: ContentHash.sha256(PartialManifest.listing(masters.map(\.relativePath))),
@@ -175,7 +178,9 @@ public final class Builder: Sendable {
             for name in partialFiles { try? AtomicFile.remove(folder.path(name)) }
         }
         do { try cache.save(to: cachePath) } catch {
-            warnings.append(FileProblem(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)"))
+            let warning = FileProblem(file: cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)")
+            warnings.append(warning)
+            onEvent(.warning(warning))
         }
         report.manifest = manifest
         let listed = Set(manifest.images.map(\.source))

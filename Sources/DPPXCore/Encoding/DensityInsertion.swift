@@ -2,10 +2,12 @@
 /// or reading it whole: `prefix` (the file's first `resumeOffset` bytes, then the new metadata),
 /// then the file from `resumeOffset` to its end.
 ///
-/// Worked out from the file's first bytes alone (`headLength` of them are enough for the files
-/// dppx writes): in a JPEG the APP1 segment goes right after SOI and any APP0 (JFIF) segments;
-/// in a PNG the `eXIf` chunk goes right after IHDR, before any pixel data, as the PNG
-/// specification requires.
+/// Worked out from the file's first bytes alone (`headLength` of them): in a JPEG the APP1
+/// segment goes right after SOI and any APP0 (JFIF) segments; in a PNG the `eXIf` chunk goes
+/// right after IHDR, before any pixel data, as the PNG specification requires. Every segment or
+/// chunk up to the image data is walked, whatever its size (a 12 KB ICC profile, a long
+/// comment), so an EXIF block behind it is found; a file whose metadata does not end within
+/// the head is refused rather than given a second block.
 public struct DensityInsertion: Hashable, Sendable {
     /// The bytes sent first: the file's bytes before `resumeOffset`, then the metadata.
     public let prefix: [UInt8]
@@ -13,9 +15,11 @@ public struct DensityInsertion: Hashable, Sendable {
     public let resumeOffset: Int
 
     /// How many of a file's first bytes `init(inserting:into:head:)` reads at most: the
-    /// insertion point is within the first hundred bytes of dppx's variants, and their tables
-    /// before the pixel data (where an existing EXIF block would be) within the first few KiB.
-    public static let headLength = 8 << 10
+    /// insertion point is within the first hundred bytes of dppx's variants, and everything
+    /// before the pixel data (where an existing EXIF block would be: ICC profiles, comments,
+    /// text chunks) within far less than this. A PNG's chunks after its pixel data are checked
+    /// within it too (all of them in a file no longer).
+    public static let headLength = 1 << 20
 
     /// The insertion of `exif` into a `format` file that starts with `head` (its first
     /// `headLength` bytes, or all of it when shorter). Throws when the format cannot carry
@@ -40,11 +44,13 @@ public struct DensityInsertion: Hashable, Sendable {
             let reader = ByteReader(bytes, order: .bigEndian)
             var insertAt: Int?
             var stoppedAt = segments.offset
+            var reachedScan = false
             // Segments up to the scan data: APP0s right after SOI are passed, an existing Exif refused.
             do {
                 while let found = try segments.next() {
                     if found.marker == .startOfScan || found.marker == .endOfImage {
                         stoppedAt = found.start
+                        reachedScan = true
                         break
                     }
                     if found.marker != .app0, insertAt == nil { insertAt = found.start }
@@ -54,6 +60,8 @@ public struct DensityInsertion: Hashable, Sendable {
             } catch {
                 return .failure(.notA(.jpeg))
             }
+            // Metadata running past the head may hide an Exif segment.
+            guard reachedScan else { return .failure(bytes.count >= headLength ? .metadataBeyondHead(.jpeg) : .notA(.jpeg)) }
             let point = insertAt ?? stoppedAt
             return point <= bytes.count ? .success(point) : .failure(.notA(.jpeg))
         }
@@ -68,10 +76,16 @@ public struct DensityInsertion: Hashable, Sendable {
                 guard let header = try chunks.next(), header.type == "IHDR", header.data.count == 13, header.end <= bytes.count else {
                     return .failure(.notA(.png))
                 }
-                // Chunks up to the pixel data: an existing eXIf refused.
-                while let chunk = try chunks.next(), chunk.type != "IDAT" {
+                // Every chunk, up to the pixel data and after it (where the specification
+                // allows eXIf too): an existing eXIf refused. Metadata running past the head
+                // before the pixel data may hide one.
+                var reachedPixels = false
+                while let chunk = try chunks.next() {
                     if chunk.type == "eXIf" { return .failure(.alreadyHasExif(.png)) }
+                    if chunk.type == "IDAT" { reachedPixels = true }
+                    if chunk.type == "IEND" { break }
                 }
+                guard reachedPixels else { return .failure(bytes.count >= headLength ? .metadataBeyondHead(.png) : .notA(.png)) }
                 return .success(header.end)
             } catch {
                 return .failure(.notA(.png))
@@ -95,6 +109,9 @@ public enum DensityInsertionError: Error, Equatable, CustomStringConvertible {
     case notA(ImageFormat)
     /// The file has EXIF already: a second block would be ambiguous.
     case alreadyHasExif(ImageFormat)
+    /// The metadata before the image data runs past `DensityInsertion.headLength`: an EXIF
+    /// block may be there.
+    case metadataBeyondHead(ImageFormat)
 
     public var description: String {
         switch self {
@@ -104,6 +121,8 @@ public enum DensityInsertionError: Error, Equatable, CustomStringConvertible {
             "the file does not start like a \(format.mediaType) file; rebuild it with dppx build"
         case .alreadyHasExif(let format):
             "the \(format.mediaType) file carries EXIF already, which dppx's variants never do; rebuild it with dppx build"
+        case .metadataBeyondHead(let format):
+            "the \(format.mediaType) file's metadata runs past its first \(DensityInsertion.headLength >> 10) KiB, which dppx's variants never do; rebuild it with dppx build"
         }
     }
 }

@@ -236,6 +236,7 @@ public struct Manifest: Codable, Hashable, Sendable {
         guard manifest.version == currentVersion else {
             throw .unsupportedVersion(manifest.version)
         }
+        try ManifestLimits.check(manifest.images, field: "images")
         return manifest
     }
 
@@ -264,6 +265,8 @@ public struct Manifest: Codable, Hashable, Sendable {
 public enum ManifestError: Error, Equatable, CustomStringConvertible {
     case malformed(detail: String)
     case unsupportedVersion(Int)
+    /// A number no build writes (`ManifestLimits`): `field` is its path (`images.3.width`).
+    case outOfRange(field: String, value: Int, expected: String)
 
     public var description: String {
         switch self {
@@ -271,6 +274,8 @@ public enum ManifestError: Error, Equatable, CustomStringConvertible {
             "is not a valid dppx manifest (\(detail)); rebuild it with 'dppx build'"
         case .unsupportedVersion(let version):
             "has version \(version), but this dppx reads version \(Manifest.currentVersion); rebuild it with this 'dppx build'"
+        case .outOfRange(let field, let value, let expected):
+            "is not a valid dppx manifest (\(field) is \(value), but a build writes \(expected)); rebuild it with 'dppx build'"
         }
     }
 }

@@ -14,8 +14,21 @@ public struct Density: Hashable, Comparable, Sendable, Codable, CustomStringConv
 
     public init(milli: Int) { self.milli = milli }
 
-    /// Rounds to the nearest thousandth.
-    public init(_ value: Double) { self.milli = Int((value * 1000).rounded()) }
+    /// Rounds to the nearest thousandth. Saturates rather than traps: a number that is not
+    /// finite, or whose thousandths do not fit `decodedRange`'s bounds, gives the nearest bound
+    /// (0 for NaN), so no input can stop the process.
+    public init(_ value: Double) {
+        let scaled = (value * 1000).rounded()
+        self.milli = scaled.isNaN ? 0 : Int(min(max(scaled, -Self.saturation), Self.saturation))
+    }
+
+    /// Where `init(_:)` stops: far past any density, well inside `Int`.
+    private static let saturation = 1e15
+
+    /// The densities a manifest may hold: from 0.001 to a million (an image's own density is
+    /// its width over a `[[rule]]`'s display width, so it can pass `maximum`). Anything else is
+    /// not from a build, and is refused when read (`init(from:)`).
+    public static let decodedRange = Density(milli: 1)...Density(milli: 1_000_000_000)
 
     /// The density as a number, for arithmetic on pixel sizes.
     public var value: Double { Double(milli) / 1000 }
@@ -55,9 +68,16 @@ public struct Density: Hashable, Comparable, Sendable, Codable, CustomStringConv
 
     public static func < (lhs: Density, rhs: Density) -> Bool { lhs.milli < rhs.milli }
 
+    /// Refuses a density outside `decodedRange`, naming the field through the decoder's path.
     public init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer().decode(Double.self)
-        self.init(value)
+        let container = try decoder.singleValueContainer()
+        let value = try container.decode(Double.self)
+        let density = Density(value)
+        guard value.isFinite, Self.decodedRange.contains(density) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected a density from 0.001 to 1000000, but got \(value)")
+        }
+        self = density
     }
 
     public func encode(to encoder: any Encoder) throws {

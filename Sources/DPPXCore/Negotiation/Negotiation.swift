@@ -13,16 +13,17 @@ public enum Negotiation: Sendable, Equatable {
         case sizeNotStated
         /// The manifest lists no variant of it.
         case noVariants
-        /// The variant chosen for the request (its path) is not on disk: the server found it
-        /// missing, as while a build rewrites OUT.
-        case variantMissing(String)
+        /// The variant chosen for the request is not on disk: the server found it missing, as
+        /// while a build rewrites OUT. The answer still varies as that choice does, and is
+        /// private (a shared cache would keep it after the variant is back).
+        case variantMissing(VariantChoice)
 
         public var description: String {
             switch self {
             case .vector: "a vector image: one file, sharp at every density"
             case .sizeNotStated: "its size was not stated (no @Nx name, rule or --source-density): served as it is, as a plain static server would"
             case .noVariants: "the manifest lists no variant of it"
-            case .variantMissing(let path): "\(path), its file for this browser, is not on disk (a build may be writing it): the URL's own file is sent"
+            case .variantMissing(let choice): "\(choice.variant.path), its file for this browser, is not on disk (a build may be writing it): the URL's own file is sent, private to this browser"
             }
         }
     }
@@ -32,6 +33,22 @@ public enum Negotiation: Sendable, Equatable {
         if case .variant(let choice) = self { choice } else { nil }
     }
 
-    /// The request headers the answer depends on: its `Vary`, empty for the own file.
-    public var vary: [String] { choice?.vary ?? [] }
+    /// The request headers the answer depends on: its `Vary`, empty for the own file (but the
+    /// missing variant's when that is why).
+    public var vary: [String] {
+        switch self {
+        case .variant(let choice), .ownFile(.variantMissing(let choice)): choice.vary
+        case .ownFile: []
+        }
+    }
+
+    /// Whether only the browser may keep the answer: a choice made from the cookie, or the own
+    /// file sent in place of a missing variant.
+    public var isPrivate: Bool {
+        switch self {
+        case .variant(let choice): choice.isPrivate
+        case .ownFile(.variantMissing): true
+        case .ownFile: false
+        }
+    }
 }

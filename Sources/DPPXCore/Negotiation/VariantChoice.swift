@@ -23,8 +23,13 @@
 /// - Width, for a fluid image: the smallest width at least `ClientWidth.devicePixels`, else
 ///   the largest; its density is never negotiated (the page sizes a fluid image), so
 ///   its `signal` is `.none`.
-/// - `vary` names exactly the request headers read, so shared caches key on them; a density
-///   decided by the cookie is `isPrivate`, because caches cannot key on one cookie well.
+/// - `vary` names the request headers read, so shared caches key on them: the same for every
+///   answer of one image to requests carrying the same headers, whichever file is chosen (the
+///   density headers when the image has more than one density or a file that is not its CSS
+///   size, the width headers when a fluid image has more than one width, `Accept` when it has
+///   more than one format). A `Vary` that depended on the file chosen would let a cache hand an
+///   answer without it (a 1x WebP of an image whose WebP stops at 1x) to every other client. A
+///   density decided by the cookie is `isPrivate`, because caches cannot key on one cookie well.
 public struct VariantChoice: Sendable, Equatable {
     /// The file to send.
     public let variant: Manifest.Variant
@@ -57,7 +62,7 @@ public struct VariantChoice: Sendable, Equatable {
             let rung = candidates.filter { $0.width >= width.devicePixels }.min { $0.width < $1.width } ?? widest
             let variant = accepted.compactMap { format in image.variants(in: format).first { $0.width == rung.width } }
                 .min(by: Self.fewerBytes) ?? rung
-            let widthNegotiated = candidates.contains { $0.width != variant.width }
+            let widthNegotiated = candidates.contains { $0.width != widest.width }
             self.variant = variant
             self.dpr = dpr
             self.width = width
@@ -87,7 +92,6 @@ public struct VariantChoice: Sendable, Equatable {
            let exact = Self.exactVariant(of: image, in: format, dpr: dpr.value) {
             variant = exact
         }
-        let densityNegotiated = image.variants(in: format).contains { $0.density != variant.density }
         let signal: DensitySignal
         if variant.size == image.cssSize {
             signal = .none
@@ -97,8 +101,10 @@ public struct VariantChoice: Sendable, Equatable {
         } else {
             signal = .contentDPR(variant.density)
         }
-        // The signal (and with it the format) depends on whether hints were sent.
-        var vary = densityNegotiated || signal != .none ? dpr.varyHeaders : []
+        // Whether any answer of this image depends on the density: another density, or a signal
+        // (and with it the format) that depends on whether hints were sent.
+        let densityNegotiated = image.variants.contains { $0.density != variant.density || $0.size != image.cssSize }
+        var vary = densityNegotiated ? dpr.varyHeaders : []
         if formats.count > 1 { vary.append("Accept") }
         self.variant = variant
         self.dpr = dpr
@@ -118,9 +124,15 @@ public struct VariantChoice: Sendable, Equatable {
         return copy
     }
 
-    /// Whether `variant`'s pixels divided by its density are exactly `cssSize`.
+    /// Whether `variant`'s pixels divided by its density are exactly `cssSize`. A product that
+    /// overflows (an image built in code with sizes no manifest may hold) is not exact.
     private static func divides(_ variant: Manifest.Variant, into cssSize: PixelSize) -> Bool {
-        variant.width * 1000 == cssSize.width * variant.density.milli && variant.height * 1000 == cssSize.height * variant.density.milli
+        func exact(_ pixels: Int, _ css: Int) -> Bool {
+            let left = pixels.multipliedReportingOverflow(by: 1000)
+            let right = css.multipliedReportingOverflow(by: variant.density.milli)
+            return !left.overflow && !right.overflow && left.partialValue == right.partialValue
+        }
+        return exact(variant.width, cssSize.width) && exact(variant.height, cssSize.height)
     }
 
     /// `image`'s variant in `format` whose size is the CSS size times its density exactly (the

@@ -70,6 +70,7 @@ public struct PartialManifest: Codable, Hashable, Sendable {
             throw .malformed(detail: "not a partial manifest of 'dppx build --shard': \(error)")
         }
         guard partial.version == currentVersion else { throw .unsupportedVersion(partial.version) }
+        try ManifestLimits.check(partial.images, field: "images")
         return partial
     }
 

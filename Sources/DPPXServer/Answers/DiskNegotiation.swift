@@ -8,7 +8,7 @@ enum DiskNegotiation {
         let negotiation = VariantNegotiator.negotiate(image, hints: hints)
         guard let choice = negotiation.choice else { return (negotiation, nil) }
         guard let file = files.entry(choice.variant.path), file.isRegularFile else {
-            return (.ownFile(.variantMissing(choice.variant.path)), nil)
+            return (.ownFile(.variantMissing(choice)), nil)
         }
         return (negotiation, file)
     }

@@ -43,8 +43,10 @@ struct FileResponse {
         }
         if request.method != .head, let header = request.range {
             let ifRange = request.ifRange
-            // A range applies only to the representation the client holds part of.
-            let sameRepresentation = ifRange == nil || ifRange == entityTag || ifRange == cached.lastModified
+            // A range applies only to the representation the client holds part of, compared
+            // strongly (RFC 9110 13.1.5): a weak tag never matches, so its client gets it whole.
+            let sameRepresentation = ifRange == nil || (ifRange == entityTag && !entityTag.hasPrefix("W/"))
+                || ifRange == cached.lastModified
             let size = body.count
             switch ByteRange(header: header, size: size) {
             case .satisfiable(let bytes) where sameRepresentation:

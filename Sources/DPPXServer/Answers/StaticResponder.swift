@@ -3,6 +3,7 @@ import DPPXCore
 import DPPXRewrite
 import HTTPTypes
 import HummingbirdCore
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -47,13 +48,16 @@ struct StaticResponder: Sendable {
     private let madePages = MadePageCache()
     private let headerCache = ResponseHeaderCache()
     private let densityPrefixes = DensityInsertionCache()
+    /// Variant files found missing, each logged once.
+    private let missingVariants: MissingVariantLog
 
     /// The hints HTML pages ask for (`Accept-CH`), so Chromium sends its DPR with the page's
     /// image and CSS requests, and the widths fluid images are chosen by.
     static let acceptCH = "Sec-CH-DPR, DPR, Sec-CH-Width, Sec-CH-Viewport-Width"
 
     init(files: RootedFileSystem, manifests: ManifestStore, pages: ServerPages, cachePolicy: CachePolicy,
-         addsReloadScript: Bool = false, rewrite: RewriteOptions? = nil) {
+         addsReloadScript: Bool = false, rewrite: RewriteOptions? = nil, logger: Logger? = nil) {
+        self.missingVariants = MissingVariantLog(logger: logger)
         self.files = files
         self.manifests = manifests
         self.pages = pages
@@ -103,7 +107,7 @@ struct StaticResponder: Sendable {
         guard let entry = files.entry(relative) else { return .answer(.errorPage(.notFound, path: rawPath, isHead: isHead)) }
         if entry.isFolder {
             guard path.hasSuffix("/") else {
-                let location = rawPath + "/" + (uri.query.map { "?" + $0 } ?? "")
+                let location = Self.folderLocation(rawPath) + (uri.query.map { "?" + $0 } ?? "")
                 return .answer(Answer(status: .movedPermanently, headers: [.location: location], bytes: ByteBuffer(), isHead: isHead))
             }
             let index = relative + "index.html"
@@ -114,6 +118,13 @@ struct StaticResponder: Sendable {
         }
         guard entry.isRegularFile else { return .answer(.errorPage(.notFound, path: rawPath, isHead: isHead)) }
         return plainFile(entry, at: relative, request: request, decidedWith: decidedWith)
+    }
+
+    /// Where a folder's path without its slash redirects: the path with one leading `/` (and a
+    /// `\\` encoded), so `//icons` gives `/icons/`, never `//icons/`, which a browser reads as
+    /// another host.
+    static func folderLocation(_ rawPath: String) -> String {
+        "/" + rawPath.drop { $0 == "/" }.split(separator: "\\", omittingEmptySubsequences: false).joined(separator: "%5C") + "/"
     }
 
     /// `decidedWith`: the manifest the answer may be given again with (`Answer.decidedFrom`).
@@ -186,6 +197,21 @@ struct StaticResponder: Sendable {
         }
     }
 
+    /// The answer for an image's URL whose chosen variant is missing on disk (mid-deploy, an
+    /// interrupted build): the URL's own file, with the `Vary` the choice has (every answer of
+    /// the URL names the same headers) and the private form of the cache policy, so no shared
+    /// cache keeps it for other clients; the missing file is logged once. Nil when the URL's own file is not a
+    /// regular file either (then a 404).
+    private func fallback(for relative: Substring, missing choice: VariantChoice, request: ClientRequest) -> Decision? {
+        guard let file = files.entry(relative), file.isRegularFile else { return nil }
+        missingVariants.report(choice.variant.path, answering: relative)
+        let fields = FileResponse.headers(file: file, path: relative, length: file.size, cachePolicy: cachePolicy.privateVariant) { fields in
+            if !choice.vary.isEmpty { fields[.vary] = choice.vary.joined(separator: ", ") }
+        }
+        let body = AnswerBody([.file(FileSlice(path: files.absolutePath(relative), file: file))])
+        return .answer(FileResponse(file: file, cached: ResponseHeaderCache.Headers(fields)).answer(to: request, body: body))
+    }
+
     /// The negotiated answer for an image's 1x URL; nil when `relative` is not one (or its
     /// chosen variant is missing on disk, in which case the plain file is the answer). A read
     /// first when the EXIF density's bytes need the variant's head, not in memory yet.
@@ -200,7 +226,10 @@ struct StaticResponder: Sendable {
         // vector, a size nobody stated, a variant not on disk) is the plain file's answer below.
         guard let image = index.image(atBasePath: String(relative)) else { return nil }
         let (negotiation, entry) = DiskNegotiation.negotiate(image, hints: ClientHints(request), files: files)
-        if case .ownFile(.variantMissing) = negotiation { variantMissing = true }
+        if case .ownFile(.variantMissing(let missed)) = negotiation {
+            variantMissing = true
+            return fallback(for: relative, missing: missed, request: request)
+        }
         guard case .variant(var choice) = negotiation, let file = entry else { return nil }
         let path = Substring(choice.variant.path)
         let absolutePath = files.absolutePath(path)
@@ -221,9 +250,12 @@ struct StaticResponder: Sendable {
                 return .needsRead { eventLoop in prefixes.read(writing: exif, into: format, file: whole, files: files, on: eventLoop) }
             }
         }
-        // A size other than the manifest's means a build is rewriting the file: the manifest's
-        // hash cannot vouch for these bytes, so the file's own weak tag is used.
-        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: file.size == choice.variant.bytes)
+        // A size other than the manifest's means a build is rewriting the file, and a file newer
+        // than its manifest was changed since the build (corrupted in place at the same size):
+        // the manifest's hash cannot vouch for these bytes, so the file's own weak tag is used.
+        let hashTrusted = file.size == choice.variant.bytes
+            && index.writtenBefore(manifestOf: String(relative), modified: file.modified)
+        let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: hashTrusted)
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: variant.key)) {
             FileResponse.headers(file: file, path: path, length: body.count, cachePolicy: cachePolicy, decorate: variant.apply)
         }

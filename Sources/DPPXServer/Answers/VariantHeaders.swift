@@ -6,7 +6,8 @@ import HTTPTypes
 struct VariantHeaders {
     let choice: VariantChoice
     let cachePolicy: CachePolicy
-    /// False when the file on disk no longer has the manifest's size (a build is rewriting it):
+    /// False when the file on disk no longer has the manifest's size (a build is rewriting it) or
+    /// is newer than the manifest (changed in place since):
     /// the manifest's hash then cannot vouch for the bytes.
     let hashTrusted: Bool
 

@@ -1,5 +1,6 @@
 /// The `Cache-Control` the server sends with files (`--cache-control`), and its private form
-/// for variants chosen from the `dpr` cookie.
+/// for variants chosen from the `dpr` cookie and for an image's own file sent in place of a
+/// missing variant.
 ///
 /// Shared caches can key a response on `Sec-CH-DPR` through `Vary`, but not on one cookie among
 /// many: a choice made from the cookie must only be stored by the browser that sent it.

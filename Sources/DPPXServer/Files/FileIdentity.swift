@@ -13,6 +13,9 @@ struct FileIdentity: Hashable, Sendable {
     let isFolder: Bool
     let isRegularFile: Bool
 
+    /// The modification time in nanoseconds since 1970.
+    var modified: Int64 { Int64(modifiedSeconds) * 1_000_000_000 + Int64(modifiedNanoseconds) }
+
     /// The file `path` reaches, links followed; nil when there is none.
     init?(path: String) {
         guard let status = try? FileStatus(path: path) else { return nil }

@@ -1,7 +1,9 @@
 import DPPXCore
 import DPPXFiles
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
+import NIOPosix
 
 /// Every `dppx-manifest.json` under ROOT, each re-read when it changes on disk.
 ///
@@ -12,6 +14,10 @@ import NIOConcurrencyHelpers
 /// every `recheckInterval` by its file's identity, size and modification time, so a
 /// long-running server never negotiates on a stale list while `dppx build` replaces one
 /// atomically. Dev mode reloads right after each build.
+///
+/// A manifest that cannot be used (unreadable, not JSON, a number no build writes) is skipped:
+/// its images are served as plain files, the others still negotiated, and `logger` gets one
+/// warning per version of that file, whether it was there at startup or appeared later.
 public final class ManifestStore: Sendable {
     /// The folder served.
     public let root: String
@@ -19,6 +25,8 @@ public final class ManifestStore: Sendable {
     public let recheckInterval: Duration
     /// Checks between two searches of ROOT for manifests.
     static let discoveryEvery = 10
+    /// Where skipped manifests are reported.
+    let logger: Logger?
 
     private struct State: Sendable {
         var index = ManifestIndex.empty
@@ -32,6 +40,8 @@ public final class ManifestStore: Sendable {
         /// Counts the searches that set `fingerprints`' paths: a timed check made with the
         /// paths of an earlier search must not undo a later one.
         var search = 0
+        /// The manifests skipped and logged, with the identity they had: each version once.
+        var reported: [String: FileIdentity?] = [:]
     }
 
     /// A timed check begun: the paths it looks at, and the search they came from.
@@ -44,9 +54,10 @@ public final class ManifestStore: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
-    public init(root: String, recheckInterval: Duration = .seconds(1)) {
+    public init(root: String, recheckInterval: Duration = .seconds(1), logger: Logger? = nil) {
         self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
         self.recheckInterval = recheckInterval
+        self.logger = logger
         reload()
     }
 
@@ -66,7 +77,8 @@ public final class ManifestStore: Sendable {
     @discardableResult
     public func reload() -> ManifestStatus {
         let fingerprints = fingerprints(of: discover())
-        let (index, status) = load(fingerprints)
+        let (index, status, skipped) = load(fingerprints)
+        report(skipped, fingerprints)
         state.withLockedValue {
             $0.index = index
             $0.status = status
@@ -118,19 +130,24 @@ public final class ManifestStore: Sendable {
     /// forget a manifest just found until the next search (`discoveryEvery` checks later).
     private func update(to fingerprints: [String: FileIdentity?], madeBy update: Update) {
         guard fingerprints != state.withLockedValue({ $0.fingerprints }) else { return }
-        let (index, status) = load(fingerprints)
+        let (index, status, skipped) = load(fingerprints)
         state.withLockedValue {
             switch update {
             case .search: $0.search += 1
             case .check(let search): guard search == $0.search else { return }
             }
+            self.report(skipped, fingerprints, in: &$0)
             $0.index = index
             $0.status = status
             $0.fingerprints = fingerprints
         }
     }
 
-    /// Searches ROOT for manifests on a background queue, one search at a time.
+    /// Searches ROOT for manifests on NIO's thread pool, one search at a time. Not on a
+    /// Dispatch queue: the first use of libdispatch sets up its event loop, which needs three
+    /// descriptors, and libdispatch traps (SIGILL, no message) when they are not there, as under
+    /// a descriptor limit with every connection open; the server's tasks run on NIO's event
+    /// loops, so a search could be that first use.
     private func startDiscovery() {
         let starts = state.withLockedValue { state -> Bool in
             guard !state.discovering else { return false }
@@ -138,7 +155,7 @@ public final class ManifestStore: Sendable {
             return true
         }
         guard starts else { return }
-        DispatchQueue.global(qos: .utility).async { [self] in
+        NIOThreadPool.singleton.submit { [self] _ in
             search()
             state.withLockedValue { $0.discovering = false }
         }
@@ -154,13 +171,29 @@ public final class ManifestStore: Sendable {
     /// The manifests under ROOT, found as `dppx rewrite` finds them.
     private func discover() -> [String] { ManifestDiscovery.find(under: root) }
 
-    /// Reads every manifest; the images of those that cannot be read are not negotiated, and
-    /// the status names the first such file.
-    private func load(_ fingerprints: [String: FileIdentity?]) -> (ManifestIndex, ManifestStatus) {
+    /// Logs each skipped manifest (path, and why) unless this version of it was logged already.
+    private func report(_ skipped: [(path: String, reason: String)], _ fingerprints: [String: FileIdentity?]) {
+        state.withLockedValue { report(skipped, fingerprints, in: &$0) }
+    }
+
+    private func report(_ skipped: [(path: String, reason: String)], _ fingerprints: [String: FileIdentity?], in state: inout State) {
+        for (path, reason) in skipped {
+            let identity = fingerprints[path] ?? nil
+            if let reported = state.reported[path], reported == identity { continue }
+            state.reported[path] = identity
+            logger?.warning("\(path) \(reason); skipped: its images are served as plain static files until it is fixed")
+        }
+    }
+
+    /// Reads every manifest; the images of those that cannot be read are not negotiated (they
+    /// are returned as `skipped`, with why), and the status names the first such file.
+    private func load(_ fingerprints: [String: FileIdentity?]) -> (ManifestIndex, ManifestStatus, [(path: String, reason: String)]) {
         let own = root + "/" + Manifest.fileName
         var images: [Manifest.Image] = []
         var used: [String] = []
+        var modified: [String: Int64] = [:]
         var problem: ManifestStatus?
+        var skipped: [(path: String, reason: String)] = []
         let paths = fingerprints.keys.sorted()
         for path in paths.filter({ $0 == own }) + paths.filter({ $0 != own }) {
             guard case .some(.some) = fingerprints[path] else { continue }
@@ -168,20 +201,27 @@ public final class ManifestStore: Sendable {
             do throws(FileError) {
                 bytes = try AtomicFile.read(path)
             } catch {
-                problem = problem ?? .unreadable(path: path, reason: "cannot be read (\(error.code)); check its permissions")
+                let reason = error.detail.map { "cannot be read: \($0)" } ?? "cannot be read (\(error.code)); check its permissions"
+                problem = problem ?? .unreadable(path: path, reason: reason)
+                skipped.append((path, reason))
                 continue
             }
             let folder = String((path as NSString).deletingLastPathComponent.dropFirst(root.count))
             let relative = folder.hasPrefix("/") ? String(folder.dropFirst()) : folder
             do throws(ManifestError) {
-                images += try Manifest.decode(bytes).images.map { $0.relocated(under: relative) }
+                let read = try Manifest.decode(bytes).images.map { $0.relocated(under: relative) }
+                if case .some(.some(let identity)) = fingerprints[path] {
+                    for image in read where modified[image.path] == nil { modified[image.path] = identity.modified }
+                }
+                images += read
                 used.append(path)
             } catch {
                 problem = problem ?? .unreadable(path: path, reason: error.description)
+                skipped.append((path, error.description))
             }
         }
-        if images.isEmpty, let problem { return (.empty, problem) }
-        if images.isEmpty && fingerprints.values.allSatisfy({ $0 == nil }) { return (.empty, .missing(path: own)) }
-        return (ManifestIndex(Manifest(images: images)), .loaded(images: images.count, manifests: used))
+        if images.isEmpty, let problem { return (.empty, problem, skipped) }
+        if images.isEmpty && fingerprints.values.allSatisfy({ $0 == nil }) { return (.empty, .missing(path: own), skipped) }
+        return (ManifestIndex(Manifest(images: images), manifestModified: modified), .loaded(images: images.count, manifests: used), skipped)
     }
 }

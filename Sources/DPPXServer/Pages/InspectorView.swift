@@ -143,7 +143,7 @@ struct InspectorView {
                 densitySignal: choice.map { Self.describe($0.signal) } ?? "",
                 hasDensitySignal: choice.map { $0.signal != .none } ?? false,
                 signalKind: choice.map { Self.kind(of: $0.signal) } ?? "none",
-                cacheKind: choice?.isPrivate == true ? "private" : "shared",
+                cacheKind: negotiation.isPrivate ? "private" : "shared",
                 variants: image.variants.map { variant in
                     Variant(url: "/" + URLEncoding.encodePath(variant.path), path: variant.path,
                             density: variant.density.description, format: variant.format.rawValue,

@@ -31,7 +31,7 @@ public struct ImageServer: Sendable {
         self.options = options
         self.logger = logger
         self.accessLog = accessLog
-        let manifests = ManifestStore(root: options.root, recheckInterval: options.manifestRecheckInterval)
+        let manifests = ManifestStore(root: options.root, recheckInterval: options.manifestRecheckInterval, logger: logger)
         self.manifests = manifests
         self.session = options.development.map {
             DevelopmentSession(options: $0, manifests: manifests, logger: logger)
@@ -65,7 +65,7 @@ public struct ImageServer: Sendable {
                                 inspector: options.inspector)
         let responder = StaticResponder(files: files, manifests: manifests, pages: pages,
                                         cachePolicy: options.cachePolicy, addsReloadScript: session != nil,
-                                        rewrite: options.rewrite)
+                                        rewrite: options.rewrite, logger: logger)
         let maximumConnections = options.maximumConnections ?? DescriptorLimit.maximumConnections(for: DescriptorLimit.raiseToHard())
         let connection = ServerChannel(
             timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000),
@@ -138,11 +138,11 @@ public struct ImageServer: Sendable {
             do { try await session.build(fatal: true) } catch { throw .buildFailed(error) }
         }
         try checkRoot()
-        let status = manifests.reload()
-        if status.isLoaded {
-            logger.info("\(status)")
-        } else {
-            logger.warning("\(status)")
+        // A manifest that cannot be used is logged by the store, once per version.
+        switch manifests.reload() {
+        case let status where status.isLoaded: logger.info("\(status)")
+        case .unreadable: break
+        case let status: logger.warning("\(status)")
         }
         if session == nil, case .failure(let error) = Result(catching: { () throws(TemplateError) in
             try InspectorTemplate.load(templatesFolder: options.templatesFolder)

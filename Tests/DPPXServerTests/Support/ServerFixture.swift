@@ -108,9 +108,10 @@ final class ServerFixture: Sendable {
     /// A server over this ROOT with test-friendly settings.
     func server(cachePolicy: CachePolicy = .revalidate, accessLog: AccessLog? = nil,
                 idleTimeout: Duration = .seconds(30), development: DevelopmentOptions? = nil,
-                rewrite: RewriteOptions? = nil, inspector: Bool = true) -> ImageServer {
-        var logger = Logger(label: "dppx.test")
-        logger.logLevel = .critical
+                rewrite: RewriteOptions? = nil, inspector: Bool = true, logger: Logger? = nil) -> ImageServer {
+        var quiet = Logger(label: "dppx.test")
+        quiet.logLevel = .critical
+        let logger = logger ?? quiet
         var options = ServerOptions(root: root, host: "127.0.0.1", port: 0, cachePolicy: cachePolicy,
                                     idleTimeout: idleTimeout, manifestRecheckInterval: .zero, development: development)
         options.rewrite = rewrite
