@@ -49,6 +49,10 @@ public final class Browser: Sendable {
     private let profile: String
 
     private static let running = NIOLockedValueBox<[ObjectIdentifier: Browser]>([:])
+    private static let interruption = NIOLockedValueBox(false)
+
+    /// Whether `stopAll()` has run: the failures that follow are the interruption's.
+    public static var interrupted: Bool { interruption.withLockedValue { $0 } }
 
     private init(process: Process, profile: String) {
         self.process = process
@@ -100,8 +104,10 @@ public final class Browser: Sendable {
         end()
     }
 
-    /// Ends every browser still running, at once: for a signal handler, before exiting.
+    /// Ends every browser still running, at once: for a signal handler, before exiting. From
+    /// then on `interrupted` is true, and a measurement in progress writes nothing.
     public static func stopAll() {
+        interruption.withLockedValue { $0 = true }
         for browser in running.withLockedValue({ running in defer { running = [:] }; return Array(running.values) }) {
             browser.end()
         }

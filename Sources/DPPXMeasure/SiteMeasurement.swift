@@ -59,6 +59,7 @@ public struct SiteMeasurement: Sendable {
             let measurer = PageMeasurer(connection: browser.connection, responder: responder, ladder: ladder)
             let results = await Self.measure(stale, with: measurer, timeout: timeout, parallel: parallelTabs)
             await browser.stop()
+            if Browser.interrupted { throw .browser("interrupted") }
             for (page, result) in results {
                 switch result {
                 case .success(let measured):
