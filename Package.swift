@@ -178,6 +178,17 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        .testTarget(
+            name: "DPPXMeasureTests",
+            dependencies: [
+                "DPPXMeasure", "DPPXCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         // Runs the real dppx executable, make, and headless Chromium.
         .testTarget(
             name: "DPPXEndToEndTests",
