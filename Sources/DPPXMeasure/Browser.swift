@@ -1,3 +1,4 @@
+import DPPXFiles
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -46,6 +47,8 @@ public final class Browser: Sendable {
     /// The DevTools connection.
     public let connection = DevToolsConnection()
     private let process: Process
+    /// The group Chromium leads (it makes one for its renderers and helpers).
+    private let group: NIOLockedValueBox<ProcessGroup?>
     private let profile: String
 
     private static let running = NIOLockedValueBox<[ObjectIdentifier: Browser]>([:])
@@ -56,6 +59,7 @@ public final class Browser: Sendable {
 
     private init(process: Process, profile: String) {
         self.process = process
+        self.group = NIOLockedValueBox(nil)
         self.profile = profile
     }
 
@@ -78,6 +82,7 @@ public final class Browser: Sendable {
             throw .browser("\(executable) did not start: \(error)")
         }
         let browser = Browser(process: process, profile: profile)
+        browser.group.withLockedValue { $0 = ProcessGroup(leader: process.processIdentifier) }
         running.withLockedValue { $0[ObjectIdentifier(browser)] = browser }
         do {
             guard let url = await endpoint.address(within: startTimeout) else {
@@ -113,10 +118,13 @@ public final class Browser: Sendable {
         }
     }
 
+    /// Ends the browser and every process it started (renderers outlive it for a moment, a
+    /// renderer stuck in a script's endless loop longer), then removes its profile.
     private func end() {
         if process.isRunning { process.terminate() }
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        group.withLockedValue { $0 }?.end()
         try? FileManager.default.removeItem(atPath: profile)
     }
 }

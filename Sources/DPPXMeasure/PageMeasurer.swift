@@ -19,10 +19,17 @@ struct PageMeasurer: Sendable {
     /// Measures `page` (root-relative), giving up after `timeout`.
     func measure(_ page: String, timeout: Duration) async throws(MeasureError) -> Outcome {
         guard responder.read(page) != nil else { throw .page(page, "there is no such file under the root") }
+        // A browser context of its own: a renderer process of its own, so a page stuck in a
+        // script cannot stall the pages measured beside it.
+        let context: String
         let target: String
         let session: String
         do {
-            guard let id = try await connection.send("Target.createTarget", ["url": "about:blank"])["targetId"]?.string else {
+            guard let created = try await connection.send("Target.createBrowserContext")["browserContextId"]?.string else {
+                throw MeasureError.page(page, "the browser made no context for it")
+            }
+            context = created
+            guard let id = try await connection.send("Target.createTarget", ["url": "about:blank", "browserContextId": .string(context)])["targetId"]?.string else {
                 throw MeasureError.page(page, "the browser opened no tab for it")
             }
             target = id
@@ -57,6 +64,7 @@ struct PageMeasurer: Sendable {
             result = .failure(.page(page, "\(error)"))
         }
         _ = try? await connection.send("Target.closeTarget", ["targetId": .string(target)])
+        _ = try? await connection.send("Target.disposeBrowserContext", ["browserContextId": .string(context)])
         connection.forget(session)
         return try result.get()
     }

@@ -89,8 +89,8 @@ struct MeasureCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.failure)
         }
         for failure in outcome.failures { Terminal.error(failure.description) }
-        let seconds = Double((ContinuousClock.now - started).components.attoseconds / 10_000_000_000_000_000) / 100
-            + Double((ContinuousClock.now - started).components.seconds)
+        let elapsed = (ContinuousClock.now - started).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         Terminal.out("measured \(outcome.measured.count) page\(outcome.measured.count == 1 ? "" : "s") (\(outcome.unchanged.count) unchanged, \(outcome.failures.count) failed) at \(outcome.widths) widths in \(String(format: "%.1f", seconds)) s\(outcome.written ? "; wrote \(output)" : "")")
         if !outcome.failures.isEmpty { throw ExitCode(ExitStatus.failure) }
     }

@@ -156,6 +156,31 @@ struct MeasureCommandTests {
         #expect(try Self.browsers(under: site.path).isEmpty)
     }
 
+    @Test("a page that never finishes is named after --timeout; the others are measured")
+    func timesOutAHangingPage() async throws {
+        let site = try Self.makeSite()
+        try "<!doctype html><script>while (true) {}</script>".write(toFile: site("hang.html"), atomically: true, encoding: .utf8)
+        let result = try await Self.measure(site, "--pages", "hang.html", "index.html", "--timeout", "5")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("hang.html: not measured: it did not load and measure within 5 s"), "\(result)")
+        #expect(result.stdout.contains("measured 1 page (0 unchanged, 1 failed)"), "\(result)")
+        #expect(try Self.browsers(under: site.path).isEmpty)
+    }
+
+    @Test("without Chromium, one line says how to install it and the exit status is 1")
+    func noBrowser() async throws {
+        let site = try Self.makeSite()
+        let empty = site("no-browsers")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let result = try await offPool {
+            try ChildProcess.run(DPPXExecutable.path, ["measure", site.path], environment: ["PATH": empty])
+        }
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.hasPrefix("dppx: error: no Chromium found") && result.stderr.contains("install it (apt install chromium) or pass --browser PATH"), "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: site(LayoutFile.fileName)))
+    }
+
     @Test("Ctrl-C while a page hangs ends dppx with 130 and leaves no browser")
     func interruptLeavesNoBrowser() async throws {
         let site = try Self.makeSite()
