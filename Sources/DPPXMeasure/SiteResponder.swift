@@ -111,18 +111,12 @@ public struct SiteResponder: Sendable {
     static func contentType(of path: String) -> String {
         let name = path.split(separator: "/").last ?? ""
         let ext = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last!).lowercased() : ""
+        if let format = ImageFormat(fileExtension: ext) { return format.mediaType }
         switch ext {
         case "html", "htm": return "text/html; charset=utf-8"
         case "css": return "text/css; charset=utf-8"
         case "js", "mjs": return "text/javascript; charset=utf-8"
         case "json": return "application/json"
-        case "svg": return "image/svg+xml"
-        case "png": return "image/png"
-        case "jpg", "jpeg": return "image/jpeg"
-        case "gif": return "image/gif"
-        case "webp": return "image/webp"
-        case "avif": return "image/avif"
-        case "jxl": return "image/jxl"
         case "woff2": return "font/woff2"
         case "woff": return "font/woff"
         case "ttf": return "font/ttf"
