@@ -5,6 +5,7 @@ import PackageDescription
 ///
 /// Arrows point one way: dppx -> DPPXServer -> DPPXBuild -> DPPXImaging -> CVips, and
 /// DPPXBuild -> DPPXRewrite (pages) -> CGumbo; DPPXBuild and DPPXServer -> DPPXFiles (files);
+/// dppx -> DPPXMeasure (layout measured in headless Chromium) -> DPPXFiles;
 /// and every module may use DPPXCore, which uses nothing of ours and does no I/O.
 let package = Package(
     name: "dppx",
@@ -96,6 +97,20 @@ let package = Package(
             name: "DPPXRewrite",
             dependencies: ["CGumbo", "DPPXCore"]
         ),
+        // Measuring pages in headless Chromium over the DevTools protocol (a WebSocket client on
+        // NIO), the site answered from disk through request interception: no server, no socket
+        // but the browser's own.
+        .target(
+            name: "DPPXMeasure",
+            dependencies: [
+                "DPPXFiles", "DPPXCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["EmbedTemplatesTool"]),
         .executableTarget(name: "EmbedTemplatesTool", path: "Plugins/EmbedTemplatesTool"),
         // The server: one responder decides every answer (the /_dppx/ pages too) and one NIO
@@ -123,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "dppx",
             dependencies: [
-                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXFiles", "DPPXCore",
+                "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXMeasure", "DPPXFiles", "DPPXCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
@@ -162,6 +177,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .testTarget(
+            name: "DPPXMeasureTests",
+            dependencies: [
+                "DPPXMeasure", "DPPXCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // Runs the real dppx executable, make, and headless Chromium.

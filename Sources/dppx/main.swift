@@ -23,7 +23,7 @@ struct DPPX: AsyncParsableCommand {
         \(DPPXVersion.current)
         Licensed under the Apache License, Version 2.0: https://www.apache.org/licenses/LICENSE-2.0
         """,
-        subcommands: [BuildCommand.self, MergeCommand.self, CSSCommand.self, HTMLCommand.self, RewriteCommand.self, ServeCommand.self]
+        subcommands: [BuildCommand.self, MergeCommand.self, CSSCommand.self, HTMLCommand.self, RewriteCommand.self, MeasureCommand.self, ServeCommand.self]
     )
 }
 

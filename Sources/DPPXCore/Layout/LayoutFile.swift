@@ -1,0 +1,127 @@
+/// `dppx-layout.json`: what measuring a site's pages found, per page and per image occurrence,
+/// and what each page's measurement depended on, so an unchanged page is not measured again.
+///
+/// Written with sorted keys, occurrences in source order and backgrounds in element order, so
+/// the same measurements give the same bytes. The schema is in docs/layout-file.md.
+public struct LayoutFile: Codable, Hashable, Sendable {
+    /// The name of the file, beside the manifest (or at the site's root).
+    public static let fileName = "dppx-layout.json"
+    /// The schema's version; a file of another version is measured again.
+    public static let currentVersion = 1
+
+    public var version: Int
+    /// By page path relative to the site's root, with `/`.
+    public var pages: [String: Page]
+
+    public init(pages: [String: Page] = [:]) {
+        self.version = Self.currentVersion
+        self.pages = pages
+    }
+
+    /// One page's measurements.
+    public struct Page: Codable, Hashable, Sendable {
+        /// A hash of everything the measurements depended on (`dependencies`' contents, the
+        /// image sizes served, the viewport ladder).
+        public var hash: String
+        /// Every file the page loaded, relative to the root (the page first), and the images
+        /// it was given at their master's size: what `hash` covers.
+        public var dependencies: [String]
+        /// The viewport's height, CSS px (`vh` is counted against it).
+        public var viewportHeight: Double
+        /// `hidden`: the browser drew no scrollbar, so the viewport width and `100vw` are one
+        /// number at every sample.
+        public var scrollbars: String
+        /// Every `<img>` the page rendered, by its place in the page's source.
+        public var images: [Image]
+        /// Every background layer that paints an image.
+        public var backgrounds: [Background]
+
+        public init(hash: String, dependencies: [String], viewportHeight: Double, scrollbars: String, images: [Image], backgrounds: [Background]) {
+            self.hash = hash
+            self.dependencies = dependencies
+            self.viewportHeight = viewportHeight
+            self.scrollbars = scrollbars
+            self.images = images
+            self.backgrounds = backgrounds
+        }
+    }
+
+    /// One `<img>` occurrence.
+    public struct Image: Codable, Hashable, Sendable {
+        /// The byte offset of its `<img` in the page's source: what identifies the occurrence
+        /// (the same file twice on a page is two occurrences).
+        public var offset: Int
+        /// Its `src` as written.
+        public var src: String
+        /// Its box at each measured viewport, in viewport order.
+        public var samples: [Sample]
+
+        public init(offset: Int, src: String, samples: [Sample]) {
+            self.offset = offset
+            self.src = src
+            self.samples = samples
+        }
+
+        /// The widths, for `SizesFitter`.
+        public var boxSamples: [BoxSample] { samples.map { BoxSample(viewport: $0.viewport, width: $0.width) } }
+    }
+
+    /// A box at one viewport width, CSS px.
+    public struct Sample: Codable, Hashable, Sendable {
+        public var viewport: Double
+        public var width: Double
+        public var height: Double
+
+        public init(viewport: Double, width: Double, height: Double) {
+            self.viewport = viewport
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// One layer of an element's `background-image` that paints an image.
+    public struct Background: Codable, Hashable, Sendable {
+        /// The element, as a selector path (`#id`, else `tag:nth-child(n)` steps from `html`).
+        public var element: String
+        /// The layer's index in the `background-image` list (0 is the top layer).
+        public var layer: Int
+        /// The image's URL path from the root (`/img/hero.jpg`), or the URL as computed when it
+        /// is not under the measured origin.
+        public var url: String
+        /// The layer's computed `background-size`.
+        public var size: String
+        /// At each measured viewport: the positioning area (`width`, `height`) and the size the
+        /// image is painted at.
+        public var samples: [BackgroundSample]
+
+        public init(element: String, layer: Int, url: String, size: String, samples: [BackgroundSample]) {
+            self.element = element
+            self.layer = layer
+            self.url = url
+            self.size = size
+            self.samples = samples
+        }
+
+        /// The painted widths, for `SizesFitter` and `MeasuredLadder`.
+        public var boxSamples: [BoxSample] { samples.map { BoxSample(viewport: $0.viewport, width: $0.paintedWidth) } }
+    }
+
+    /// A background layer at one viewport width, CSS px.
+    public struct BackgroundSample: Codable, Hashable, Sendable {
+        public var viewport: Double
+        /// The background positioning area (per `background-origin`; the viewport for `fixed`).
+        public var areaWidth: Double
+        public var areaHeight: Double
+        /// The image's painted size, from `BackgroundSize` and the image's natural size.
+        public var paintedWidth: Double
+        public var paintedHeight: Double
+
+        public init(viewport: Double, areaWidth: Double, areaHeight: Double, paintedWidth: Double, paintedHeight: Double) {
+            self.viewport = viewport
+            self.areaWidth = areaWidth
+            self.areaHeight = areaHeight
+            self.paintedWidth = paintedWidth
+            self.paintedHeight = paintedHeight
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import DPPXCore
+
+/// A page's measurements as they come in, viewport by viewport, kept per occurrence.
+struct Samples {
+    private(set) var viewports: Set<Double> = []
+    private var imageSources: [Int: String] = [:]
+    private var imageSamples: [Int: [LayoutFile.Sample]] = [:]
+    private var layerInfo: [LayerKey: (url: String, size: String)] = [:]
+    private var layerSamples: [LayerKey: [LayoutFile.BackgroundSample]] = [:]
+    /// Whether any viewport's document was narrower than the viewport (a scrollbar drawn).
+    private(set) var scrollbarsShown = false
+
+    private struct LayerKey: Hashable, Comparable {
+        var element: String
+        var layer: Int
+        static func < (a: LayerKey, b: LayerKey) -> Bool { (a.element, a.layer) < (b.element, b.layer) }
+    }
+
+    /// Adds `MeasureScript`'s report at `viewport`.
+    mutating func add(_ report: JSONValue, viewport: Double) {
+        viewports.insert(viewport)
+        if let client = report["clientWidth"]?.number, client < viewport { scrollbarsShown = true }
+        for image in report["images"]?.array ?? [] {
+            guard let fields = image.array, fields.count == 4, let offset = fields[0].number, let width = fields[1].number,
+                  let height = fields[2].number else { continue }
+            imageSources[Int(offset)] = fields[3].string ?? ""
+            imageSamples[Int(offset), default: []].append(LayoutFile.Sample(viewport: viewport, width: width, height: height))
+        }
+        for layer in report["backgrounds"]?.array ?? [] {
+            guard let fields = layer.array, fields.count == 8, let element = fields[0].string, let index = fields[1].number,
+                  let url = fields[2].string, let size = fields[3].string, let areaWidth = fields[4].number,
+                  let areaHeight = fields[5].number, let naturalWidth = fields[6].number, let naturalHeight = fields[7].number,
+                  let computed = BackgroundSize(computed: size),
+                  let painted = computed.painted(image: (naturalWidth, naturalHeight), area: (areaWidth, areaHeight)) else { continue }
+            let key = LayerKey(element: element, layer: Int(index))
+            layerInfo[key] = (SiteResponder.path(of: url).map { "/" + $0 } ?? url, size)
+            layerSamples[key, default: []].append(LayoutFile.BackgroundSample(
+                viewport: viewport, areaWidth: areaWidth, areaHeight: areaHeight, paintedWidth: painted.width, paintedHeight: painted.height))
+        }
+    }
+
+    var images: [LayoutFile.Image] {
+        imageSamples.keys.sorted().map { offset in
+            LayoutFile.Image(offset: offset, src: imageSources[offset] ?? "", samples: imageSamples[offset]!.sorted { $0.viewport < $1.viewport })
+        }
+    }
+
+    var backgrounds: [LayoutFile.Background] {
+        layerSamples.keys.sorted().map { key in
+            LayoutFile.Background(element: key.element, layer: key.layer, url: layerInfo[key]!.url, size: layerInfo[key]!.size,
+                                  samples: layerSamples[key]!.sorted { $0.viewport < $1.viewport })
+        }
+    }
+
+    /// The viewports not yet measured where some occurrence's width may change slope.
+    func refinements(resolution: Double) -> [Int] {
+        let fitter = SizesFitter()
+        var wanted = Set<Int>()
+        for image in images { wanted.formUnion(fitter.refinements(of: image.boxSamples, resolution: resolution).map { Int($0) }) }
+        for layer in backgrounds { wanted.formUnion(fitter.refinements(of: layer.boxSamples, resolution: resolution).map { Int($0) }) }
+        return wanted.filter { !viewports.contains(Double($0)) }.sorted()
+    }
+}

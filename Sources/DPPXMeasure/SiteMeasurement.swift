@@ -1,0 +1,115 @@
+import DPPXCore
+import DPPXFiles
+import Foundation
+
+/// Measures a site's pages in one headless Chromium, a few tabs at a time, and keeps the
+/// results in the layout file. A page whose dependencies hash as recorded is not measured
+/// again; the browser is started only when some page needs it, and the file written only
+/// when its bytes change.
+public struct SiteMeasurement: Sendable {
+    /// Pages, relative to the root, with `/`.
+    public var pages: [String]
+    public var responder: SiteResponder
+    /// Where the layout file is.
+    public var output: String
+    public var ladder = ViewportLadder()
+    /// How long one page may take to load and be measured.
+    public var timeout: Duration = .seconds(60)
+    /// Tabs measured at once.
+    public var parallelTabs = 2
+
+    public init(pages: [String], responder: SiteResponder, output: String) {
+        self.pages = pages
+        self.responder = responder
+        self.output = output
+    }
+
+    /// What a run did.
+    public struct Outcome: Sendable {
+        /// Pages measured, and pages whose recorded layout still held.
+        public var measured: [String] = []
+        public var unchanged: [String] = []
+        /// Pages that could not be measured, each named with why.
+        public var failures: [MeasureError] = []
+        /// Viewport widths measured, over all pages.
+        public var widths = 0
+        /// Whether the layout file was written.
+        public var written = false
+        /// The layout, as written (or as it was).
+        public var layout = LayoutFile()
+    }
+
+    /// Measures what changed; `browser` is asked for only when a page must be measured.
+    public func run(browser executable: @Sendable () throws(MeasureError) -> String) async throws(MeasureError) -> Outcome {
+        var outcome = Outcome()
+        let previous = Self.read(output)
+        var layout = LayoutFile()
+        var stale: [String] = []
+        for page in pages {
+            if let recorded = previous.pages[page],
+               recorded.hash == DependencyHash.of(recorded.dependencies, responder: responder, ladder: ladder) {
+                layout.pages[page] = recorded
+                outcome.unchanged.append(page)
+            } else {
+                stale.append(page)
+            }
+        }
+        if !stale.isEmpty {
+            let browser = try await Browser.start(executable: try executable())
+            let measurer = PageMeasurer(connection: browser.connection, responder: responder, ladder: ladder)
+            let results = await Self.measure(stale, with: measurer, timeout: timeout, parallel: parallelTabs)
+            await browser.stop()
+            if Browser.interrupted { throw .browser("interrupted") }
+            for (page, result) in results {
+                switch result {
+                case .success(let measured):
+                    layout.pages[page] = measured.layout
+                    outcome.measured.append(page)
+                    outcome.widths += measured.widths
+                case .failure(let error):
+                    outcome.failures.append(error)
+                }
+            }
+        }
+        outcome.layout = layout
+        let bytes = Self.encoded(layout)
+        do {
+            outcome.written = try AtomicFile.writeIfChanged(bytes, to: output)
+        } catch {
+            throw .layoutFile(output, "could not be written: \(error)")
+        }
+        return outcome
+    }
+
+    /// The layout file as written: pretty, sorted keys, slashes unescaped, a final newline.
+    public static func encoded(_ layout: LayoutFile) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(layout)) ?? Data()) + [UInt8(ascii: "\n")]
+    }
+
+    /// The layout file at `path`; empty when it is missing, unreadable or of another version
+    /// (every page is then measured).
+    static func read(_ path: String) -> LayoutFile {
+        guard let bytes = try? AtomicFile.read(path),
+              let layout = try? JSONDecoder().decode(LayoutFile.self, from: Data(bytes)),
+              layout.version == LayoutFile.currentVersion else { return LayoutFile() }
+        return layout
+    }
+
+    private static func measure(_ pages: [String], with measurer: PageMeasurer, timeout: Duration,
+                                parallel: Int) async -> [(String, Result<PageMeasurer.Outcome, MeasureError>)] {
+        await withTaskGroup(of: (Int, Result<PageMeasurer.Outcome, MeasureError>).self) { group in
+            var results: [(Int, Result<PageMeasurer.Outcome, MeasureError>)] = []
+            for (index, page) in pages.enumerated() {
+                if index >= max(1, parallel), let done = await group.next() { results.append(done) }
+                group.addTask {
+                    do throws(MeasureError) { return (index, .success(try await measurer.measure(page, timeout: timeout))) }
+                    catch { return (index, .failure(error)) }
+                }
+            }
+            for await done in group { results.append(done) }
+            return results.sorted { $0.0 < $1.0 }.map { (pages[$0.0], $0.1) }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import DPPXCore
+import DPPXFiles
+import Foundation
+
+/// Answers the browser's requests for a site from its folder on disk, as `Fetch.requestPaused`
+/// hands them over: no server and no socket.
+///
+/// Pages, stylesheets, scripts and fonts are the files under the root (a path that leaves it,
+/// through `..` or a link, and every other origin answer 404, so nothing reaches the network).
+/// An image of a manifest is answered with an SVG of its plain file's pixel size and nothing
+/// else: its natural size is what the untouched page shows, without sending megabytes. An HTML
+/// page gets `data-dppx-at="OFFSET"` on each `<img>`, the byte offset of its tag in the source,
+/// which is how measurements name an occurrence.
+public struct SiteResponder: Sendable {
+    /// The origin pages are loaded from: made up, and never resolved (every request is answered
+    /// here).
+    public static let origin = "http://dppx.localhost"
+    /// The attribute that carries an `<img>`'s source offset.
+    public static let offsetAttribute = "data-dppx-at"
+
+    /// An answer.
+    public struct Answer: Sendable {
+        public var status: Int
+        public var contentType: String
+        public var body: [UInt8]
+        /// The root-relative path it was read from, sized for or not found at; nil for a path
+        /// outside the root or another origin.
+        public var dependency: String?
+    }
+
+    /// The site's root, canonical.
+    public let root: String
+    /// Image URL paths from the root (`img/hero.jpg`) to the pixel size to answer them at.
+    public let imageSizes: [String: PixelSize]
+    /// The byte offsets of a page's `<img` tags.
+    public let imageTagOffsets: @Sendable ([UInt8]) -> [Int]
+
+    public init(root: String, imageSizes: [String: PixelSize], imageTagOffsets: @escaping @Sendable ([UInt8]) -> [Int]) {
+        self.root = PathContainment.canonical(root)
+        self.imageSizes = imageSizes
+        self.imageTagOffsets = imageTagOffsets
+    }
+
+    /// The URL a page (a root-relative path) is loaded at.
+    public static func url(ofPage page: String) -> String {
+        origin + "/" + page.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/")
+    }
+
+    /// The root-relative path of a URL under `origin`, percent-decoded; nil for another origin.
+    public static func path(of url: String) -> String? {
+        guard url.hasPrefix(origin + "/") else { return nil }
+        var rest = url.dropFirst(origin.count + 1)
+        if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
+        var path = rest.removingPercentEncoding ?? String(rest)
+        if path.isEmpty || path.hasSuffix("/") { path += "index.html" }
+        return path
+    }
+
+    /// The answer to a request for `url`.
+    public func answer(_ url: String) -> Answer {
+        guard let path = Self.path(of: url) else { return Self.notFound }
+        if let size = imageSizes[path] {
+            let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(size.width)\" height=\"\(size.height)\"/>"
+            return Answer(status: 200, contentType: "image/svg+xml", body: Array(svg.utf8), dependency: path)
+        }
+        guard let bytes = read(path) else {
+            // A missing file under the root is a dependency too: its appearing changes the page.
+            var answer = Self.notFound
+            if PathContainment.escape(in: path) == nil { answer.dependency = path }
+            return answer
+        }
+        let type = Self.contentType(of: path)
+        let body = type.hasPrefix("text/html") ? marked(bytes) : bytes
+        return Answer(status: 200, contentType: type, body: body, dependency: path)
+    }
+
+    /// The bytes of the file at root-relative `path`; nil when it is missing, not a file, or
+    /// outside the root.
+    public func read(_ path: String) -> [UInt8]? {
+        guard PathContainment.escape(in: path) == nil else { return nil }
+        let full = root + "/" + path
+        guard PathContainment.relativePath(of: full, inside: root) != nil else { return nil }
+        return try? AtomicFile.read(full)
+    }
+
+    /// `page` with `data-dppx-at` on each `<img>`.
+    func marked(_ page: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(page.count + 32 * 16)
+        var copied = 0
+        for offset in imageTagOffsets(page).sorted() where offset >= copied && Self.isImageTag(page, at: offset) {
+            let insertion = offset + 4
+            result += page[copied..<insertion]
+            result += Array(" \(Self.offsetAttribute)=\"\(offset)\"".utf8)
+            copied = insertion
+        }
+        result += page[copied...]
+        return result
+    }
+
+    /// Whether `<img` followed by a space, `/` or `>` starts at `offset` (HTML parses
+    /// `<image>` as an `<img>` too; that one is left unmarked).
+    static func isImageTag(_ page: [UInt8], at offset: Int) -> Bool {
+        guard offset >= 0, offset + 4 < page.count, page[offset] == UInt8(ascii: "<") else { return false }
+        guard String(decoding: page[(offset + 1)..<(offset + 4)], as: UTF8.self).lowercased() == "img" else { return false }
+        return [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x0c, UInt8(ascii: "/"), UInt8(ascii: ">")].contains(page[offset + 4])
+    }
+
+    static let notFound = Answer(status: 404, contentType: "text/plain", body: Array("not found".utf8), dependency: nil)
+
+    static func contentType(of path: String) -> String {
+        let name = path.split(separator: "/").last ?? ""
+        let ext = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last!).lowercased() : ""
+        if let format = ImageFormat(fileExtension: ext) { return format.mediaType }
+        switch ext {
+        case "html", "htm": return "text/html; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "js", "mjs": return "text/javascript; charset=utf-8"
+        case "json": return "application/json"
+        case "woff2": return "font/woff2"
+        case "woff": return "font/woff"
+        case "ttf": return "font/ttf"
+        case "otf": return "font/otf"
+        default: return "application/octet-stream"
+        }
+    }
+}
