@@ -112,8 +112,11 @@ int cvips_cast(VipsImage *in, VipsBandFormat format, VipsImage **out) {
  * alpha) reduced to width x height RGBA by area averaging, colour weighted by alpha (as a
  * premultiplied resize), in one pass over the pixels: a placeholder's small copy of a decoded
  * master, at a fraction of the cost of a general resize. A pixel no visible pixel falls in is
- * transparent black. */
-int cvips_area_average_rgba(VipsImage *in, int frame_height, int width, int height, uint8_t *rgba) {
+ * transparent black. `histogram` (3 x 256) gets each level's count per colour band, weighted by
+ * alpha, over every pixel of the frame: the average colour is taken from it in linear light,
+ * which averages of sRGB numbers (these cells) cannot give. */
+int cvips_area_average_rgba(VipsImage *in, int frame_height, int width, int height, uint8_t *rgba,
+                            uint64_t *histogram) {
     int bands = in->Bands;
     if (in->BandFmt != VIPS_FORMAT_UCHAR || bands < 1 || bands > 4 || frame_height > in->Ysize
         || width < 1 || height < 1 || width > in->Xsize || height > frame_height) {
@@ -139,6 +142,9 @@ int cvips_area_average_rgba(VipsImage *in, int frame_height, int width, int heig
             cell[2] += a * pixel[grey ? 0 : 2];
             cell[3] += a;
             cell[4] += 1;
+            histogram[pixel[0]] += a;
+            histogram[256 + pixel[grey ? 0 : 1]] += a;
+            histogram[512 + pixel[grey ? 0 : 2]] += a;
         }
     }
     for (size_t i = 0; i < cells; i++) {

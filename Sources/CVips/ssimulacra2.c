@@ -5,7 +5,9 @@
  *   - sRGB to linear RGB; linear RGB to XYB (the opsin absorbance matrix and bias, cube root,
  *     bias removed), shifted into a positive range;
  *   - six scales, each half the previous one in both directions (2x2 means of linear RGB; the
- *     last row and column average what they have), stopping early under 8 pixels;
+ *     last row and column average what they have), as libjxl's loop takes them: a scale is
+ *     halved into the next only while both its sides are 8 pixels or more, so the last one
+ *     scored may be 4 to 7 pixels a side;
  *   - per scale and XYB channel: the means, variances and covariance under a Gaussian blur of
  *     sigma 1.5, the SSIM error map (its mean term without the division by mu1^2 + mu2^2, which
  *     misbehaves in dark regions), and the edge map comparing each image's distance from its
@@ -16,7 +18,8 @@
  * The blur is an 11-tap Gaussian (radius 5) with zeros beyond the left and right edges and a
  * mirror at the top and bottom ones, the way PyPI's `ssimulacra2` computes it (its planes are
  * transposed, so its vertical zero padding falls on columns); scores agree with that
- * implementation (tests check it).
+ * implementation from 256 pixels a side (tests check it). Under that, PyPI's stops a scale
+ * early (it checks the size after halving, libjxl before) and its later weights shift.
  *
  * Layout. The six scales stream together, top to bottom, and no scale's planes are held. A row
  * of both images goes to linear RGB and through scale 0: its 2x2 means are added into the next
@@ -428,12 +431,13 @@ static SSIM2_INLINE int ssim2_stream_row(ssim2_stream *s, const float *const rgb
         int last_input = next_row + SSIM2_GROUP - 1 + SSIM2_RADIUS;
         if ((last_input < height ? last_input : height - 1) > y) break;
         int count = height - next_row < SSIM2_GROUP ? height - next_row : SSIM2_GROUP;
-        /* Input rows, mirrored at the top and bottom (y = -1 reads y = 0); past the last output
-         * row of a short group they are valid rows whose results go unused. */
+        /* Input rows, mirrored at the top and bottom (y = -1 reads y = 0), again and again on a
+         * scale shorter than the blur (4 rows: y = -5 reads y = 3); past the last output row of a
+         * short group they are valid rows whose results go unused. */
         int slots[SSIM2_RING_ROWS];
         for (int k = 0; k < SSIM2_RING_ROWS; k++) {
-            int source = next_row - SSIM2_RADIUS + k;
-            if (source < 0) source = -source - 1;
+            int source = (next_row - SSIM2_RADIUS + k) % (2 * height);
+            if (source < 0) source += 2 * height;
             if (source >= height) source = 2 * height - source - 1;
             slots[k] = source % SSIM2_RING_ROWS;
         }
@@ -579,11 +583,15 @@ static int ssim2_score_once(const unsigned char *reference, const unsigned char 
                             int bands, float background, int threads, double *score) {
     ssim2_level a = {width, height, reference, bands, background, NULL};
     ssim2_level b = {width, height, distorted, bands, background, NULL};
-    /* The scales scored: each half the previous one, while both sides are 8 or more. */
+    /* The scales scored, each half the previous one, as libjxl's ComputeSSIMULACRA2 loops: the
+     * image is scored when both sides are 8 or more, and a scale is halved into the next while
+     * both its sides are, so the last one may be 4 to 7 pixels a side (3 scales at 15x15, 6 at
+     * 200x150). */
     int count = 0, widths[SSIM2_SCALES], heights[SSIM2_SCALES];
-    for (int w = width, h = height; count < SSIM2_SCALES && w >= 8 && h >= 8; w = (w + 1) / 2, h = (h + 1) / 2) {
+    for (int w = width, h = height; count < SSIM2_SCALES && width >= 8 && height >= 8; w = (w + 1) / 2, h = (h + 1) / 2) {
         widths[count] = w;
         heights[count++] = h;
+        if (w < 8 || h < 8) break;
     }
     /* Each scale's pooled sums per group of rows and tile, which the parts fill in. */
     size_t record_floats = 0;

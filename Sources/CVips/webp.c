@@ -364,3 +364,38 @@ int cvips_webp_input_rgba(const WebPPicture *from, int width, int height, uint8_
     cvips_webp_input_free(small);
     return failed ? -1 : 0;
 }
+
+/* Adds each level's count per colour band of a YUV input's pixels, as a decoder upsamples
+ * them, to `histogram` (3 x 256, each pixel counting 255, as an opaque pixel does in
+ * cvips_area_average_rgba): converted 64 rows at a time, so no RGB copy of the whole picture is
+ * held. */
+int cvips_webp_input_histogram(const WebPPicture *picture, uint64_t *histogram) {
+    if (picture->use_argb || !picture->y || !picture->u || !picture->v) {
+        vips_error("webpload", "the input is not YUV 4:2:0");
+        return -1;
+    }
+    for (int top = 0; top < picture->height; top += 64) {
+        int rows = MIN(64, picture->height - top);
+        WebPPicture view;
+        if (!WebPPictureView(picture, 0, top, picture->width, rows, &view)) {
+            vips_error("webpload", "could not take rows %d to %d of the picture", top, top + rows);
+            return -1;
+        }
+        if (!WebPPictureYUVAToARGB(&view)) {
+            WebPPictureFree(&view);
+            vips_error("webpload", "libwebp could not convert the picture to RGB");
+            return -1;
+        }
+        for (int y = 0; y < rows; y++) {
+            const uint32_t *row = view.argb + (size_t) y * (size_t) view.argb_stride;
+            for (int x = 0; x < view.width; x++) {
+                uint32_t pixel = row[x];
+                histogram[(pixel >> 16) & 255] += 255;
+                histogram[256 + ((pixel >> 8) & 255)] += 255;
+                histogram[512 + (pixel & 255)] += 255;
+            }
+        }
+        WebPPictureFree(&view);
+    }
+    return 0;
+}

@@ -63,5 +63,21 @@ public final class DecodedYUV: @unchecked Sendable {
         }
     }
 
+    /// Each level's count per colour band of the whole picture, as RGB (a placeholder's
+    /// colour), while it is still held.
+    func histogram(file: String) throws(ImagingError) -> [UInt64] {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let source = picture else {
+            throw ImagingError(file: file, reason: "has no pixels left: its WebP inputs were already taken")
+        }
+        return try Vips.attributed { () throws(ImagingError) -> [UInt64] in
+            var histogram = [UInt64](repeating: 0, count: 3 * 256)
+            let status = histogram.withUnsafeMutableBufferPointer { cvips_webp_input_histogram(source, $0.baseAddress) }
+            guard status == 0 else { throw ImagingError.libvips(file: file, "could not be read for its placeholder's colour: ") }
+            return histogram
+        }
+    }
+
     deinit { if let picture { cvips_webp_input_free(picture) } }
 }

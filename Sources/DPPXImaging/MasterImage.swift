@@ -22,7 +22,13 @@ public final class MasterImage: @unchecked Sendable {
 
     /// The pixels need no conversion: 8-bit sRGB or grey, no ICC profile, upright, one frame.
     /// Such a master's own-size output can be its pixel data as it is (see `PNGChunks`).
-    public let isDisplayReady: Bool
+    public var isDisplayReady: Bool { isShownAsDecoded && !hasICCProfile }
+    /// The decoded pixels are what a browser shows of the file itself: 8-bit sRGB or grey,
+    /// upright, one frame, through its ICC profile when it has one (a JPEG keeps its profile in
+    /// its own bytes, see `JPEGSegments`).
+    public let isShownAsDecoded: Bool
+    /// Whether the file embeds an ICC profile.
+    public let hasICCProfile: Bool
 
     /// Reads the header of `path` without decoding pixels, and refuses a master over one of
     /// `limits` (decompression bombs) before any pixel memory is allocated. SVGs are never
@@ -72,9 +78,9 @@ public final class MasterImage: @unchecked Sendable {
             }
         }
         // The header image is not kept: some loaders (WebP) hold a whole frame buffer for it.
-        self.isDisplayReady = frames == 1 && header.orientation == 1 && header.bandFormat == VIPS_FORMAT_UCHAR
-            && !header.hasICCProfile
+        self.isShownAsDecoded = frames == 1 && header.orientation == 1 && header.bandFormat == VIPS_FORMAT_UCHAR
             && (header.interpretation == VIPS_INTERPRETATION_sRGB || header.interpretation == VIPS_INTERPRETATION_B_W)
+        self.hasICCProfile = header.hasICCProfile
         self.format = format
         self.size = frame
         self.frames = frames

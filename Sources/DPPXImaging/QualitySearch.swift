@@ -37,8 +37,9 @@ public enum QualitySearch {
     /// quality, so they search again, and only they. 2: JPEG in 4:4:4 too, WebP and AVIF sampled in
     /// one square. 3: JPEG searched whole, and in 4:4:4 from 85. 4: WebP converted sharp where
     /// the plain conversion leaves little room. 5: AVIF searched in 4:4:4. 6: AVIF from 2x
-    /// searched as JPEG is, 4:2:0 first.
-    public static let version = 6
+    /// searched as JPEG is, 4:2:0 first. 7: SSIMULACRA2 scores images under 256 px a side on the
+    /// scales libjxl's loop takes (a last scale of 4 to 7 px).
+    public static let version = 7
 
     /// How close the search brings the quality: the answer is at most this much above the
     /// lowest passing quality. Two steps of JPEG's or WebP's quality are about 3 % of the bytes.

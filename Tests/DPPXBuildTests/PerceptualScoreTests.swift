@@ -16,8 +16,8 @@ struct PerceptualScoreTests {
 
     static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    @Test("identical pixels score 100; blurred, noisy and re-encoded pairs score what PyPI's ssimulacra2 scores, within 0.5",
-          arguments: [(250, 187), (640, 427)])
+    @Test("identical pixels score 100; blurred, noisy and re-encoded pairs score what PyPI's ssimulacra2 scores, within 0.5, from 256 px a side (under it, PyPI's stops a scale early)",
+          arguments: [(300, 256), (640, 427)])
     func agreesWithIndependentImplementation(width: Int, height: Int) throws {
         let folder = ScratchFolder("dppx-score")
         let original = ScenePicture.pixels(width: width, height: height)
@@ -40,6 +40,37 @@ struct PerceptualScoreTests {
         }
         // The scale orders what it should: a light JPEG above a heavy one, and both below identical.
         #expect(ours[4] > ours[3] && ours[4] < 100)
+    }
+
+    @Test("small images are scored on the scales libjxl's loop takes (a last scale of 4 to 7 px): dppx's score is a plain reference's",
+          arguments: [(15, 15, 3), (200, 150, 6), (40, 9, 2), (13, 100, 2), (33, 70, 4), (7, 30, 0)])
+    func smallImagesScoreAsLibjxl(width: Int, height: Int, scales: Int) throws {
+        let folder = ScratchFolder("dppx-score-small")
+        let original = ScenePicture.pixels(width: width, height: height)
+        let distorted = [ScenePicture.noisy(original, amplitude: 12), ScenePicture.blurred(original, width: width, height: height)]
+        try TestImages.writePixels(original, width: width, height: height, bands: 3, to: folder("original.png"))
+        let reference = try Self.pixels(folder("original.png"))
+        for (index, pixels) in distorted.enumerated() {
+            try TestImages.writePixels(pixels, width: width, height: height, bands: 3, to: folder("\(index).png"))
+            let ours = try PerceptualScore.ssimulacra2(reference: reference, distorted: Self.pixels(folder("\(index).png")), file: "\(index).png")
+            let plain = ReferenceScore.score(reference: original, distorted: pixels, width: width, height: height)
+            #expect(plain.scales == scales)
+            #expect(abs(ours - plain.score) <= 0.05, "\(width)x\(height), \(index == 0 ? "noisy" : "blurred"): dppx \(ours), reference \(plain.score)")
+        }
+    }
+
+    @Test("the plain reference scores what PyPI's ssimulacra2 scores from 256 px a side, where both take the same scales")
+    func referenceAgreesWithPyPIOnLargeImages() throws {
+        let folder = ScratchFolder("dppx-score-reference")
+        let width = 260, height = 256
+        let original = ScenePicture.pixels(width: width, height: height)
+        let noisy = ScenePicture.noisy(original, amplitude: 12)
+        try TestImages.writePixels(original, width: width, height: height, bands: 3, to: folder("original.png"))
+        try TestImages.writePixels(noisy, width: width, height: height, bands: 3, to: folder("noisy.png"))
+        let plain = ReferenceScore.score(reference: original, distorted: noisy, width: width, height: height)
+        let pypi = try IndependentScore.score(reference: folder("original.png"), distorted: folder("noisy.png"))
+        #expect(plain.scales == 6)
+        #expect(abs(plain.score - pypi) <= 0.5, "reference \(plain.score), PyPI \(pypi)")
     }
 
     @Test("a WebP attempt, decoded straight by libwebp, scores what libvips's loader's pixels score, with and without alpha",

@@ -57,6 +57,24 @@ struct PlaceholderBuildTests {
         #expect(placeholder.color == "#2878c8")
     }
 
+    @Test("the colour is taken in linear light at every master size: 1-px black and white stripes give the grey seen from afar",
+          arguments: [80, 400])
+    func linearLightAtEverySize(width: Int) throws {
+        let fixture = BuildFixture()
+        let height = width / 2
+        let stripes = (0..<(width * height)).flatMap { [UInt8]((($0 % width) % 2 == 0) ? [0, 0, 0] : [255, 255, 255]) }
+        try TestImages.writePixels(stripes, width: width, height: height, bands: 3, to: fixture.source("stripes.png"))
+        // A lossy WebP whose variants are all WebP (decoded to YUV): 2-px stripes, which survive
+        // the encoder well enough for their average.
+        let wide = (0..<(width * height)).flatMap { [UInt8]((($0 % width) / 2 % 2 == 0) ? [0, 0, 0] : [255, 255, 255]) }
+        try TestImages.writePixels(wide, width: width, height: height, bands: 3, to: fixture.source("stripes.webp") + "[Q=100]")
+        try fixture.build()
+        #expect(try placeholder(fixture, "stripes.png").color == "#bcbcbc")
+        let webp = try #require(try placeholder(fixture, "stripes.webp").color)
+        let grey = try #require(Int(webp.dropFirst().prefix(2), radix: 16))
+        #expect(abs(grey - 0xbc) <= 4, "a lossy WebP's stripes: \(webp)")
+    }
+
     @Test("the placeholder is of the upright image (EXIF orientation applied)")
     func orientation() throws {
         let fixture = BuildFixture()

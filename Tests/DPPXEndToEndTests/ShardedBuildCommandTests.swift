@@ -208,6 +208,40 @@ struct ShardedBuildCommandTests {
         Self.expectSameTree(project("site"), as: project("plain"))
     }
 
+    @Test("switching between shards and whole builds with other settings rebuilds: OUT ends as a fresh build's, byte for byte")
+    func settingsChangeBetweenShardedAndWholeBuilds() async throws {
+        let project = try Self.project(masters: 24)
+        #expect(try await DPPXBinary.run(["build", "src", "--out", "fresh", "--cache-dir", "fresh-cache"], in: project.path).status == 0)
+        /// How many masters a run built, from its summary line.
+        func built(_ result: ExternalProcess.Result, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+            #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
+            let line = try #require(result.stdout.split(separator: "\n").first { $0.contains(" built") }, "\(result)", sourceLocation: sourceLocation)
+            let count = line.split(separator: ",").first { $0.hasSuffix(" built") }?.split(separator: " ").dropLast().last
+            return try #require(count.flatMap { Int($0) }, "\(line)", sourceLocation: sourceLocation)
+        }
+        // The 12 JPEG masters' files differ between the two qualities (PNG and WebP keep theirs).
+        let jpegs = 12
+
+        // Shards, a whole build at quality 40, shards at the default again, merged.
+        for result in try await Self.shards(2, out: { _ in "site" }, in: project) { #expect(result.status == 0, "\(result)") }
+        let q40 = try await DPPXBinary.run(["build", "src", "--out", "site", "--quality", "40"], in: project.path)
+        #expect(q40.status == 0, "\(q40)")
+        let again = try await Self.shards(2, out: { _ in "site" }, in: project)
+        #expect(try again.map { try built($0) }.reduce(0, +) >= jpegs, "\(again.map(\.stdout))")
+        #expect(try await DPPXBinary.run(["merge", "--out", "site"], in: project.path).status == 0)
+        Self.expectSameTree(project("site"), as: project("fresh"))
+
+        // A whole build, shards at quality 40 never merged, a whole build at the default: the
+        // partial manifests' entries are not the default's.
+        #expect(try await DPPXBinary.run(["build", "src", "--out", "site"], in: project.path).status == 0)
+        for result in try await Self.shards(2, out: { _ in "site" }, in: project, extra: ["--quality", "40"]) {
+            #expect(result.status == 0, "\(result)")
+        }
+        let whole = try await DPPXBinary.run(["build", "src", "--out", "site"], in: project.path)
+        #expect(try built(whole) >= jpegs, "\(whole)")
+        Self.expectSameTree(project("site"), as: project("fresh"))
+    }
+
     @Test("the merge writes the [css] file and rewrites the [rewrite] pages: the site of one plain build, byte for byte; shards touch neither")
     func mergeWritesStylesheetAndPages() async throws {
         func site() throws -> ScratchFolder {

@@ -107,6 +107,10 @@ int cvips_webp_input_rgba(const WebPPicture *from, int width, int height, uint8_
  * with `bands` 3 or 4. The input is left as it was, to be encoded still. */
 int cvips_webp_input_rgb(const WebPPicture *picture, int bands, VipsImage **out);
 
+/* Adds each level's count per colour band of a YUV input's pixels (255 each) to `histogram`
+ * (3 x 256), converting a few rows at a time. */
+int cvips_webp_input_histogram(const WebPPicture *picture, uint64_t *histogram);
+
 /* `in` (8-bit, 3 or 4 bands) through libwebp's plain conversion to YUV 4:2:0 and back, nothing
  * compressed: what the chroma subsampling alone leaves of it. A memory image, same bands. */
 int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out);
@@ -148,8 +152,10 @@ int cvips_colourspace(VipsImage *in, VipsInterpretation space, VipsImage **out);
 int cvips_cast(VipsImage *in, VipsBandFormat format, VipsImage **out);
 
 /* The top `frame_height` rows of an 8-bit grey or sRGB image in memory, with or without alpha,
- * reduced to width x height RGBA into `rgba` by area averaging, colour weighted by alpha. */
-int cvips_area_average_rgba(VipsImage *in, int frame_height, int width, int height, uint8_t *rgba);
+ * reduced to width x height RGBA into `rgba` by area averaging, colour weighted by alpha; each
+ * level's alpha-weighted count per colour band added to `histogram` (3 x 256). */
+int cvips_area_average_rgba(VipsImage *in, int frame_height, int width, int height, uint8_t *rgba,
+                            uint64_t *histogram);
 
 /* An sRGB image made from a copy of width x height 8-bit RGBA pixels. */
 int cvips_image_from_rgba(const void *rgba, int width, int height, VipsImage **out);

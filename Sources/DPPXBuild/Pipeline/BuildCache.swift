@@ -4,7 +4,7 @@ import DPPXImaging
 import Foundation
 
 /// What the last build into an output folder knew about each master (size, modification time,
-/// content hash) and the settings it used. It lets a no-op rebuild skip reading masters; the
+/// content hash, the manifest entry it recorded) and the settings it used. It lets a no-op rebuild skip reading masters; the
 /// content hash still decides whether a touched master is really changed.
 ///
 /// It is build state, not something to publish: it lives in the cache folder (`--cache-dir`,
@@ -21,6 +21,11 @@ struct BuildCache: Codable, Sendable {
         var bytes: Int
         var modified: Int64
         var hash: String
+        /// SHA-256 of the manifest entry this cache's build recorded for the master under
+        /// `settings` (`BuildCache.digest`). OUT's manifest may have been written since by
+        /// another build (a shard, a whole build, with other settings): its entry is reused only
+        /// while it is this one. Nil in caches from before dppx recorded it.
+        var entry: String?
     }
 
     /// Identifies the settings (densities, formats, qualities, pipeline version) outputs were made with.
@@ -37,6 +42,19 @@ struct BuildCache: Codable, Sendable {
         guard let entry = sources[source.relativePath], entry.bytes == source.byteCount,
               entry.modified == source.modified else { return nil }
         return entry.hash
+    }
+
+    /// Whether `entry`, read from OUT, is what this cache's build recorded for `source` under
+    /// `settings`: made with them, not by another build into the same OUT.
+    func vouches(for entry: Manifest.Image, settings: String) -> Bool {
+        self.settings == settings && sources[entry.source]?.entry == Self.digest(entry)
+    }
+
+    /// SHA-256 of a manifest entry's JSON (keys sorted): equal for equal entries, as read back.
+    static func digest(_ entry: Manifest.Image) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return ContentHash.sha256(Array((try? encoder.encode(entry)) ?? Data()))
     }
 
     /// The cache file of output folder `output`: in `cacheFolder` (nil: the default), named

@@ -14,7 +14,7 @@ public final class Builder: Sendable {
     public let options: BuildOptions
 
     /// Bumped when the pipeline's output for the same settings changes, so old outputs rebuild.
-    static let pipelineVersion = 5
+    static let pipelineVersion = 6
 
     public init(options: BuildOptions) {
         self.options = options
@@ -59,7 +59,6 @@ public final class Builder: Sendable {
         let previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         let fingerprint = settingsFingerprint()
         let oldCache = BuildCache.load(from: cachePath)
-        let sameSettings = oldCache?.settings == fingerprint
 
         // Collisions are found among all masters, so every shard fails the same ones as a whole build.
         // In place every master is inside OUT, and no file dppx did not write is written over.
@@ -101,9 +100,11 @@ public final class Builder: Sendable {
                     do throws(FileProblem) {
                         let hash: String
                         if let known = oldCache?.knownHash(for: source) { hash = known } else { hash = try Self.hash(source) }
-                        // An entry from before placeholders existed is rebuilt to get one.
-                        if sameSettings, let entry = previousBySource[source.relativePath], entry.sourceHash == hash,
-                           entry.placeholder != nil,
+                        // Reused only when the cache vouches for the entry OUT holds (another build,
+                        // a shard or a whole one, may have written it with other settings since). An
+                        // entry from before placeholders existed is rebuilt to get one.
+                        if let entry = previousBySource[source.relativePath], entry.sourceHash == hash,
+                           oldCache?.vouches(for: entry, settings: fingerprint) == true, entry.placeholder != nil,
                            entry.variants.allSatisfy({ folder.holds($0.path, bytes: $0.bytes) }) {
                             state.record(.unchanged(entry, hash), for: source)
                         } else {
@@ -140,7 +141,8 @@ public final class Builder: Sendable {
             case .unchanged(let entry, let hash):
                 images.append(entry)
                 report.unchanged.append(source.relativePath)
-                cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash)
+                cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash,
+                                                           entry: BuildCache.digest(entry))
             case .built(let result, let hash):
                 images.append(result.image)
                 report.built.append(source.relativePath)
@@ -148,7 +150,8 @@ public final class Builder: Sendable {
                 report.notSmaller += result.notSmaller
                 report.underTarget += result.underTarget
                 warnings += result.warnings
-                cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash)
+                cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash,
+                                                           entry: BuildCache.digest(result.image))
             case .failed(let failure):
                 failures.append(failure)
                 // Keep what was built before: a broken edit of a master must not take the site down.

@@ -79,6 +79,8 @@ struct MasterBuilder: Sendable {
         private var searched: [String: Manifest.QualitySearchResult] = [:]
         /// JPEG XL outputs written losslessly, which the manifest says of them.
         private var lossless: Set<String> = []
+        /// Outputs that are the master's own bytes (`keepsMasterBytes`), which the manifest says.
+        private var masterBytes: Set<String> = []
         /// Extra-format outputs encoded but not yet written: each is written only if smaller
         /// than the master-format file of its density, known once every output is encoded.
         private var held: [String: [UInt8]] = [:]
@@ -205,6 +207,11 @@ struct MasterBuilder: Sendable {
             lock.withLock { _ = lossless.insert(path) }
         }
 
+        /// Records that the output at `path` is the master's own bytes.
+        func recordMasterBytes(_ path: String) {
+            lock.withLock { _ = masterBytes.insert(path) }
+        }
+
         /// Keeps `bytes` of an extra-format output until `finish` knows whether it is smaller.
         func hold(_ bytes: [UInt8], for path: String) {
             lock.withLock { held[path] = bytes }
@@ -236,10 +243,10 @@ struct MasterBuilder: Sendable {
         }
 
         fileprivate func outcome() -> Swift.Result<(files: [String: (bytes: Int, hash: String)], searched: [String: Manifest.QualitySearchResult],
-                                                    lossless: Set<String>, written: Int), FileProblem> {
+                                                    lossless: Set<String>, masterBytes: Set<String>, written: Int), FileProblem> {
             lock.withLock {
                 if let failure { return .failure(failure) }
-                return .success((files, searched, lossless, written))
+                return .success((files, searched, lossless, masterBytes, written))
             }
         }
     }
@@ -290,17 +297,21 @@ struct MasterBuilder: Sendable {
                 let input = job.takeInput(index)
                 // In place, the output at the master's own name is the master, as it is.
                 if job.plan.isMaster(output) { return [(output.path, job.source.byteCount, job.sourceHash, false)] }
-                let bytes: [UInt8]
+                var bytes: [UInt8]
                 var search: Manifest.QualitySearchResult?
-                if let passed = try passThrough(job, output) {
-                    bytes = passed
-                } else if let input {
+                if let input {
                     let encoded = try Encoder.encode(input, settings: job.encodeSettings, density: output.density,
                                                      scoreThreads: scoreThreads, file: job.source.relativePath)
                     bytes = encoded.bytes
                     search = encoded.choice
                 } else {
                     throw FileProblem(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
+                }
+                if let own = try masterBytes(job, output),
+                   Self.keepsMasterBytes(own: own.count, encoded: bytes.count, format: output.format, search: search) {
+                    bytes = own
+                    search = nil
+                    job.recordMasterBytes(output.path)
                 }
                 if let search { job.recordSearch(search, for: output.path) }
                 if input?.lossless == true { job.recordLossless(output.path) }
@@ -361,7 +372,7 @@ struct MasterBuilder: Sendable {
                 if wrote { written += 1 }
             }
             var image = job.plan.manifestImage(sourceHash: job.sourceHash, files: files, searched: done.searched,
-                                                   lossless: done.lossless)
+                                                   lossless: done.lossless, masterBytes: done.masterBytes)
             image.variants.removeAll { files[$0.path] == nil }
             image.placeholder = job.placeholder
             return Result(image: image, warnings: job.warnings, filesWritten: written, notSmaller: notSmaller,
@@ -369,13 +380,33 @@ struct MasterBuilder: Sendable {
         }
     }
 
-    /// A PNG output at the master's own size from a PNG master whose pixels need no
-    /// conversion is the master's pixel data as it is, metadata dropped: the same pixels as a
-    /// re-encode, without the most expensive encode of the build.
-    private func passThrough(_ job: Job, _ output: ImagePlan.Output) throws -> [UInt8]? {
-        guard output.format == .png, job.master.format == .png, job.master.isDisplayReady,
-              output.size == job.master.size else { return nil }
-        return PNGChunks.strippingMetadata(try AtomicFile.read(job.source.absolutePath))
+    /// The master's own bytes with its metadata removed by a lossless edit, for an output in
+    /// its format at its own size whose pixels need no conversion (a JPEG may keep its ICC
+    /// profile, a PNG has none; a rotated master is re-encoded upright): what
+    /// `keepsMasterBytes` weighs against the re-encode. Nil for other outputs, and for a file
+    /// the edit does not take (an APNG, an arithmetic-coded JPEG).
+    private func masterBytes(_ job: Job, _ output: ImagePlan.Output) throws -> [UInt8]? {
+        let master = job.master
+        guard output.format == master.format, output.size == master.size else { return nil }
+        switch master.format {
+        case .jpeg where master.isShownAsDecoded:
+            return JPEGSegments.strippingMetadata(try AtomicFile.read(job.source.absolutePath))
+        case .png where master.isDisplayReady:
+            return PNGChunks.strippingMetadata(try AtomicFile.read(job.source.absolutePath))
+        default:
+            return nil
+        }
+    }
+
+    /// Whether an own-size output is the master's own bytes (`own` of them) rather than its
+    /// re-encode (`encoded`): a master already sized for the web must not be made worse. A PNG
+    /// is lossless either way: the smaller is kept (the master's on a tie). A JPEG re-encode is a
+    /// second generation of artefacts, worth it only at least 10 % smaller, and under `auto`
+    /// (`search`) only at its target.
+    static func keepsMasterBytes(own: Int, encoded: Int, format: ImageFormat, search: Manifest.QualitySearchResult?) -> Bool {
+        if format == .png { return own <= encoded }
+        if let search, !search.reachesTarget { return true }
+        return encoded * 10 > own * 9
     }
 
     /// Runs `body`, turning imaging and file errors into a failure that names the master.

@@ -150,6 +150,12 @@ public struct Manifest: Codable, Hashable, Sendable {
         /// recorded otherwise, nor for PNG and GIF, which always are, nor for files written
         /// before dppx recorded it. (dppx's WebP is always lossy.)
         public var lossless: Bool?
+        /// True where the file is the master's own bytes with its metadata removed (a lossless
+        /// edit, `JPEGSegments` and `PNGChunks`), not a re-encode: a JPEG master at this size that
+        /// a re-encode would not make 10 % smaller (or, under `auto`, would leave under its
+        /// target), a PNG master whose own data is no larger than a re-encode's. Not recorded
+        /// otherwise.
+        public var masterBytes: Bool?
 
         public init(path: String, density: Density, format: ImageFormat, size: PixelSize, bytes: Int, hash: String) {
             self.path = path

@@ -173,7 +173,7 @@ public struct ImagePlan: Hashable, Sendable {
     /// written losslessly.
     public func manifestImage(sourceHash: String, files: [String: (bytes: Int, hash: String)],
                               searched: [String: Manifest.QualitySearchResult] = [:],
-                              lossless: Set<String> = []) -> Manifest.Image {
+                              lossless: Set<String> = [], masterBytes: Set<String> = []) -> Manifest.Image {
         Manifest.Image(
             source: source, path: basePath, sourceHash: sourceHash, sourceDensity: masterDensity,
             cssSize: cssSize, densityIndependent: densityIndependent, fluid: fluid, intent: intent, skippedDensities: skippedDensities,
@@ -183,6 +183,7 @@ public struct ImagePlan: Hashable, Sendable {
                                                size: output.size, bytes: file.bytes, hash: file.hash)
                 if let search = searched[output.path] { variant.recordSearch(search) }
                 if lossless.contains(output.path) { variant.lossless = true }
+                if masterBytes.contains(output.path) { variant.masterBytes = true }
                 return variant
             })
     }

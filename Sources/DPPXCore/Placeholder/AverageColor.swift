@@ -8,18 +8,32 @@ public enum AverageColor {
     /// `#rrggbb` of `rgba` (8-bit sRGB, 4 bytes a pixel, not premultiplied), or nil when every
     /// pixel is fully transparent.
     public static func hex(rgba: [UInt8]) -> String? {
-        var red = 0.0, green = 0.0, blue = 0.0, weight = 0.0
+        var histogram = [UInt64](repeating: 0, count: 3 * 256)
         var index = 0
         while index + 3 < rgba.count {
-            let alpha = Double(rgba[index + 3]) / 255
-            red += alpha * linear[Int(rgba[index])]
-            green += alpha * linear[Int(rgba[index + 1])]
-            blue += alpha * linear[Int(rgba[index + 2])]
-            weight += alpha
+            let alpha = UInt64(rgba[index + 3])
+            for band in 0..<3 { histogram[band * 256 + Int(rgba[index + band])] += alpha }
             index += 4
         }
+        return hex(histogram: histogram)
+    }
+
+    /// `#rrggbb` of an image given as its levels' counts: `histogram[band * 256 + level]` is how
+    /// many pixels have `level` in colour band `band` (red, green, blue), each counted by its
+    /// alpha (0 to 255). Nil when nothing is counted (every pixel transparent). This is how the
+    /// build takes the colour of every pixel of a large master in one pass over it.
+    public static func hex(histogram: [UInt64]) -> String? {
+        guard histogram.count == 3 * 256 else { return nil }
+        var sums = [0.0, 0.0, 0.0], weight = 0.0
+        for band in 0..<3 {
+            for level in 0..<256 {
+                let count = Double(histogram[band * 256 + level])
+                sums[band] += count * linear[level]
+                if band == 0 { weight += count }
+            }
+        }
         guard weight > 0 else { return nil }
-        return "#" + [red, green, blue].map { hexByte(encoded($0 / weight)) }.joined()
+        return "#" + sums.map { hexByte(encoded($0 / weight)) }.joined()
     }
 
     /// The linear-light value of each 8-bit sRGB level.
