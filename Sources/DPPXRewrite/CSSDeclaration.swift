@@ -95,8 +95,12 @@ struct CSSDeclaration: Sendable {
             ? String(decoding: bytes[lineStart..<start], as: UTF8.self) : nil
     }
 
-    /// The URLs of the `url()` functions in the value, in order (quoted or not).
-    var urls: [String] {
+    /// The URLs of the `url()` functions in the value, in order (quoted or not), CSS escapes
+    /// decoded (`url(h\65 ro.jpg)` is `hero.jpg`).
+    var urls: [String] { Self.urls(in: value) }
+
+    /// The URLs of the `url()` functions in `value`, in order, CSS escapes decoded.
+    static func urls(in value: String) -> [String] {
         var found: [String] = []
         let text = Array(value.utf8)
         var index = 0
@@ -119,23 +123,65 @@ struct CSSDeclaration: Sendable {
             if start < text.count, text[start] == UInt8(ascii: "\"") || text[start] == UInt8(ascii: "'") {
                 let quote = text[start]
                 end = start + 1
-                while end < text.count, text[end] != quote {
-                    if text[end] == UInt8(ascii: "\\"), end + 1 < text.count { end += 1 }
-                    url.append(text[end])
-                    end += 1
-                }
+                while end < text.count, text[end] != quote { end += text[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                url = Array(text[(start + 1)..<min(end, text.count)])
                 while end < text.count, text[end] != UInt8(ascii: ")") { end += 1 }
             } else {
-                while end < text.count, text[end] != UInt8(ascii: ")") {
-                    if text[end] == UInt8(ascii: "\\"), end + 1 < text.count { end += 1 }
-                    url.append(text[end])
-                    end += 1
-                }
+                while end < text.count, text[end] != UInt8(ascii: ")") { end += text[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                url = Array(text[start..<min(end, text.count)])
             }
-            found.append(String(decoding: url, as: UTF8.self).trimmingASCIISpace())
+            found.append(unescaped(url).trimmingASCIISpace())
             index = end + 1
         }
         return found
+    }
+
+    /// `bytes` with CSS escapes decoded (CSS Syntax 4.3.7): `\` and 1-6 hex digits (and one
+    /// whitespace after them) is that code point, `\` and a line break nothing (in a string),
+    /// `\` and any other character that character.
+    static func unescaped(_ bytes: [UInt8]) -> String {
+        var result: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "\\") else {
+                result.append(bytes[index])
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < bytes.count else { break }
+            var hex = 0
+            var digits = 0
+            while digits < 6, index < bytes.count, let digit = hexValue(bytes[index]) {
+                hex = hex * 16 + digit
+                digits += 1
+                index += 1
+            }
+            if digits > 0 {
+                let scalar = hex == 0 ? nil : Unicode.Scalar(UInt32(hex))
+                result += Array(String(Character(scalar ?? "\u{FFFD}")).utf8)
+                if index < bytes.count, isSpace(bytes[index]) {
+                    index += bytes[index] == UInt8(ascii: "\r") && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n") ? 2 : 1
+                }
+            } else if bytes[index] == UInt8(ascii: "\n") || bytes[index] == 0x0C {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "\r") {
+                index += index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n") ? 2 : 1
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
     }
 
     static func isSpace(_ byte: UInt8) -> Bool {

@@ -12,6 +12,10 @@ struct HTMLPage {
     private(set) var styleSheets: [Range<Int>] = []
     /// Every `style` attribute with a value, on any element, in document order.
     private(set) var styleAttributes: [HTMLTag.Attribute] = []
+    /// The `href` of the first `<base>` that has one: what the page's relative URLs resolve
+    /// against instead of the page's own URL.
+    private(set) var baseHref: String?
+    private var baseStart = Int.max
 
     /// Parses `bytes` (UTF-8).
     init(parsing bytes: [UInt8]) {
@@ -24,9 +28,13 @@ struct HTMLPage {
                 collect(output.pointee.document, base: text, count: buffer.count)
             }
         }
-        images.sort { $0.start < $1.start }
-        styleSheets.sort { $0.lowerBound < $1.lowerBound }
-        styleAttributes.sort { ($0.writtenValue?.lowerBound ?? 0) < ($1.writtenValue?.lowerBound ?? 0) }
+        // The parser rebuilds misnested formatting elements (`<p><b style=...>bold<p>more</b>`)
+        // as copies that keep the original's source position: each tag written is listed once.
+        var seenImages = Set<Int>(), seenSheets = Set<Int>(), seenStyles = Set<Int>()
+        images = images.sorted { $0.start < $1.start }.filter { seenImages.insert($0.start).inserted }
+        styleSheets = styleSheets.sorted { $0.lowerBound < $1.lowerBound }.filter { seenSheets.insert($0.lowerBound).inserted }
+        styleAttributes = styleAttributes.sorted { ($0.writtenValue?.lowerBound ?? 0) < ($1.writtenValue?.lowerBound ?? 0) }
+            .filter { seenStyles.insert($0.writtenValue?.lowerBound ?? -1).inserted }
     }
 
     /// Walks the tree from `root` with a stack of its own (a deeply nested page must not
@@ -47,6 +55,11 @@ struct HTMLPage {
                    let tag = HTMLTag(element, base: base, sources: isImage ? HTMLTag.sources(around: node, base: base) : nil) {
                     if isImage { images.append(tag) }
                     if let style = tag.attribute("style"), style.writtenValue != nil { styleAttributes.append(style) }
+                }
+                if element.tag == GUMBO_TAG_BASE, element.tag_namespace == GUMBO_NAMESPACE_HTML,
+                   let tag = HTMLTag(element, base: base, sources: nil), tag.start < baseStart, let href = tag.attribute("href") {
+                    baseStart = tag.start
+                    baseHref = href.value
                 }
                 if element.tag == GUMBO_TAG_STYLE, element.tag_namespace == GUMBO_NAMESPACE_HTML,
                    let sheet = Self.text(of: element, base: base, count: count) {

@@ -12,7 +12,7 @@ struct ImageReference: Sendable {
 
     /// The image `written` names in the page at `pagePath`, when it is an image's plain URL;
     /// nil for other files, other origins and explicit variants (`hero@2x.jpg`: the page chose).
-    init?(_ written: String, pagePath: String, images: SiteImages, baseURL: String?) {
+    init?(_ written: String, pagePath: String?, images: SiteImages, baseURL: String?) {
         guard let url = ImageURL(written, pagePath: pagePath, baseURL: baseURL),
               let match = images.match(url.path), match.isPlainPath, !match.entry.image.densityIndependent else { return nil }
         entry = match.entry
@@ -35,11 +35,21 @@ struct ImageReference: Sendable {
     /// plain URL keeps the master and the 1x file has a name of its own (`hero@1x.jpg`).
     private let writtenNamesFallback: Bool
 
-    /// Whether every URL in `urls` is a file of this image (a `srcset` or `image-set()` dppx wrote).
-    func owns(_ urls: [String], pagePath: String, images: SiteImages, baseURL: String?) -> Bool {
-        !urls.isEmpty && urls.allSatisfy { url in
-            ImageURL(url, pagePath: pagePath, baseURL: baseURL).flatMap { images.match($0.path) }?.entry.image.path == entry.image.path
+    /// Whether every URL in `urls` is named as a file of this image (`ImageFileNames`): a
+    /// `srcset`, `<source>` or `image-set()` dppx wrote, before or since the last rebuild.
+    func owns(_ urls: [String], pagePath: String?, baseURL: String?) -> Bool {
+        let names = ImageFileNames(plainPath: entry.image.path)
+        return !urls.isEmpty && urls.allSatisfy { url in
+            ImageURL(url, pagePath: pagePath, baseURL: baseURL).map { names.names($0.path) } ?? false
         }
+    }
+
+    /// Whether `srcset` is one dppx wrote for this image: its candidates named as this image's
+    /// files, each with a density or width descriptor.
+    func owns(srcsetByDppx srcset: String, pagePath: String?, baseURL: String?) -> Bool {
+        let candidates = PageRewriter.srcsetCandidates(srcset)
+        return candidates.allSatisfy { $0.descriptor.map(ImageFileNames.isDescriptor) ?? false }
+            && owns(candidates.map(\.url), pagePath: pagePath, baseURL: baseURL)
     }
 
     /// The master-format candidates, the plain one written exactly as the page wrote it (so the

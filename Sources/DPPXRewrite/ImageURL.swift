@@ -14,8 +14,10 @@ struct ImageURL: Sendable {
     let folderPrefix: String
 
     /// Reads `written` (an attribute's or `url()`'s value) in the page at `pagePath` (relative to
-    /// the root); nil when it does not name a file of the site.
-    init?(_ written: String, pagePath: String, baseURL: String?) {
+    /// the root: its folder is where relative URLs start; see `documentPath`); nil when it does
+    /// not name a file of the site. A nil `pagePath` is a page whose `<base href>` is on
+    /// another origin: only URLs under `baseURL` are the site's.
+    init?(_ written: String, pagePath: String?, baseURL: String?) {
         let text = written.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return nil }
         var rest = Substring(text)
@@ -28,6 +30,7 @@ struct ImageURL: Sendable {
             }
         }
         if !fromRoot {
+            guard pagePath != nil else { return nil }
             if rest.hasPrefix("//") || Self.hasScheme(rest) { return nil }
             if rest.hasPrefix("/") {
                 fromRoot = true
@@ -41,7 +44,7 @@ struct ImageURL: Sendable {
         folderPrefix = writtenPath.lastIndex(of: "/").map { String(writtenPath[...$0]) } ?? ""
         guard let decoded = String(pathPart).removingPercentEncoding else { return nil }
         var segments: [Substring] = []
-        if !fromRoot, let slash = pagePath.lastIndex(of: "/") {
+        if !fromRoot, let pagePath, let slash = pagePath.lastIndex(of: "/") {
             segments = pagePath[..<slash].split(separator: "/")
         }
         for segment in decoded.split(separator: "/", omittingEmptySubsequences: true) {
@@ -55,6 +58,22 @@ struct ImageURL: Sendable {
         }
         guard !segments.isEmpty else { return nil }
         path = segments.joined(separator: "/")
+    }
+
+    /// The path relative URLs of the page at `pagePath` resolve against, given its `<base href>`
+    /// (`/blog/`, `../`, `https://cdn.example.com/blog/` under `baseURL`): a path in the folder
+    /// the base names. `pagePath` itself without a base; nil when the base is on another
+    /// origin or above the root, so the page's relative URLs are not the site's files.
+    static func documentPath(pagePath: String, baseHref: String?, baseURL: String?) -> String? {
+        guard let baseHref else { return pagePath }
+        let href = baseHref.trimmingCharacters(in: .whitespacesAndNewlines)
+        let end = href.firstIndex { $0 == "?" || $0 == "#" } ?? href.endIndex
+        var path = String(href[..<end])
+        guard !path.isEmpty else { return pagePath }
+        // A folder (`/blog/`, `.`, `..`): a file in it stands for it.
+        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        if last.isEmpty || last == "." || last == ".." { path += path.hasSuffix("/") ? "_" : "/_" }
+        return ImageURL(path, pagePath: pagePath, baseURL: baseURL)?.path
     }
 
     /// `https:`, `data:`, `mailto:`... (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`).

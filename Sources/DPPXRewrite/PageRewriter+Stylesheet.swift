@@ -11,7 +11,7 @@ extension PageRewriter {
     public func rewriteCSS(_ bytes: [UInt8], at path: String) -> RewriteResult {
         var edits = ByteEdits()
         var findings: [RewriteFinding] = []
-        let rewritten = addImageSets(to: CSSSource(text: bytes), at: path, into: &edits, findings: &findings) {
+        let rewritten = addImageSets(to: CSSSource(text: bytes), at: path, documentPath: path, into: &edits, findings: &findings) {
             RewriteFinding.line(of: $0, in: bytes)
         }
         return RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten)
@@ -21,13 +21,14 @@ extension PageRewriter {
     /// text of each `<style>` element, and the declarations of each `style` attribute. An
     /// attribute's additions are escaped for it (their strings in the quote it does not use); a
     /// value written with character references, or without quotes, is written again whole.
+    /// URLs resolve against `documentPath` (the page's, or its `<base href>`'s).
     /// Returns the backgrounds given candidates.
-    func rewriteStyles(of page: HTMLPage, in bytes: [UInt8], at path: String,
+    func rewriteStyles(of page: HTMLPage, in bytes: [UInt8], at path: String, documentPath: String?,
                        into edits: inout ByteEdits, findings: inout [RewriteFinding]) -> Int {
         var rewritten = 0
         for sheet in page.styleSheets {
             let source = CSSSource(text: Array(bytes[sheet]), offset: sheet.lowerBound, startsLine: false)
-            rewritten += addImageSets(to: source, at: path, into: &edits, findings: &findings) {
+            rewritten += addImageSets(to: source, at: path, documentPath: documentPath, into: &edits, findings: &findings) {
                 RewriteFinding.line(of: sheet.lowerBound + $0, in: bytes)
             }
         }
@@ -43,15 +44,17 @@ extension PageRewriter {
             // strings added take the other one, so they need no escaping.
             let attributeQuote: Character = isQuoted && quote == UInt8(ascii: "'") ? "'" : "\""
             let cssQuote: Character = attributeQuote == "'" ? "\"" : "'"
-            if isQuoted, bytes[inner].elementsEqual(value) {
+            // The parser reads a CRLF in an attribute as LF: a value that differs from its
+            // bytes only so is still written as it reads, and its CRLFs are kept.
+            if isQuoted, Self.lineBreaksNormalized(bytes[inner]).elementsEqual(value) {
                 // Written as it reads: the additions go in place, escaped for this attribute.
-                let source = CSSSource(text: value, offset: inner.lowerBound, startsLine: false, isDeclarationList: true,
+                let source = CSSSource(text: Array(bytes[inner]), offset: inner.lowerBound, startsLine: false, isDeclarationList: true,
                                        quote: cssQuote, escape: { Self.escapeAttribute($0, quote: attributeQuote) })
-                rewritten += addImageSets(to: source, at: path, into: &edits, findings: &findings) { _ in line }
+                rewritten += addImageSets(to: source, at: path, documentPath: documentPath, into: &edits, findings: &findings) { _ in line }
             } else {
                 var local = ByteEdits()
                 let source = CSSSource(text: value, startsLine: false, isDeclarationList: true, quote: cssQuote)
-                rewritten += addImageSets(to: source, at: path, into: &local, findings: &findings) { _ in line }
+                rewritten += addImageSets(to: source, at: path, documentPath: documentPath, into: &local, findings: &findings) { _ in line }
                 if !local.isEmpty {
                     let text = String(decoding: local.applied(to: value), as: UTF8.self)
                     edits.replace(written, with: String(attributeQuote) + Self.escapeAttribute(text, quote: attributeQuote) + String(attributeQuote))
@@ -63,9 +66,17 @@ extension PageRewriter {
 
     /// The one place CSS gets its `image-set()`s, wherever it is written: the edits that give
     /// `source` them go into `edits` (at `source.offset`), and what is left alone into
-    /// `findings`, on the line `line` gives for an offset in `source.text`. Returns the
-    /// backgrounds given candidates (or whose candidates were kept up to date).
-    func addImageSets(to source: CSSSource, at path: String, into edits: inout ByteEdits,
+    /// `findings`, on the line `line` gives for an offset in `source.text`. URLs resolve against
+    /// `documentPath`. Returns the images given candidates (or whose candidates were kept up to
+    /// date).
+    ///
+    /// After a `background` or `background-image` whose layers include a density image, a
+    /// `background-image` with the whole layer list follows, only those images' layers made
+    /// `image-set()`s (a gradient overlay above the photo stays). The `background-image` that
+    /// already follows with an `image-set()` of those images' files (`ImageFileNames`: as an
+    /// earlier run wrote it, before or since a rebuild) is updated in place, or removed when no
+    /// image needs one any more: it is never left behind a new one, where it would win.
+    func addImageSets(to source: CSSSource, at path: String, documentPath: String?, into edits: inout ByteEdits,
                       findings: inout [RewriteFinding], line: (Int) -> Int) -> Int {
         let bytes = source.text
         var rewritten = 0
@@ -76,35 +87,46 @@ extension PageRewriter {
         for (index, declaration) in declarations.enumerated() {
             guard declaration.property == "background" || declaration.property == "background-image",
                   !declaration.value.lowercased().contains("image-set(") else { continue }
-            let urls = declaration.urls
-            let references = urls.compactMap { ImageReference($0, pagePath: path, images: images, baseURL: options.baseURL) }
-            guard let reference = references.first else { continue }
             func report(_ message: String) {
                 findings.append(RewriteFinding(file: path, line: line(declaration.range.lowerBound), message: message))
             }
-            guard urls.count == 1 else {
-                report("\(declaration.property) has \(urls.count) images; only a single image is given an image-set(), left as it is")
+            let urls = declaration.urls
+            let references = urls.compactMap { ImageReference($0, pagePath: documentPath, images: images, baseURL: options.baseURL) }
+            guard !references.isEmpty else { continue }
+            guard let layers = BackgroundLayers(declaration.value) else {
+                report("\(declaration.property) uses var(), env() or attr(), which may stand for any number of layers; left as it is")
                 continue
             }
-            if reference.entry.image.isFluid {
-                report("url(\(reference.written)) is fluid: its size comes from the page, so no image-set() is added; use dppx css's width media queries for it")
-                continue
+            var sets: [Int: String] = [:]
+            for (layerIndex, layer) in layers.layers.enumerated() {
+                guard let url = layer.url,
+                      let reference = ImageReference(url, pagePath: documentPath, images: images, baseURL: options.baseURL) else { continue }
+                if reference.entry.image.isFluid {
+                    report("url(\(reference.written)) is fluid: its size comes from the page, so no image-set() is added; use dppx css's width media queries for it")
+                    continue
+                }
+                guard reference.primary.count > 1 else { continue }
+                sets[layerIndex] = Self.imageSet(reference, quote: source.quote)
             }
-            guard reference.primary.count > 1 else { continue }
+            rewritten += sets.count
             let important = declaration.value.lowercased().replacingOccurrences(of: " ", with: "").hasSuffix("!important")
-            let text = "background-image: " + Self.imageSet(reference, quote: source.quote) + (important ? " !important" : "")
-            rewritten += 1
-            // A following image-set() of this image's files is the one an earlier run wrote.
+            let text = sets.isEmpty ? nil
+                : "background-image: " + layers.backgroundImage { sets[$0] } + (important ? " !important" : "")
+            // A following image-set() of these images' files is the one an earlier run wrote.
             if index + 1 < declarations.count {
                 let next = declarations[index + 1]
-                if next.property == "background-image", next.value.lowercased().hasPrefix("image-set("),
-                   reference.owns(next.urls, pagePath: path, images: images, baseURL: options.baseURL),
+                if next.property == "background-image", next.value.lowercased().contains("image-set("),
+                   next.urls.allSatisfy({ url in urls.contains(url) || references.contains { $0.owns([url], pagePath: documentPath, baseURL: options.baseURL) } }),
                    !bytes[declaration.end..<next.range.lowerBound].contains(UInt8(ascii: "}")) {
-                    let current = String(decoding: bytes[next.range], as: UTF8.self)
-                    if current != text { replace(next.range, with: text) }
+                    if let text {
+                        if String(decoding: bytes[next.range], as: UTF8.self) != text { replace(next.range, with: text) }
+                    } else {
+                        replace(declaration.end..<next.end, with: "")
+                    }
                     continue
                 }
             }
+            guard let text else { continue }
             let separator = declaration.indentation.map { (Self.lineBreak(in: bytes)) + $0 } ?? " "
             if declaration.hasSemicolon {
                 replace(declaration.end..<declaration.end, with: separator + text + ";")
@@ -128,6 +150,22 @@ extension PageRewriter {
             options.append("\(URLEncoding.cssURL(reference.url(of: candidate), quote: quote)) \(candidate.density)x")
         }
         return "image-set(" + options.joined(separator: ", ") + ")"
+    }
+
+    /// `bytes` with each CRLF and lone CR read as LF, as an HTML parser reads them.
+    static func lineBreaksNormalized(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n"), previous == UInt8(ascii: "\r") {
+                previous = byte
+                continue
+            }
+            result.append(byte == UInt8(ascii: "\r") ? UInt8(ascii: "\n") : byte)
+            previous = byte
+        }
+        return result
     }
 
     /// The file's own line break (`\r\n` or `\n`).

@@ -36,16 +36,35 @@ public struct PageRewriter: Sendable {
         var findings: [RewriteFinding] = []
         var rewritten = 0
         let page = HTMLPage(parsing: bytes)
+        // Relative URLs resolve against the page's `<base href>` when it has one.
+        let documentPath = ImageURL.documentPath(pagePath: pagePath, baseHref: page.baseHref, baseURL: options.baseURL)
+        if let href = page.baseHref, documentPath == nil {
+            findings.append(RewriteFinding(file: pagePath, line: 1, message: "<base href=\"\(href)\"> is neither under the root nor under --base-url: the page's relative URLs are not the site's files, so its images are left as they are (pass --base-url with the site's address)"))
+        }
         for tag in page.images {
-            guard let src = tag.attribute("src"),
-                  let reference = ImageReference(src.value, pagePath: pagePath, images: images, baseURL: options.baseURL)
-            else { continue }
+            guard let src = tag.attribute("src") else { continue }
+            let line = RewriteFinding.line(of: tag.start, in: bytes)
+            guard let reference = ImageReference(src.value, pagePath: documentPath, images: images, baseURL: options.baseURL) else {
+                if let unbuilt = unbuiltImage(src.value, documentPath: documentPath) {
+                    findings.append(RewriteFinding(file: pagePath, line: line, message: "<img src=\"\(src.value.trimmingCharacters(in: .whitespacesAndNewlines))\">: \(unbuilt) is in the folder of \(images.manifestPath(containing: unbuilt) ?? "a manifest") but not in it: build it (dppx build) to give it candidates; left as it is"))
+                }
+                continue
+            }
             let report = { (message: String) in
-                findings.append(RewriteFinding(file: pagePath, line: RewriteFinding.line(of: tag.start, in: bytes), message: "<img src=\"\(reference.written)\">: \(message)"))
+                findings.append(RewriteFinding(file: pagePath, line: line, message: "<img src=\"\(reference.written)\">: \(message)"))
             }
             var added: [(name: String, value: String)] = []
             let image = reference.entry.image
             let srcset = reference.srcset
+            let existing = tag.attribute("srcset")
+            let ownsSrcset = existing.map { reference.owns(srcsetByDppx: $0.value, pagePath: documentPath, baseURL: options.baseURL) } ?? false
+            if reference.primary.count <= 1 {
+                report("\(image.path) has one file only (\(reference.primary.first?.descriptor ?? "1x")): nothing for a srcset to choose from; build it at more densities or widths, or from a larger master")
+                // A srcset an earlier run wrote lists files the rebuild removed.
+                if ownsSrcset, let existing, existing.value != srcset, let range = existing.writtenValue {
+                    edits.replace(range, with: "\"" + Self.escapeAttribute(srcset) + "\"")
+                }
+            }
             if reference.primary.count > 1 {
                 if image.isFluid, tag.attribute("sizes") == nil {
                     guard let sizes = sizes(for: reference, tag: tag) else {
@@ -54,9 +73,8 @@ public struct PageRewriter: Sendable {
                     }
                     added.append(("sizes", sizes))
                 }
-                if let existing = tag.attribute("srcset") {
-                    let urls = Self.candidateURLs(existing.value)
-                    guard reference.owns(urls, pagePath: pagePath, images: images, baseURL: options.baseURL) else {
+                if let existing {
+                    guard ownsSrcset else {
                         report("has a srcset of its own; left as it is (remove it to have dppx write one)")
                         continue
                     }
@@ -67,12 +85,12 @@ public struct PageRewriter: Sendable {
                     added.insert(("srcset", srcset), at: 0)
                 }
                 rewritten += 1
-                if options.picture, !reference.candidates.extra.isEmpty {
-                    if unwrapped.contains(tag.start) {
+                if tag.pictureSources != nil || (options.picture && !reference.candidates.extra.isEmpty) {
+                    if tag.pictureSources == nil, unwrapped.contains(tag.start) {
                         report("is where a <picture> cannot hold it (in inline SVG or other foreign content); left without one")
                     } else {
                         let sizes = tag.attribute("sizes")?.value ?? added.first { $0.name == "sizes" }?.value
-                        if pictureEdits(reference, tag: tag, sizes: sizes, pagePath: pagePath, edits: &edits, report: report) {
+                        if pictureEdits(reference, tag: tag, sizes: sizes, documentPath: documentPath, edits: &edits, report: report) {
                             wrappedStarts.append(tag.start)
                         }
                     }
@@ -90,7 +108,7 @@ public struct PageRewriter: Sendable {
                               with: added.map { " \($0.name)=\"\(Self.escapeAttribute($0.value))\"" }.joined())
             }
         }
-        rewritten += rewriteStyles(of: page, in: bytes, at: pagePath, into: &edits, findings: &findings)
+        rewritten += rewriteStyles(of: page, in: bytes, at: pagePath, documentPath: documentPath, into: &edits, findings: &findings)
         // In page order, the images' and the styles' findings together.
         findings = findings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
         let result = RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten)
@@ -100,35 +118,47 @@ public struct PageRewriter: Sendable {
     }
 
     /// `--picture`: an `<img>` outside a picture is wrapped in one with a `<source>` per extra
-    /// format; in a picture, the sources that list only this image's files (as an earlier run
-    /// wrote them) are brought up to date, and others are left alone.
+    /// format. In a picture (with or without `--picture`), the sources dppx wrote (a `type` of
+    /// an image format and a `srcset` named as this image's files, `ImageFileNames`) follow the
+    /// build: when they are not the image's current formats and files, they are all replaced by
+    /// the current ones where the first of them was, so a format a rebuild dropped leaves no
+    /// `<source>` behind. Other sources are left alone (and reported with `--picture`).
     /// True when it wrapped the tag.
-    private func pictureEdits(_ reference: ImageReference, tag: HTMLTag, sizes: String?, pagePath: String,
+    private func pictureEdits(_ reference: ImageReference, tag: HTMLTag, sizes: String?, documentPath: String?,
                               edits: inout ByteEdits, report: (String) -> Void) -> Bool {
         let sizesAttribute = sizes.map { " sizes=\"\(Self.escapeAttribute($0))\"" } ?? ""
-        func srcset(_ format: ImageFormat) -> String {
-            reference.candidates.extra.first { $0.format == format }?.candidates.map { "\($0.url) \($0.descriptor)" }.joined(separator: ", ") ?? ""
+        let wanted = reference.candidates.extra.map { extra in
+            (type: extra.format.mediaType, srcset: extra.candidates.map { "\($0.url) \($0.descriptor)" }.joined(separator: ", "))
         }
+        let sourcesText = wanted.map { "<source type=\"\($0.type)\" srcset=\"\(Self.escapeAttribute($0.srcset))\"\(sizesAttribute)>" }.joined()
         guard let sources = tag.pictureSources else {
-            let opening = "<picture>" + reference.candidates.extra.map { extra in
-                "<source type=\"\(extra.format.mediaType)\" srcset=\"\(Self.escapeAttribute(srcset(extra.format)))\"\(sizesAttribute)>"
-            }.joined()
-            edits.replace(tag.start..<tag.start, with: opening)
+            edits.replace(tag.start..<tag.start, with: "<picture>" + sourcesText)
             edits.replace(tag.end..<tag.end, with: "</picture>")
             return true
         }
+        var own: [(tag: HTMLTag, type: String, srcset: String)] = []
         for source in sources {
-            guard let existing = source.attribute("srcset"), let range = existing.writtenValue else { continue }
-            guard reference.owns(Self.candidateURLs(existing.value), pagePath: pagePath, images: images, baseURL: options.baseURL),
-                  let type = source.attribute("type")?.value, let format = reference.candidates.extra.first(where: { $0.format.mediaType == type })?.format
+            guard let existing = source.attribute("srcset") else { continue }
+            guard reference.owns(srcsetByDppx: existing.value, pagePath: documentPath, baseURL: options.baseURL),
+                  let type = source.attribute("type")?.value, ImageFormat.allCases.contains(where: { $0.mediaType == type })
             else {
-                report("is in a <picture> whose <source srcset=\"\(existing.value)\"> is not dppx's; its sources are left as they are")
+                if options.picture { report("is in a <picture> whose <source srcset=\"\(existing.value)\"> is not dppx's; its sources are left as they are") }
                 continue
             }
-            let value = srcset(format)
-            if existing.value != value { edits.replace(range, with: "\"" + Self.escapeAttribute(value) + "\"") }
+            own.append((source, type, existing.value))
         }
+        guard let first = own.first, !own.map({ [$0.type, $0.srcset] }).elementsEqual(wanted.map({ [$0.type, $0.srcset] })) else { return false }
+        edits.replace(first.tag.start..<first.tag.start, with: sourcesText)
+        for source in own { edits.replace(source.tag.start..<source.tag.end, with: "") }
         return false
+    }
+
+    /// The root-relative path of the image file `src` names when a manifest's folder holds it
+    /// but no manifest lists it (a master added since the last build); nil for anything else.
+    private func unbuiltImage(_ src: String, documentPath: String?) -> String? {
+        guard let url = ImageURL(src, pagePath: documentPath, baseURL: options.baseURL), images.match(url.path) == nil,
+              MasterName(relativePath: url.path) != nil, images.manifestPath(containing: url.path) != nil else { return nil }
+        return url.path
     }
 
     /// How wide a fluid image is shown, when something says: a rule's `sizes`, the tag's
@@ -141,10 +171,13 @@ public struct PageRewriter: Sendable {
         return options.sizes
     }
 
-    /// The URLs of a `srcset` value (`a.jpg 1x, a@2x.jpg 2x`).
-    static func candidateURLs(_ srcset: String) -> [String] {
+    /// The candidates of a `srcset` value (`a.jpg 1x, a@2x.jpg 2x`): each one's URL, and its
+    /// descriptor when it has one.
+    static func srcsetCandidates(_ srcset: String) -> [(url: String, descriptor: Substring?)] {
         srcset.split(separator: ",").compactMap { candidate in
-            candidate.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }).first.map(String.init)
+            let parts = candidate.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" })
+            guard let url = parts.first else { return nil }
+            return (String(url), parts.count == 2 ? parts[1] : nil)
         }
     }
 

@@ -43,6 +43,15 @@ public struct SiteImages: Sendable {
         self.manifestPaths = manifests.map { $0.folder.isEmpty ? Manifest.fileName : $0.folder + "/" + Manifest.fileName }
     }
 
+    /// The manifest whose folder holds `path` (relative to the root), the deepest when several
+    /// do; nil when no manifest's folder holds it.
+    public func manifestPath(containing path: String) -> String? {
+        manifestPaths.filter { manifest in
+            let folder = manifest.dropLast(Manifest.fileName.count)
+            return folder.isEmpty || path.hasPrefix(folder)
+        }.max { $0.count < $1.count }
+    }
+
     /// No images: pages are left as they are.
     public static let empty = SiteImages(manifests: [])
 

@@ -17,6 +17,7 @@ import Testing
         #expect(String(decoding: result.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
         #expect(result.findings.map(\.description) == [
             "blog/post.html:4: <img src=\"../img/hero.jpg\">: has a style of its own; left as it is, without its placeholder (remove the style to have dppx write one, or paint the placeholder in your CSS)",
+            "blog/post.html:8: <img src=\"../img/other.png\">: img/other.png is in the folder of img/dppx-manifest.json but not in it: build it (dppx build) to give it candidates; left as it is",
         ])
     }
 

@@ -4,8 +4,8 @@ import DPPXRewrite
 import Foundation
 
 /// `dppx rewrite`'s work on files: each page or stylesheet read, rewritten with the images of
-/// the manifests under the site's root, and written atomically in place or under another
-/// folder, or only compared (`--check`).
+/// the manifests under the site's root, and written atomically in place (a symbolic link through
+/// to the file it points to inside the root) or under another folder, or only compared (`--check`).
 public struct SiteRewrite: Sendable {
     /// The site's root: manifests are found under it, `/` URLs start there.
     public let root: String
@@ -51,6 +51,17 @@ public struct SiteRewrite: Sendable {
         outcome.failures += site.problems
         let rewriter = PageRewriter(images: site.images, options: options)
         for page in pages {
+            // A link is rewritten through: the file it points to is written, never the link's
+            // path (an atomic write there would replace the link with a file).
+            var linked: String?
+            if output == nil, (try? FileStatus(path: page, followingLinks: false))?.kind == .symbolicLink {
+                let destination = PathContainment.resolved(page)
+                guard let destination, PathContainment.isInside(destination, root: root) else {
+                    outcome.failures.append(FileProblem(file: page, reason: "is a symbolic link to \(destination ?? "a file that does not exist"), outside the site's root \(root): rewriting it in place would replace the link with a file; rewrite the file it points to with its own site's root, or pass --out"))
+                    continue
+                }
+                linked = destination
+            }
             guard let relative = relativePath(of: page) else {
                 outcome.failures.append(FileProblem(file: page, reason: "is not inside the site's root \(root); pass --root with the folder the site is served from"))
                 continue
@@ -66,7 +77,7 @@ public struct SiteRewrite: Sendable {
             }
             let result = kind == .html ? rewriter.rewriteHTML(bytes, at: relative) : rewriter.rewriteCSS(bytes, at: relative)
             outcome.imagesRewritten += result.imagesRewritten
-            let target = self.target(of: page, relative: relative)
+            let target = linked ?? self.target(of: page, relative: relative)
             let changed: Bool
             if check {
                 changed = !AtomicFile.holds(result.bytes, at: target)
