@@ -97,7 +97,9 @@ struct ServeInspectorScaleTests {
                 }
                 return try await group.reduce(Duration.zero) { max($0, $1) }
             }
-            #expect(slowest < .milliseconds(500), "an image request waited \(slowest) behind inspector pages")
+            // Rendered on the event loop, one page of this manifest took some 6 s; on a busy
+            // 2-core machine an image request still waits a few hundred ms for a core.
+            #expect(slowest < .seconds(2), "an image request waited \(slowest) behind inspector pages")
         }
     }
 }
