@@ -91,19 +91,22 @@ struct RewriteCommandTests {
         #expect(nothing.status == 2 && nothing.stderr.contains("[rewrite] pages"), "no pages and no project file: \(nothing)")
     }
 
+    /// Masters in `src/` built into the site's `img/`, and the site's pages rewritten.
+    static let projectFile = """
+    [build]
+    source = "src"
+    out = "site/img"
+    densities = [1, 2]
+
+    [rewrite]
+    pages = ["site/**/*.html"]
+    root = "site"
+    """
+
     @Test("[rewrite] pages in dppx.toml: dppx rewrite needs no arguments and dppx build rewrites them after the images")
     func projectFile() async throws {
         let scenario = try await Self.site()
-        try scenario.write("""
-        [build]
-        source = "src"
-        out = "site/img"
-        densities = [1, 2]
-
-        [rewrite]
-        pages = ["site/**/*.html"]
-        root = "site"
-        """, to: "dppx.toml")
+        try scenario.write(Self.projectFile, to: "dppx.toml")
         let build = try await scenario.dppx("build")
         #expect(build.status == 0, "\(build)")
         #expect(build.stdout.contains("rewrote 2 pages"), "\(build.stdout)")
@@ -116,16 +119,7 @@ struct RewriteCommandTests {
     @Test("what was left alone is said once: a rebuild that changed nothing says it in one line, --explain lists it, --quiet says errors only")
     func warningsOnce() async throws {
         let scenario = try await Self.site()
-        try scenario.write("""
-        [build]
-        source = "src"
-        out = "site/img"
-        densities = [1, 2]
-
-        [rewrite]
-        pages = ["site/**/*.html"]
-        root = "site"
-        """, to: "dppx.toml")
+        try scenario.write(Self.projectFile, to: "dppx.toml")
         let fluid = #"blog/post.html:3: <img src="../img/photo.jpg">: img/photo.jpg is fluid"#
         let first = try await scenario.dppx("build")
         #expect(first.status == 0 && first.stderr.contains(fluid), "the build that rewrites the page says why: \(first)")
