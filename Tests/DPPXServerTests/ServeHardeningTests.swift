@@ -191,20 +191,7 @@ struct ServeHardeningTests {
             try await Task.sleep(for: .milliseconds(200))
             let before = ServeLoadTests.residentKilobytes()
             let request = Array(String(repeating: "GET /images/hero.jpg HTTP/1.1\r\nHost: x\r\nSec-CH-DPR: 2\r\n\r\n", count: 200).utf8)
-            let (sent, peak) = try await offPool { () -> (Int, Int) in
-                let connections = try (0..<Self.pipeliners).map { _ in
-                    try RawHTTPConnection(port: port, timeout: .seconds(5), receiveBuffer: 4096)
-                }
-                var total = 0
-                var peak = before
-                let deadline = Date().addingTimeInterval(3)
-                while Date() < deadline {
-                    for connection in connections { total += connection.sendWithoutWaiting(request) }
-                    peak = max(peak, ServeLoadTests.residentKilobytes())
-                    usleep(50_000)
-                }
-                return (total, peak)
-            }
+            let (sent, peak) = try await Self.pipelineWithoutReading(request, connections: Self.pipeliners, port: port, from: before)
             let growth = peak - before
             #expect(sent > 0)
             // 60 KB each and 4 MB for whatever tests run alongside: 22 MB for 300 clients.
@@ -247,26 +234,33 @@ struct ServeHardeningTests {
             let clients = 300
             let before = ServeLoadTests.residentKilobytes()
             let request = Array(String(repeating: "GET /page.html HTTP/1.1\r\nHost: x\r\n\r\n", count: 50).utf8)
-            let (sent, peak) = try await offPool { () -> (Int, Int) in
-                let connections = try (0..<clients).map { _ in
-                    try RawHTTPConnection(port: port, timeout: .seconds(5), receiveBuffer: 4096)
-                }
-                var total = 0
-                var peak = before
-                let deadline = Date().addingTimeInterval(3)
-                while Date() < deadline {
-                    for connection in connections { total += connection.sendWithoutWaiting(request) }
-                    peak = max(peak, ServeLoadTests.residentKilobytes())
-                    usleep(50_000)
-                }
-                return (total, peak)
-            }
+            let (sent, peak) = try await Self.pipelineWithoutReading(request, connections: clients, port: port, from: before)
             let growth = peak - before
             #expect(sent > 0)
             #expect(growth < 30 * 1024, "\(mode): resident memory grew by \(growth / 1024) MB for \(clients) connections that never read a 1 MB page")
             let started = ContinuousClock.now
             let other = try? await RawHTTPConnection(port: port, timeout: .seconds(30)).request("/digits.txt")
             #expect(other?.status == 200, "no answer after \(ContinuousClock.now - started)")
+        }
+    }
+
+    /// `connections` clients that send `request` over and over for 3 s and never read: the
+    /// bytes sent, and the peak resident memory (KB) seen meanwhile, starting from `before`.
+    static func pipelineWithoutReading(_ request: [UInt8], connections count: Int, port: Int,
+                                       from before: Int) async throws -> (sent: Int, peak: Int) {
+        try await offPool { () -> (Int, Int) in
+            let connections = try (0..<count).map { _ in
+                try RawHTTPConnection(port: port, timeout: .seconds(5), receiveBuffer: 4096)
+            }
+            var total = 0
+            var peak = before
+            let deadline = Date().addingTimeInterval(3)
+            while Date() < deadline {
+                for connection in connections { total += connection.sendWithoutWaiting(request) }
+                peak = max(peak, ServeLoadTests.residentKilobytes())
+                usleep(50_000)
+            }
+            return (total, peak)
         }
     }
 }
