@@ -19,14 +19,19 @@ public struct RewriteOptions: Hashable, Sendable {
     /// Paint each rewritten `<img>`'s placeholder in an inline `style` it does not have yet
     /// (`--placeholder`): what `dppx html --placeholder` writes, which the page's CSS can override.
     public var placeholder: PlaceholderStyle?
+    /// What measuring the site's pages found (`dppx-layout.json`): a measured fluid `<img>`
+    /// gets the exact `sizes` of its occurrence, and a CSS rule painting a fluid image gets
+    /// `@media` blocks with the files its measured painted widths need. Nil: nothing measured.
+    public var layout: LayoutFile?
 
     public init(baseURL: String? = nil, sizes: String? = nil, rules: [ImageRule] = [], dimensions: Bool = false,
-                picture: Bool = false, placeholder: PlaceholderStyle? = nil) {
+                picture: Bool = false, placeholder: PlaceholderStyle? = nil, layout: LayoutFile? = nil) {
         self.baseURL = baseURL
         self.sizes = sizes
         self.rules = rules
         self.dimensions = dimensions
         self.picture = picture
         self.placeholder = placeholder
+        self.layout = layout
     }
 }

@@ -7,7 +7,7 @@ public struct LayoutFile: Codable, Hashable, Sendable {
     /// The name of the file, beside the manifest (or at the site's root).
     public static let fileName = "dppx-layout.json"
     /// The schema's version; a file of another version is measured again.
-    public static let currentVersion = 1
+    public static let currentVersion = 2
 
     public var version: Int
     /// By page path relative to the site's root, with `/`.
@@ -35,14 +35,38 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         public var images: [Image]
         /// Every background layer that paints an image.
         public var backgrounds: [Background]
+        /// The document's height (`scrollHeight`) at each measured viewport, in viewport
+        /// order: a rewrite that changes it moved the page.
+        public var heights: [PageHeight]
+        /// The `sizes` values dppx wrote on this page (a `sizes` found on a tag is dppx's to
+        /// replace when it is one of them; any other is the page's own and wins).
+        public var sizesWritten: [String]
+        /// Set when the rewrite of this page was undone because a box moved: why. A page
+        /// still hashing as recorded is then left alone without being measured again.
+        public var restored: String?
 
-        public init(hash: String, dependencies: [String], viewportHeight: Double, scrollbars: String, images: [Image], backgrounds: [Background]) {
+        public init(hash: String, dependencies: [String], viewportHeight: Double, scrollbars: String, images: [Image],
+                    backgrounds: [Background], heights: [PageHeight] = [], sizesWritten: [String] = [], restored: String? = nil) {
             self.hash = hash
             self.dependencies = dependencies
             self.viewportHeight = viewportHeight
             self.scrollbars = scrollbars
             self.images = images
             self.backgrounds = backgrounds
+            self.heights = heights
+            self.sizesWritten = sizesWritten
+            self.restored = restored
+        }
+    }
+
+    /// The document's height at one viewport width, CSS px.
+    public struct PageHeight: Codable, Hashable, Sendable {
+        public var viewport: Double
+        public var height: Double
+
+        public init(viewport: Double, height: Double) {
+            self.viewport = viewport
+            self.height = height
         }
     }
 
@@ -93,13 +117,22 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         /// At each measured viewport: the positioning area (`width`, `height`) and the size the
         /// image is painted at.
         public var samples: [BackgroundSample]
+        /// The file whose declaration paints the layer, relative to the root: a stylesheet, or
+        /// the page itself for a `<style>` element or a `style` attribute; nil when not found.
+        public var sheet: String?
+        /// The selector of the style rule the declaration is in, as the browser serializes it
+        /// (`.hero`, `main > .card`); nil for a `style` attribute or when not found.
+        public var selector: String?
 
-        public init(element: String, layer: Int, url: String, size: String, samples: [BackgroundSample]) {
+        public init(element: String, layer: Int, url: String, size: String, samples: [BackgroundSample],
+                    sheet: String? = nil, selector: String? = nil) {
             self.element = element
             self.layer = layer
             self.url = url
             self.size = size
             self.samples = samples
+            self.sheet = sheet
+            self.selector = selector
         }
 
         /// The painted widths, for `SizesFitter` and `MeasuredLadder`.
