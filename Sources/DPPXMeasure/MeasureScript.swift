@@ -77,6 +77,7 @@ enum MeasureScript {
       return JSON.stringify({
         viewport: innerWidth,
         clientWidth: document.documentElement.clientWidth,
+        height: document.documentElement.scrollHeight,
         images,
         backgrounds: backgrounds.map((layer) => layer.concat(natural.get(layer[2]))),
       });

@@ -91,7 +91,7 @@ struct PageMeasurer: Sendable {
             hash: DependencyHash.of(dependencies, responder: responder, ladder: ladder),
             dependencies: dependencies, viewportHeight: Double(ladder.height),
             scrollbars: samples.scrollbarsShown ? "shown" : "hidden",
-            images: samples.images, backgrounds: samples.backgrounds)
+            images: samples.images, backgrounds: samples.backgrounds, heights: samples.heights)
         return Outcome(layout: layout, widths: samples.viewports.count)
     }
 

@@ -9,6 +9,8 @@ struct Samples {
     private var layerSamples: [LayerKey: [LayoutFile.BackgroundSample]] = [:]
     /// Whether any viewport's document was narrower than the viewport (a scrollbar drawn).
     private(set) var scrollbarsShown = false
+    /// The document's height at each viewport.
+    private var pageHeights: [Double: Double] = [:]
 
     private struct LayerKey: Hashable, Comparable {
         var element: String
@@ -20,6 +22,7 @@ struct Samples {
     mutating func add(_ report: JSONValue, viewport: Double) {
         viewports.insert(viewport)
         if let client = report["clientWidth"]?.number, client < viewport { scrollbarsShown = true }
+        if let height = report["height"]?.number { pageHeights[viewport] = height }
         for image in report["images"]?.array ?? [] {
             guard let fields = image.array, fields.count == 4, let offset = fields[0].number, let width = fields[1].number,
                   let height = fields[2].number else { continue }
@@ -37,6 +40,10 @@ struct Samples {
             layerSamples[key, default: []].append(LayoutFile.BackgroundSample(
                 viewport: viewport, areaWidth: areaWidth, areaHeight: areaHeight, paintedWidth: painted.width, paintedHeight: painted.height))
         }
+    }
+
+    var heights: [LayoutFile.PageHeight] {
+        pageHeights.keys.sorted().map { LayoutFile.PageHeight(viewport: $0, height: pageHeights[$0]!) }
     }
 
     var images: [LayoutFile.Image] {

@@ -10,7 +10,8 @@ import Foundation
 /// An image of a manifest is answered with an SVG of its plain file's pixel size and nothing
 /// else: its natural size is what the untouched page shows, without sending megabytes. An HTML
 /// page gets `data-dppx-at="OFFSET"` on each `<img>`, the byte offset of its tag in the source,
-/// which is how measurements name an occurrence.
+/// which is how measurements name an occurrence; the `srcset` and `sizes` an earlier rewrite
+/// wrote are turned off (`PageMarks`), so a rewritten page is measured as the untouched one.
 public struct SiteResponder: Sendable {
     /// The origin pages are loaded from: made up, and never resolved (every request is answered
     /// here).
@@ -32,13 +33,18 @@ public struct SiteResponder: Sendable {
     public let root: String
     /// Image URL paths from the root (`img/hero.jpg`) to the pixel size to answer them at.
     public let imageSizes: [String: PixelSize]
-    /// The byte offsets of a page's `<img` tags.
-    public let imageTagOffsets: @Sendable ([UInt8]) -> [Int]
+    /// What to mark and turn off in a page, by its bytes and root-relative path.
+    public let marks: @Sendable (_ page: [UInt8], _ path: String) -> PageMarks
 
-    public init(root: String, imageSizes: [String: PixelSize], imageTagOffsets: @escaping @Sendable ([UInt8]) -> [Int]) {
+    public init(root: String, imageSizes: [String: PixelSize], marks: @escaping @Sendable (_ page: [UInt8], _ path: String) -> PageMarks) {
         self.root = PathContainment.canonical(root)
         self.imageSizes = imageSizes
-        self.imageTagOffsets = imageTagOffsets
+        self.marks = marks
+    }
+
+    /// A responder that marks each `<img` at `imageTagOffsets` and turns nothing off.
+    public init(root: String, imageSizes: [String: PixelSize], imageTagOffsets: @escaping @Sendable ([UInt8]) -> [Int]) {
+        self.init(root: root, imageSizes: imageSizes, marks: { page, _ in PageMarks(imageTags: imageTagOffsets(page)) })
     }
 
     /// The URL a page (a root-relative path) is loaded at.
@@ -70,7 +76,7 @@ public struct SiteResponder: Sendable {
             return answer
         }
         let type = Self.contentType(of: path)
-        let body = type.hasPrefix("text/html") ? marked(bytes) : bytes
+        let body = type.hasPrefix("text/html") ? marked(bytes, marks: marks(bytes, path)) : bytes
         return Answer(status: 200, contentType: type, body: body, dependency: path)
     }
 
@@ -83,16 +89,22 @@ public struct SiteResponder: Sendable {
         return try? AtomicFile.read(full)
     }
 
-    /// `page` with `data-dppx-at` on each `<img>`.
-    func marked(_ page: [UInt8]) -> [UInt8] {
+    /// `page` with `data-dppx-at` on each `<img>` and `marks`' attributes turned off.
+    func marked(_ page: [UInt8], marks: PageMarks) -> [UInt8] {
+        var edits: [(at: Int, replacing: Int, text: [UInt8])] = []
+        for offset in marks.imageTags where Self.isImageTag(page, at: offset) {
+            edits.append((offset + 4, 0, Array(" \(Self.offsetAttribute)=\"\(offset)\"".utf8)))
+        }
+        for name in marks.disabledAttributes where name.lowerBound >= 0 && name.upperBound <= page.count {
+            edits.append((name.lowerBound, name.count, Array("data-dppx-off-".utf8) + page[name]))
+        }
         var result: [UInt8] = []
-        result.reserveCapacity(page.count + 32 * 16)
+        result.reserveCapacity(page.count + 32 * edits.count)
         var copied = 0
-        for offset in imageTagOffsets(page).sorted() where offset >= copied && Self.isImageTag(page, at: offset) {
-            let insertion = offset + 4
-            result += page[copied..<insertion]
-            result += Array(" \(Self.offsetAttribute)=\"\(offset)\"".utf8)
-            copied = insertion
+        for edit in edits.sorted(by: { $0.at < $1.at }) where edit.at >= copied {
+            result += page[copied..<edit.at]
+            result += edit.text
+            copied = edit.at + edit.replacing
         }
         result += page[copied...]
         return result
