@@ -5,7 +5,7 @@ import PackageDescription
 ///
 /// Arrows point one way: dppx -> DPPXServer -> DPPXBuild -> DPPXImaging -> CVips, and
 /// DPPXBuild -> DPPXRewrite (pages) -> CGumbo; DPPXBuild and DPPXServer -> DPPXFiles (files);
-/// dppx -> DPPXMeasure (layout measured in headless Chromium) -> DPPXFiles;
+/// DPPXBuild -> DPPXMeasure (layout measured in headless Chromium) -> DPPXFiles;
 /// and every module may use DPPXCore, which uses nothing of ours and does no I/O.
 let package = Package(
     name: "dppx",
@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "DPPXBuild",
             dependencies: [
-                "DPPXImaging", "DPPXRewrite", "DPPXFiles", "DPPXCore",
+                "DPPXImaging", "DPPXRewrite", "DPPXMeasure", "DPPXFiles", "DPPXCore",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -77,7 +77,7 @@ enum MeasureScript {
       return JSON.stringify({
         viewport: innerWidth,
         clientWidth: document.documentElement.clientWidth,
-        height: document.documentElement.scrollHeight,
+        height: document.documentElement.getBoundingClientRect().height,
         images,
         backgrounds: backgrounds.map((layer) => layer.concat(natural.get(layer[2]))),
       });

@@ -9,6 +9,9 @@ struct PageMeasurer: Sendable {
     let connection: DevToolsConnection
     let responder: SiteResponder
     let ladder: ViewportLadder
+    /// Checking a rewrite: these widths only, ascending, each measured once the page has
+    /// settled at it (`settleScript`); nil measures the ladder and refines it.
+    var checking: [Int]? = nil
 
     /// What measuring a page gave: its layout and how many widths it was measured at.
     struct Outcome: Sendable {
@@ -80,10 +83,14 @@ struct PageMeasurer: Sendable {
         try check(watcher, page: page)
 
         var samples = Samples()
-        var pending = ladder.coarse
-        for _ in 0...ladder.maximumRounds where !pending.isEmpty {
-            for width in pending { try await measure(at: width, session: session, into: &samples) }
-            pending = samples.refinements(resolution: ladder.resolution)
+        if let checking {
+            for width in checking { try await measure(at: width, session: session, into: &samples, settling: true) }
+        } else {
+            var pending = ladder.coarse
+            for _ in 0...ladder.maximumRounds where !pending.isEmpty {
+                for width in pending { try await measure(at: width, session: session, into: &samples) }
+                pending = samples.refinements(resolution: ladder.resolution)
+            }
         }
         try check(watcher, page: page)
         let dependencies = [page] + watcher.dependencies.subtracting([page]).sorted()
@@ -108,8 +115,29 @@ struct PageMeasurer: Sendable {
         ], session: session)
     }
 
-    private func measure(at width: Int, session: String, into samples: inout Samples) async throws {
+    /// Run before measuring a rewritten page at a new width: a `w`-described `<img>` picks
+    /// its file for the new width in the next rendering steps and takes its natural size from
+    /// that file once loaded, so the script waits two frames, then for every image still
+    /// loading (at most 2 s each).
+    static let settleScript = #"""
+    (async () => {
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      await Promise.all([...document.images].map((image) => image.complete ? null : new Promise((done) => {
+        image.addEventListener('load', done, { once: true });
+        image.addEventListener('error', done, { once: true });
+        setTimeout(done, 2000);
+      })));
+      return true;
+    })()
+    """#
+
+    private func measure(at width: Int, session: String, into samples: inout Samples, settling: Bool = false) async throws {
         try await setViewport(width, session: session)
+        if settling {
+            _ = try await connection.send("Runtime.evaluate", [
+                "expression": .string(Self.settleScript), "awaitPromise": true, "returnByValue": true,
+            ], session: session)
+        }
         let answer = try await connection.send("Runtime.evaluate", [
             "expression": .string(MeasureScript.source), "awaitPromise": true, "returnByValue": true,
         ], session: session)

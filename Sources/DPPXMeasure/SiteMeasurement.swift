@@ -17,6 +17,15 @@ public struct SiteMeasurement: Sendable {
     public var timeout: Duration = .seconds(60)
     /// Tabs measured at once.
     public var parallelTabs = 2
+    /// Whether a page whose recorded layout still holds keeps it (false: every page is
+    /// measured, as checking a rewrite needs).
+    public var reusesRecorded = true
+    /// Whether the layout file is written (false: the caller writes it, after checking).
+    public var writesLayoutFile = true
+    /// Checking rewritten pages: measure at these widths only, ascending, each after the page
+    /// settles there (its images loaded for the width), instead of the refined ladder. Pages
+    /// measured so are hashed as the ladder's, so the layout they give holds on the next run.
+    public var checking: [Int]?
 
     public init(pages: [String], responder: SiteResponder, output: String) {
         self.pages = pages
@@ -42,7 +51,7 @@ public struct SiteMeasurement: Sendable {
     /// Measures what changed; `browser` is asked for only when a page must be measured.
     public func run(browser executable: @Sendable () throws(MeasureError) -> String) async throws(MeasureError) -> Outcome {
         var outcome = Outcome()
-        let previous = Self.read(output)
+        let previous = reusesRecorded ? Self.read(output) : LayoutFile()
         var layout = LayoutFile()
         var stale: [String] = []
         for page in pages {
@@ -56,7 +65,7 @@ public struct SiteMeasurement: Sendable {
         }
         if !stale.isEmpty {
             let browser = try await Browser.start(executable: try executable())
-            let measurer = PageMeasurer(connection: browser.connection, responder: responder, ladder: ladder)
+            let measurer = PageMeasurer(connection: browser.connection, responder: responder, ladder: ladder, checking: checking)
             let results = await Self.measure(stale, with: measurer, timeout: timeout, parallel: parallelTabs)
             await browser.stop()
             if Browser.interrupted { throw .browser("interrupted") }
@@ -72,6 +81,7 @@ public struct SiteMeasurement: Sendable {
             }
         }
         outcome.layout = layout
+        guard writesLayoutFile else { return outcome }
         let bytes = Self.encoded(layout)
         do {
             outcome.written = try AtomicFile.writeIfChanged(bytes, to: output)
@@ -90,7 +100,7 @@ public struct SiteMeasurement: Sendable {
 
     /// The layout file at `path`; empty when it is missing, unreadable or of another version
     /// (every page is then measured).
-    static func read(_ path: String) -> LayoutFile {
+    public static func read(_ path: String) -> LayoutFile {
         guard let bytes = try? AtomicFile.read(path),
               let layout = try? JSONDecoder().decode(LayoutFile.self, from: Data(bytes)),
               layout.version == LayoutFile.currentVersion else { return LayoutFile() }

@@ -35,6 +35,9 @@ public struct SiteResponder: Sendable {
     public let imageSizes: [String: PixelSize]
     /// What to mark and turn off in a page, by its bytes and root-relative path.
     public let marks: @Sendable (_ page: [UInt8], _ path: String) -> PageMarks
+    /// Files answered from memory instead of the disk, by root-relative path: pages as a
+    /// rewrite would write them, measured before anything is written.
+    public var overlay: [String: [UInt8]] = [:]
 
     public init(root: String, imageSizes: [String: PixelSize], marks: @escaping @Sendable (_ page: [UInt8], _ path: String) -> PageMarks) {
         self.root = PathContainment.canonical(root)
@@ -83,6 +86,7 @@ public struct SiteResponder: Sendable {
     /// The bytes of the file at root-relative `path`; nil when it is missing, not a file, or
     /// outside the root.
     public func read(_ path: String) -> [UInt8]? {
+        if let bytes = overlay[path] { return bytes }
         guard PathContainment.escape(in: path) == nil else { return nil }
         let full = root + "/" + path
         guard PathContainment.relativePath(of: full, inside: root) != nil else { return nil }

@@ -11,6 +11,8 @@ struct HTMLTag: Sendable {
         let value: String
         /// The value as written, quotes included; nil for a bare attribute (`alt`).
         let writtenValue: Range<Int>?
+        /// Where its name is written.
+        let nameRange: Range<Int>
     }
 
     /// Where `<` is.
@@ -73,7 +75,7 @@ struct HTMLTag: Sendable {
             }
             insertion = max(insertion, written?.upperBound ?? nameEnd)
             attributes.append(Attribute(name: String(cString: attribute.name), value: String(cString: attribute.value),
-                                        writtenValue: written))
+                                        writtenValue: written, nameRange: nameStart..<nameEnd))
         }
         insertionPoint = insertion
         self.attributes = attributes

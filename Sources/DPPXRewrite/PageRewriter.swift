@@ -35,7 +35,10 @@ public struct PageRewriter: Sendable {
         var edits = ByteEdits()
         var findings: [RewriteFinding] = []
         var rewritten = 0
+        var exact = 0
+        var sizesWritten: [String] = []
         let page = HTMLPage(parsing: bytes)
+        let measuredPage = options.layout?.pages[pagePath]
         // Relative URLs resolve against the page's `<base href>` when it has one.
         let documentPath = ImageURL.documentPath(pagePath: pagePath, baseHref: page.baseHref, baseURL: options.baseURL)
         if let href = page.baseHref, documentPath == nil {
@@ -65,13 +68,33 @@ public struct PageRewriter: Sendable {
                     edits.replace(range, with: "\"" + Self.escapeAttribute(srcset) + "\"")
                 }
             }
+            var sizesValue = tag.attribute("sizes")?.value
             if reference.primary.count > 1 {
-                if image.isFluid, tag.attribute("sizes") == nil {
-                    guard let sizes = sizes(for: reference, tag: tag) else {
+                // A `sizes` dppx wrote from a measurement is its own to replace; any other is the page's.
+                let own = tag.attribute("sizes")
+                let ownIsMeasured = own.map { ownsSrcset && measuredPage?.sizesWritten.contains($0.value) == true } ?? false
+                if image.isFluid, own == nil || ownIsMeasured {
+                    let value: String
+                    switch sizes(for: reference, tag: tag, measured: measuredPage.map { page in page.images.first { $0.offset == tag.start } }) {
+                    case .stated(let stated):
+                        value = stated
+                    case .measured(let fitted):
+                        value = fitted
+                        sizesWritten.append(fitted)
+                        exact += 1
+                    case .refused(let why):
+                        report("\(reference.entry.image.path) is fluid and \(why): add sizes=\"...\" or give its [[rule]] a sizes; left without srcset")
+                        continue
+                    case .unknown:
                         report("\(reference.entry.image.path) is fluid (files \(image.widths.map { "\($0)w" }.joined(separator: ", "))) and the page does not say how wide it is shown: add sizes=\"...\" (e.g. sizes=\"(min-width: 800px) 600px, 100vw\") or a width attribute, give its [[rule]] a sizes, or pass --sizes; left without srcset")
                         continue
                     }
-                    added.append(("sizes", sizes))
+                    sizesValue = value
+                    if let own, let range = own.writtenValue {
+                        if own.value != value { edits.replace(range, with: "\"" + Self.escapeAttribute(value) + "\"") }
+                    } else {
+                        added.append(("sizes", value))
+                    }
                 }
                 if let existing {
                     guard ownsSrcset else {
@@ -89,8 +112,7 @@ public struct PageRewriter: Sendable {
                     if tag.pictureSources == nil, unwrapped.contains(tag.start) {
                         report("is where a <picture> cannot hold it (in inline SVG or other foreign content); left without one")
                     } else {
-                        let sizes = tag.attribute("sizes")?.value ?? added.first { $0.name == "sizes" }?.value
-                        if pictureEdits(reference, tag: tag, sizes: sizes, documentPath: documentPath, edits: &edits, report: report) {
+                        if pictureEdits(reference, tag: tag, sizes: sizesValue, documentPath: documentPath, edits: &edits, report: report) {
                             wrappedStarts.append(tag.start)
                         }
                     }
@@ -111,7 +133,8 @@ public struct PageRewriter: Sendable {
         rewritten += rewriteStyles(of: page, in: bytes, at: pagePath, documentPath: documentPath, into: &edits, findings: &findings)
         // In page order, the images' and the styles' findings together.
         findings = findings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
-        let result = RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten)
+        let result = RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten,
+                                   imagesMadeExact: exact, sizesWritten: Array(Set(sizesWritten)).sorted())
         // The `<img` of a wrapped tag follows the `<picture>...` inserted at its start.
         let wrapped = Dictionary(uniqueKeysWithValues: wrappedStarts.map { ($0, edits.newOffset(of: $0 + 1) - 1) })
         return (result, wrapped)
@@ -161,14 +184,36 @@ public struct PageRewriter: Sendable {
         return url.path
     }
 
-    /// How wide a fluid image is shown, when something says: a rule's `sizes`, the tag's
-    /// `width` in CSS px, else `--sizes`.
-    private func sizes(for reference: ImageReference, tag: HTMLTag) -> String? {
-        if let rule = PlanSettings(rules: options.rules).rule(for: reference.entry.source).sizes { return rule }
-        if let width = tag.attribute("width").flatMap({ Int($0.value.trimmingCharacters(in: .whitespaces)) }), width > 0 {
-            return "\(width)px"
+    /// Where a fluid image's `sizes` comes from.
+    private enum SizesSource {
+        /// Said by the user: a rule's `sizes`, the tag's `width`, `--sizes`.
+        case stated(String)
+        /// Fitted to the occurrence's measured boxes (`SizesFitter`).
+        case measured(String)
+        /// Measured, but no `sizes` gives its boxes: why.
+        case refused(String)
+        /// Nothing says.
+        case unknown
+    }
+
+    /// How wide a fluid image is shown, when something says: a rule's `sizes`, else the
+    /// occurrence's measured boxes (`measured`: nil when its page was not measured, `.some(nil)`
+    /// when it was but this `<img>` was not drawn), else the tag's `width` in CSS px, else `--sizes`.
+    private func sizes(for reference: ImageReference, tag: HTMLTag, measured: LayoutFile.Image??) -> SizesSource {
+        if let rule = PlanSettings(rules: options.rules).rule(for: reference.entry.source).sizes { return .stated(rule) }
+        if let measured {
+            guard let measured else {
+                return .refused("was not drawn when its page was measured (inside <template> or <noscript>, or added or removed by a script)")
+            }
+            switch SizesFitter().fit(measured.boxSamples) {
+            case .sizes(let value): return .measured(value.description)
+            case .refused(let refusal): return .refused(refusal.description)
+            }
         }
-        return options.sizes
+        if let width = tag.attribute("width").flatMap({ Int($0.value.trimmingCharacters(in: .whitespaces)) }), width > 0 {
+            return .stated("\(width)px")
+        }
+        return options.sizes.map { .stated($0) } ?? .unknown
     }
 
     /// The candidates of a `srcset` value (`a.jpg 1x, a@2x.jpg 2x`): each one's URL, and its

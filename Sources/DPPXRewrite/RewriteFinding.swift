@@ -8,6 +8,12 @@ public struct RewriteFinding: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(file):\(line): \(message)" }
 
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
     /// The line `offset` is on in `bytes`.
     static func line(of offset: Int, in bytes: [UInt8]) -> Int {
         var line = 1
@@ -22,4 +28,16 @@ public struct RewriteResult: Sendable {
     public let findings: [RewriteFinding]
     /// Images that got (or kept up to date) their candidates.
     public let imagesRewritten: Int
+    /// Of those, the fluid `<img>`s whose `sizes` was fitted to their measured boxes.
+    public let imagesMadeExact: Int
+    /// The measured `sizes` values written or kept (`LayoutFile.Page.sizesWritten`).
+    public let sizesWritten: [String]
+
+    public init(bytes: [UInt8], findings: [RewriteFinding], imagesRewritten: Int, imagesMadeExact: Int = 0, sizesWritten: [String] = []) {
+        self.bytes = bytes
+        self.findings = findings
+        self.imagesRewritten = imagesRewritten
+        self.imagesMadeExact = imagesMadeExact
+        self.sizesWritten = sizesWritten
+    }
 }

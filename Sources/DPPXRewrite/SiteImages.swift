@@ -23,11 +23,15 @@ public struct SiteImages: Sendable {
     private let byPath: [String: Match]
     /// The manifests' paths relative to the root, for depfiles.
     public let manifestPaths: [String]
+    /// Every file's pixel size, by its path relative to the root: what measuring answers an
+    /// image's URL with (the plain path of a fluid image is the master's own size).
+    public let pixelSizes: [String: PixelSize]
 
     /// `manifests` are each manifest and its folder relative to the root (`""`, `assets/img`);
     /// when two describe one path, the first listed wins.
     public init(manifests: [(folder: String, manifest: Manifest)]) {
         var byPath: [String: Match] = [:]
+        var pixelSizes: [String: PixelSize] = [:]
         for (folder, manifest) in manifests {
             for image in manifest.images {
                 let moved = image.relocated(under: folder)
@@ -37,9 +41,12 @@ public struct SiteImages: Sendable {
                 for variant in moved.variants where byPath[variant.path] == nil {
                     byPath[variant.path] = Match(entry: entry, isPlainPath: variant.path == moved.path)
                 }
+                for variant in moved.variants where pixelSizes[variant.path] == nil { pixelSizes[variant.path] = variant.size }
+                if pixelSizes[moved.path] == nil { pixelSizes[moved.path] = moved.cssSize }
             }
         }
         self.byPath = byPath
+        self.pixelSizes = pixelSizes
         self.manifestPaths = manifests.map { $0.folder.isEmpty ? Manifest.fileName : $0.folder + "/" + Manifest.fileName }
     }
 

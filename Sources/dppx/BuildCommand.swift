@@ -13,7 +13,7 @@ struct BuildCommand: AsyncParsableCommand {
 
         OUT may be SRC itself, for a site that keeps its images beside its pages: the variants are written beside the masters, each master keeps its name and bytes (its plain URL stays its own file), the 1x file is spelled hero@1x.jpg, and a file dppx did not write is never written over or removed.
 
-        Settings come from dppx.toml (in this folder or a parent; --config FILE), and flags override them for one run: with a project file, 'dppx build' needs no arguments. With [rewrite] pages in it, those pages get their images' srcset after each build (see 'dppx rewrite --help').
+        Settings come from dppx.toml (in this folder or a parent; --config FILE), and flags override them for one run: with a project file, 'dppx build' needs no arguments. With [rewrite] pages in it, those pages get their images' srcset after each build (see 'dppx rewrite --help'): they are measured in headless Chromium first, each fluid master is built at the widths its measured boxes need, and each <img> gets the exact sizes of its boxes (--no-measure, or no Chromium, builds and rewrites from what the pages state only).
 
         Exit status: 0 all built, 1 some images failed (each named on stderr), 2 wrong usage.
 
@@ -47,6 +47,12 @@ struct BuildCommand: AsyncParsableCommand {
             transform: { text throws in try ShardRequest(parsing: text) })
     var shard: ShardRequest?
 
+    @Flag(name: SettingRegistry.rewriteMeasure.name(), inversion: .prefixedNo, help: SettingRegistry.rewriteMeasure.argumentHelp)
+    var measure: Bool?
+
+    @Option(name: SettingRegistry.rewriteBrowser.name(), help: SettingRegistry.rewriteBrowser.argumentHelp)
+    var browser: String?
+
     @Flag(help: "After building, watch SRC and rebuild what changes, until Ctrl-C (for pages another dev server serves).")
     var watch = false
 
@@ -70,6 +76,8 @@ struct BuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         var settings = try project.load().overlaid(by: build.settings)
+        if let measure { settings.rewriteMeasure = measure }
+        if let browser { settings.rewriteBrowser = browser }
         if let source { settings.source = source }
         if let out { settings.output = out }
         guard let source = settings.source else {
@@ -86,14 +94,14 @@ struct BuildCommand: AsyncParsableCommand {
         // The stylesheet and [rewrite] pages: after each build, or after the merge for a shard,
         // whose manifest is partial.
         let site = options.shard == nil ? SiteFiles(settings: settings) : nil
-        let round = DevelopmentRound(build: options, stylesheet: site?.stylesheet, pages: site?.pages)
+        let round = DevelopmentRound(build: options, stylesheet: site?.stylesheet, pages: site?.pages, measuring: site?.measuring)
         let reporter = BuildReporter(round, quiet: quiet, json: json, watching: watch)
         if watch {
             try await watchSource(round, reporter: reporter)
             return
         }
         await reporter.roundStarting(changed: [])
-        let outcome = await round.run(onEvent: reporter.buildEvent)
+        let outcome = await BrowserSignals.closingOnInterrupt { await round.run(onEvent: reporter.buildEvent) }
         await reporter.roundFinished(outcome, changed: [])
         if case .failure(let error) = outcome.build, error.isUsageError { throw ExitCode(ExitStatus.usage) }
         if !outcome.succeeded { throw ExitCode(ExitStatus.failure) }

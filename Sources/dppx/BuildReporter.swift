@@ -74,6 +74,7 @@ final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
         if !report.succeeded, !json {
             Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built")
         }
+        if let measuring = outcome.measuring { RewriteCommand.report(measuring, quiet: quiet || json) }
         if let pages = outcome.pages {
             RewriteCommand.report(pages, check: false, quiet: quiet || json)
         }

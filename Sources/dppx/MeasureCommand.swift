@@ -5,7 +5,6 @@ import DPPXFiles
 import DPPXMeasure
 import DPPXRewrite
 import Foundation
-import UnixSignals
 
 /// `dppx measure ROOT`: the site's pages measured in headless Chromium, each `<img>`'s box and
 /// each background image's painted size over a ladder of viewport widths, kept in
@@ -71,20 +70,19 @@ struct MeasureCommand: AsyncParsableCommand {
         var measurement = SiteMeasurement(pages: relative, responder: responder, output: output)
         measurement.timeout = .seconds(timeout)
 
-        // Ctrl-C or SIGTERM: end the browser first, so none is left behind.
-        let signals = Task {
-            for await _ in await UnixSignalsSequence(trapping: .sigint, .sigterm) {
-                Browser.stopAll()
-                Self.exitInterrupted()
+        let explicit = browser
+        let result = await BrowserSignals.closingOnInterrupt { () async -> Result<SiteMeasurement.Outcome, MeasureError> in
+            do throws(MeasureError) {
+                return .success(try await measurement.run(browser: { () throws(MeasureError) in try Browser.find(explicit: explicit) }))
+            } catch {
+                return .failure(error)
             }
         }
-        defer { signals.cancel() }
-        let explicit = browser
         let outcome: SiteMeasurement.Outcome
-        do {
-            outcome = try await measurement.run(browser: { () throws(MeasureError) in try Browser.find(explicit: explicit) })
-        } catch {
-            if Browser.interrupted { Self.exitInterrupted() }
+        switch result {
+        case .success(let value): outcome = value
+        case .failure(let error):
+            if Browser.interrupted { BrowserSignals.exitInterrupted() }
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.failure)
         }
@@ -93,12 +91,6 @@ struct MeasureCommand: AsyncParsableCommand {
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         Terminal.out("measured \(outcome.measured.count) page\(outcome.measured.count == 1 ? "" : "s") (\(outcome.unchanged.count) unchanged, \(outcome.failures.count) failed) at \(outcome.widths) widths in \(String(format: "%.1f", seconds)) s\(outcome.written ? "; wrote \(output)" : "")")
         if !outcome.failures.isEmpty { throw ExitCode(ExitStatus.failure) }
-    }
-
-    /// Exits with 130, as shells expect of an interrupted command; the browser is already closed.
-    static func exitInterrupted() -> Never {
-        Terminal.error("interrupted; the browser was closed and nothing was written")
-        Foundation.exit(130)
     }
 
     /// Each manifest image's URL path from the root and the pixel size of its plain file.

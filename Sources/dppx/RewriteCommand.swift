@@ -7,12 +7,12 @@ import Foundation
 
 /// `dppx rewrite PAGES...`: the pages and stylesheets of a site get the candidates of the
 /// images they already use, so a static host serves them as `dppx html` would have written them.
-struct RewriteCommand: ParsableCommand {
+struct RewriteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rewrite",
         abstract: "Add srcset to the <img> of HTML pages and image-set() to CSS backgrounds, for images dppx built.",
         discussion: """
-        Every <img> whose src names the plain file of an image in a dppx-manifest.json under --root (relative to the page, from the root with /, or under --base-url) gets a srcset, and nothing else: x descriptors for density images (hero.jpg 1x, hero@2x.jpg 2x), so the box stays the 1x file's; w descriptors for fluid images only where the page says how wide they are shown (their own sizes attribute, a [[rule]] sizes, a width attribute, else --sizes), otherwise they are reported with what to add. An <img> with a srcset of its own is left alone and reported. --placeholder color|blur also gives each such <img> its image's placeholder as an inline style, as 'dppx html --placeholder' writes it (none for SVG or transparent images); an <img> with a style of its own keeps it and is reported. Every other byte of the page stays as it was (pages are read with an HTML5 parser), and a second run changes nothing; after a rebuild, the srcset dppx wrote is brought up to date. What was left alone is told, with what to do, for the pages a run writes; a run that leaves a page as it was counts that page's in one line (--explain lists them).
+        The HTML pages are first measured in headless Chromium (found as chromium, chromium-browser or google-chrome on PATH, or --browser): every <img> box at viewport widths from 320 to 2560 CSS px, kept in dppx-layout.json beside the manifest, so an unchanged page is not measured again. Every <img> whose src names the plain file of an image in a dppx-manifest.json under --root (relative to the page, from the root with /, or under --base-url) gets a srcset, and nothing else: x descriptors for density images (hero.jpg 1x, hero@2x.jpg 2x), so the box stays the 1x file's; w descriptors for fluid images with the sizes that gives each occurrence its measured box at every width (a sizes of the page's own, or a [[rule]] sizes, wins; without measuring: a width attribute, else --sizes), otherwise they are reported with why. Each page the rewrite changes is measured again as it would be written, and left as it was, with the box that moved named, if any box moved by more than 0.5 px or the page's height changed. --no-measure, or a machine without Chromium (said in one line), rewrites from what the pages state only. An <img> with a srcset of its own is left alone and reported. --placeholder color|blur also gives each such <img> its image's placeholder as an inline style, as 'dppx html --placeholder' writes it (none for SVG or transparent images); an <img> with a style of its own keeps it and is reported. Every other byte of the page stays as it was (pages are read with an HTML5 parser), and a second run changes nothing; after a rebuild, the srcset dppx wrote is brought up to date. What was left alone is told, with what to do, for the pages a run writes; a run that leaves a page as it was counts that page's in one line (--explain lists them).
 
         A .css file gets, after each background or background-image declaration whose single url() is a density image, a background-image: image-set(...) with its densities (AVIF and WebP first, with type()); the original line stays as the fallback, and the painted size is unchanged. Fluid images in CSS are reported.
 
@@ -54,6 +54,12 @@ struct RewriteCommand: ParsableCommand {
     @Option(name: SettingRegistry.rewritePlaceholder.name(), help: SettingRegistry.rewritePlaceholder.argumentHelp)
     var placeholder: PlaceholderStyle?
 
+    @Flag(name: SettingRegistry.rewriteMeasure.name(), inversion: .prefixedNo, help: SettingRegistry.rewriteMeasure.argumentHelp)
+    var measure: Bool?
+
+    @Option(name: SettingRegistry.rewriteBrowser.name(), help: SettingRegistry.rewriteBrowser.argumentHelp)
+    var browser: String?
+
     @Flag(help: "Write nothing; exit 1 naming each page that is not what a rewrite gives. For CI.")
     var check = false
 
@@ -77,7 +83,7 @@ struct RewriteCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         var settings = try project.load()
         var flags = ProjectSettings()
         flags.rewriteRoot = root
@@ -86,6 +92,8 @@ struct RewriteCommand: ParsableCommand {
         flags.rewriteDimensions = dimensions
         flags.rewritePicture = picture
         flags.rewritePlaceholder = placeholder
+        flags.rewriteMeasure = measure
+        flags.rewriteBrowser = browser
         settings = settings.overlaid(by: flags)
         let files = pages.isEmpty ? SiteRewrite.files(matching: settings.rewritePages ?? []) : pages
         guard !files.isEmpty else {
@@ -96,13 +104,42 @@ struct RewriteCommand: ParsableCommand {
             return
         }
         let rewrite = SiteRewrite(root: settings.rewriteSiteRoot, pages: files, output: out, options: settings.rewriteOptions)
-        if !Self.run(rewrite, check: check, depfile: depfile, quiet: quiet, explain: explain) { throw ExitCode(ExitStatus.failure) }
+        let outcome: SiteRewrite.Outcome
+        if SettingRegistry.rewriteMeasure.resolved(in: settings) {
+            var measured = MeasuredRewrite(rewrite: rewrite, browser: settings.rewriteBrowser)
+            measured.timeout = .seconds(60)
+            let result = await BrowserSignals.closingOnInterrupt { await measured.run(check: check) }
+            Self.report(result.report, quiet: quiet)
+            outcome = result.outcome
+        } else {
+            outcome = rewrite.run(check: check)
+        }
+        if !Self.finish(rewrite, outcome: outcome, check: check, depfile: depfile, quiet: quiet, explain: explain) {
+            throw ExitCode(ExitStatus.failure)
+        }
     }
 
-    /// Runs `rewrite` and says what it did; false when something failed or `check` found
-    /// stale pages.
-    static func run(_ rewrite: SiteRewrite, check: Bool, depfile: String?, quiet: Bool, explain: Bool) -> Bool {
-        let outcome = rewrite.run(check: check)
+    /// Says what measuring did, in one line, and why a page was not measured.
+    static func report(_ report: MeasuredRewrite.Report, quiet: Bool) {
+        if let noBrowser = report.noBrowser {
+            if !quiet { Terminal.warning("\(noBrowser); the pages are rewritten from what they state, without measuring (--no-measure says so and skips looking)") }
+            return
+        }
+        for failure in report.failures { Terminal.error(failure.description) }
+        guard !quiet, !(report.measured.isEmpty && report.unchanged.isEmpty) else { return }
+        let pages = report.measured.count
+        var line = "measured \(pages) page\(pages == 1 ? "" : "s") (\(report.unchanged.count) unchanged since the last run)"
+        if report.widths > 0 { line += " at \(report.widths) viewport widths" }
+        if !report.checked.isEmpty {
+            line += ", checked \(report.checked.count) rewritten page\(report.checked.count == 1 ? "" : "s") (\(report.restored.count) left as \(report.restored.count == 1 ? "it was" : "they were"))"
+        }
+        line += " in \(String(format: "%.1f", report.seconds)) s"
+        Terminal.out(line)
+    }
+
+    /// Says what `outcome` of `rewrite` did and writes the depfile; false when something failed
+    /// or `check` found stale pages.
+    static func finish(_ rewrite: SiteRewrite, outcome: SiteRewrite.Outcome, check: Bool, depfile: String?, quiet: Bool, explain: Bool) -> Bool {
         var failed = !report(outcome, check: check, quiet: quiet, explain: explain)
         if let depfile {
             let targets = rewrite.pages.map(rewrite.target(of:))
@@ -146,7 +183,8 @@ struct RewriteCommand: ParsableCommand {
             return outcome.failures.isEmpty && outcome.changed.isEmpty
         }
         if !quiet {
-            Terminal.out("rewrote \(outcome.changed.count) page\(outcome.changed.count == 1 ? "" : "s"), \(outcome.unchanged.count) unchanged (\(outcome.imagesRewritten) image\(outcome.imagesRewritten == 1 ? "" : "s") with candidates)")
+            let exact = outcome.imagesMadeExact > 0 ? ", \(outcome.imagesMadeExact) of them with the sizes of their measured boxes" : ""
+            Terminal.out("rewrote \(outcome.changed.count) page\(outcome.changed.count == 1 ? "" : "s"), \(outcome.unchanged.count) unchanged (\(outcome.imagesRewritten) image\(outcome.imagesRewritten == 1 ? "" : "s") with candidates\(exact))")
         }
         return outcome.failures.isEmpty
     }

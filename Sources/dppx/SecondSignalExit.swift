@@ -1,3 +1,4 @@
+import DPPXMeasure
 import Foundation
 import ServiceLifecycle
 import UnixSignals
@@ -14,6 +15,7 @@ struct SecondSignalExit: Service {
         for await _ in await UnixSignalsSequence(trapping: .sigint, .sigterm).cancelOnGracefulShutdown() {
             received += 1
             guard received > 1 else { continue }
+            Browser.stopAll()
             Terminal.error("interrupted during a build; the next build removes its temporary files")
             exit(130)
         }

@@ -11,6 +11,9 @@ struct SiteFiles: Sendable {
     let stylesheet: StylesheetTarget?
     /// The `[rewrite]` pages, matched again on every run (pages come and go in --watch).
     let pages: (@Sendable () -> SiteRewrite)?
+    /// How `dppx build` measures them (`[rewrite] measure`, `browser`); nil: it does not.
+    /// `dppx merge` never does: it writes what the shards built, at the widths they chose.
+    let measuring: DevelopmentRound.Measuring?
 
     init(settings: ProjectSettings) {
         stylesheet = StylesheetTarget(settings: settings)
@@ -18,6 +21,8 @@ struct SiteFiles: Sendable {
         pages = settings.rewritePages.map { patterns -> @Sendable () -> SiteRewrite in
             { SiteRewrite(root: site.root, pages: SiteRewrite.files(matching: patterns), options: site.options) }
         }
+        measuring = pages != nil && SettingRegistry.rewriteMeasure.resolved(in: settings)
+            ? DevelopmentRound.Measuring(browser: settings.rewriteBrowser) : nil
     }
 
     /// Writes the stylesheet of `manifest`, whose files are under `imageRoot`, and rewrites the

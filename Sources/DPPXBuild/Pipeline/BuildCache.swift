@@ -26,6 +26,10 @@ struct BuildCache: Codable, Sendable {
         /// another build (a shard, a whole build, with other settings): its entry is reused only
         /// while it is this one. Nil in caches from before dppx recorded it.
         var entry: String?
+        /// The measured ladder the master was built at (`PlanSettings.measuredWidths`); nil
+        /// when it was not measured. Kept per master, out of `settings`, so a page's layout
+        /// changing rebuilds only the masters whose ladders it changed.
+        var measured: [Int]? = nil
     }
 
     /// Identifies the settings (densities, formats, qualities, pipeline version) outputs were made with.
@@ -45,9 +49,11 @@ struct BuildCache: Codable, Sendable {
     }
 
     /// Whether `entry`, read from OUT, is what this cache's build recorded for `source` under
-    /// `settings`: made with them, not by another build into the same OUT.
-    func vouches(for entry: Manifest.Image, settings: String) -> Bool {
-        self.settings == settings && sources[entry.source]?.entry == Self.digest(entry)
+    /// `settings` and at the `measured` ladder: made with them, not by another build into the
+    /// same OUT.
+    func vouches(for entry: Manifest.Image, settings: String, measured: [Int]? = nil) -> Bool {
+        guard self.settings == settings, let cached = sources[entry.source] else { return false }
+        return cached.entry == Self.digest(entry) && cached.measured == measured
     }
 
     /// SHA-256 of a manifest entry's JSON (keys sorted): equal for equal entries, as read back.

@@ -104,7 +104,8 @@ public final class Builder: Sendable {
                         // a shard or a whole one, may have written it with other settings since). An
                         // entry from before placeholders existed is rebuilt to get one.
                         if let entry = previousBySource[source.relativePath], entry.sourceHash == hash,
-                           oldCache?.vouches(for: entry, settings: fingerprint) == true, entry.placeholder != nil,
+                           oldCache?.vouches(for: entry, settings: fingerprint, measured: options.plan.measuredWidths[source.relativePath]) == true,
+                           entry.placeholder != nil,
                            entry.variants.allSatisfy({ folder.holds($0.path, bytes: $0.bytes) }) {
                             state.record(.unchanged(entry, hash), for: source)
                         } else {
@@ -142,7 +143,7 @@ public final class Builder: Sendable {
                 images.append(entry)
                 report.unchanged.append(source.relativePath)
                 cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash,
-                                                           entry: BuildCache.digest(entry))
+                                                           entry: BuildCache.digest(entry), measured: options.plan.measuredWidths[source.relativePath])
             case .built(let result, let hash):
                 images.append(result.image)
                 report.built.append(source.relativePath)
@@ -151,7 +152,7 @@ public final class Builder: Sendable {
                 report.underTarget += result.underTarget
                 warnings += result.warnings
                 cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash,
-                                                           entry: BuildCache.digest(result.image))
+                                                           entry: BuildCache.digest(result.image), measured: options.plan.measuredWidths[source.relativePath])
             case .failed(let failure):
                 failures.append(failure)
                 // Keep what was built before: a broken edit of a master must not take the site down.

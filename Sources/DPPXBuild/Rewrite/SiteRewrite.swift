@@ -33,6 +33,8 @@ public struct SiteRewrite: Sendable {
         public var manifests: [String] = []
         /// Images given candidates.
         public var imagesRewritten = 0
+        /// Of those, the fluid `<img>`s given the exact `sizes` of their measured boxes.
+        public var imagesMadeExact = 0
     }
 
     public init(root: String, pages: [String], output: String? = nil, options: RewriteOptions) {
@@ -42,14 +44,39 @@ public struct SiteRewrite: Sendable {
         self.options = options
     }
 
+    /// One page or stylesheet rewritten in memory, not yet written.
+    public struct PageChange: Sendable {
+        /// The page as given.
+        public let page: String
+        /// Its path below the root.
+        public let relative: String
+        /// The file the result goes to (the page, the file a link points to, or its place under
+        /// `output`).
+        public let target: String
+        /// The page as read.
+        public let original: [UInt8]
+        /// What the rewrite gave; replaced by the original when a check undoes it.
+        public var result: RewriteResult
+        public let isHTML: Bool
+    }
+
     /// Rewrites every page; with `check`, writes nothing and lists in `changed` the pages
     /// whose file is not what a rewrite gives.
     public func run(check: Bool = false) -> Outcome {
+        var (changes, outcome) = prepare()
+        write(changes, check: check, into: &outcome)
+        return outcome
+    }
+
+    /// Reads and rewrites every page in memory, with the manifests read; pages that cannot be
+    /// read, are not under the root or are neither HTML nor CSS are in the outcome's failures.
+    public func prepare() -> (changes: [PageChange], outcome: Outcome) {
         var outcome = Outcome()
         let site = SiteManifests.load(under: root)
         outcome.manifests = site.manifests
         outcome.failures += site.problems
         let rewriter = PageRewriter(images: site.images, options: options)
+        var changes: [PageChange] = []
         for page in pages {
             // A link is rewritten through: the file it points to is written, never the link's
             // path (an atomic write there would replace the link with a file).
@@ -76,26 +103,35 @@ public struct SiteRewrite: Sendable {
                 continue
             }
             let result = kind == .html ? rewriter.rewriteHTML(bytes, at: relative) : rewriter.rewriteCSS(bytes, at: relative)
+            changes.append(PageChange(page: page, relative: relative, target: linked ?? target(of: page, relative: relative),
+                                      original: bytes, result: result, isHTML: kind == .html))
+        }
+        return (changes, outcome)
+    }
+
+    /// Writes `changes` (with `check`, only compares them) and records what happened.
+    public func write(_ changes: [PageChange], check: Bool, into outcome: inout Outcome) {
+        for change in changes {
+            let result = change.result
             outcome.imagesRewritten += result.imagesRewritten
-            let target = linked ?? self.target(of: page, relative: relative)
+            outcome.imagesMadeExact += result.imagesMadeExact
             let changed: Bool
             if check {
-                changed = !AtomicFile.holds(result.bytes, at: target)
+                changed = !AtomicFile.holds(result.bytes, at: change.target)
             } else {
-                do { changed = try AtomicFile.writeIfChanged(result.bytes, to: target) } catch {
+                do { changed = try AtomicFile.writeIfChanged(result.bytes, to: change.target) } catch {
                     changed = true
-                    outcome.failures.append(FileProblem(file: target, reason: "cannot be written: \(error)"))
+                    outcome.failures.append(FileProblem(file: change.target, reason: "cannot be written: \(error)"))
                 }
             }
             if changed {
-                outcome.changed.append(page)
+                outcome.changed.append(change.page)
                 outcome.findings += result.findings
             } else {
-                outcome.unchanged.append(page)
+                outcome.unchanged.append(change.page)
                 outcome.standingFindings += result.findings
             }
         }
-        return outcome
     }
 
     /// `page`'s path below the root, nil when it is not inside it.

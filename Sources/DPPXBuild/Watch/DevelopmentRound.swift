@@ -1,4 +1,6 @@
 import DPPXCore
+import DPPXFiles
+import DPPXRewrite
 import Foundation
 
 /// One round of development work: build SRC (incrementally), then write the stylesheet and
@@ -13,11 +15,23 @@ public struct DevelopmentRound: Sendable {
     /// The pages rewritten after the build (`[rewrite] pages`), listed again each round so new
     /// pages are found; nil for none.
     public var pages: (@Sendable () -> SiteRewrite)?
+    /// Measuring the pages (`[rewrite] measure`): the Chromium to run (nil: found on PATH).
+    /// Before the build, so each fluid master is built at the widths its boxes need; the
+    /// rewrite after it gives each `<img>` its exact `sizes` and is checked in the browser.
+    public var measuring: Measuring?
 
-    public init(build: BuildOptions, stylesheet: StylesheetTarget? = nil, pages: (@Sendable () -> SiteRewrite)? = nil) {
+    /// How a round measures the pages.
+    public struct Measuring: Sendable {
+        public var browser: String?
+        public init(browser: String? = nil) { self.browser = browser }
+    }
+
+    public init(build: BuildOptions, stylesheet: StylesheetTarget? = nil, pages: (@Sendable () -> SiteRewrite)? = nil,
+                measuring: Measuring? = nil) {
         self.build = build
         self.stylesheet = stylesheet
         self.pages = pages
+        self.measuring = measuring
     }
 
     /// What a round did.
@@ -29,6 +43,8 @@ public struct DevelopmentRound: Sendable {
         public var stylesheet: Result<Bool, RenderOutputError>?
         /// What the page rewrite did; nil without pages or a build.
         public var pages: SiteRewrite.Outcome?
+        /// What measuring the pages did; nil when they were not measured.
+        public var measuring: MeasuredRewrite.Report?
         /// Every master, stylesheet or page that failed, with the reason (a build that could
         /// not run at all is SRC's failure).
         public var problems: [FileProblem] = []
@@ -41,10 +57,31 @@ public struct DevelopmentRound: Sendable {
     /// a watcher or a server must not hold one of Swift's cooperative threads that long.
     /// `onEvent` hears of each master as it is built.
     public func run(onEvent: @escaping @Sendable (BuildEvent) -> Void = { _ in }) async -> Outcome {
-        await onDispatchThread { runBlocking(onEvent: onEvent) }
+        guard let measuring, let pages else { return await onDispatchThread { runBlocking(onEvent: onEvent) } }
+        // Measured: the pages' layout first (their images at their masters' sizes), the build at
+        // the widths it asks for, then the checked rewrite.
+        let rewrite = MeasuredRewrite(rewrite: pages(), browser: measuring.browser)
+        var report = MeasuredRewrite.Report()
+        let build = self.build
+        let root = rewrite.rewrite.root
+        let (sizes, predicted) = await onDispatchThread { Self.imagesAsBuilt(build, root: root) }
+        let layout = await rewrite.measure(pixelSizes: sizes, report: &report)
+        var round = self
+        if let layout {
+            let marker = PageRewriter(images: predicted, options: rewrite.rewrite.options)
+            round.build.plan.measuredWidths = LayoutLadders.widths(layout: layout, images: predicted, rewriter: marker)
+        }
+        let measuredRound = round
+        var outcome = await onDispatchThread { measuredRound.runBlocking(onEvent: onEvent, rewritesPages: false) }
+        guard case .success = outcome.build else { return outcome }
+        let rewritten = await rewrite.rewritePages(with: layout, report: &report)
+        outcome.pages = rewritten
+        outcome.problems += rewritten.failures
+        outcome.measuring = report
+        return outcome
     }
 
-    private func runBlocking(onEvent: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {
+    private func runBlocking(onEvent: @escaping @Sendable (BuildEvent) -> Void, rewritesPages: Bool = true) -> Outcome {
         let report: BuildReport
         do throws(BuildError) {
             report = try Builder(options: build).run(onEvent: onEvent)
@@ -52,11 +89,24 @@ public struct DevelopmentRound: Sendable {
             return Outcome(build: .failure(error), problems: [FileProblem(file: build.sourceRoot, reason: error.description)])
         }
         var outcome = Outcome(build: .success(report), problems: report.failures)
-        let site = Self.writeSiteFiles(stylesheet: stylesheet, pages: pages, manifest: report.manifest, imageRoot: build.outputRoot)
+        let site = Self.writeSiteFiles(stylesheet: stylesheet, pages: rewritesPages ? pages : nil, manifest: report.manifest, imageRoot: build.outputRoot)
         outcome.stylesheet = site.stylesheet
         outcome.pages = site.pages
         outcome.problems += site.problems
         return outcome
+    }
+
+    /// The images of the site under `root` as this build will write them, before it does:
+    /// each file's pixel size by its path below the root (the manifests on disk, and for the
+    /// masters they do not list yet, the sizes `ManifestPredictor` reads from their headers),
+    /// and the images as predicted.
+    static func imagesAsBuilt(_ build: BuildOptions, root: String) -> (sizes: [String: PixelSize], images: SiteImages) {
+        var sizes = SiteManifests.load(under: root).images.pixelSizes
+        guard let folder = PathContainment.relativePath(of: build.outputRoot, inside: root),
+              let prediction = try? ManifestPredictor.predict(options: build) else { return (sizes, .empty) }
+        let predicted = SiteImages(manifests: [(folder: folder, manifest: prediction.manifest)])
+        for (path, size) in predicted.pixelSizes where sizes[path] == nil { sizes[path] = size }
+        return (sizes, predicted)
     }
 
     /// What writing the stylesheet and the pages did.

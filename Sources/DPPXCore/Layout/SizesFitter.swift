@@ -43,6 +43,10 @@ public struct SizesFitter: Sendable {
         case tooManyPieces(Int)
         /// The written value misses a sample by more than `tolerance`.
         case missed(sample: BoxSample, written: Double?)
+        /// It had no box at a viewport (`display: none`: a closed dialog, tab or carousel
+        /// slide, or hidden at that width): when it is shown there, its width is unknown, and a
+        /// `sizes` of 0 would draw it 0 px wide wherever the page lets the natural width decide.
+        case notDrawn(viewport: Double)
 
         public var description: String {
             switch self {
@@ -52,6 +56,8 @@ public struct SizesFitter: Sendable {
                 return "its width changed between two measurements at a \(SizesLength.number(viewport)) px viewport (\(widths.map { SizesLength.number($0) + " px" }.joined(separator: ", "))): the layout moves by itself"
             case .tooManyPieces(let count):
                 return "its width follows no layout of at most \(SizesFitter.maximumEntries) breakpoints (\(count) pieces)"
+            case .notDrawn(let viewport):
+                return "it was not displayed at a \(SizesLength.number(viewport)) px viewport (display: none, as in a closed dialog, tab or carousel slide), so how wide it is drawn when shown is unknown"
             case .missed(let sample, let written):
                 let got = written.map { "\(SizesLength.number($0)) px" } ?? "nothing"
                 return "no sizes of px, vw and calc() gives its \(SizesLength.number(sample.width)) px box at a \(SizesLength.number(sample.viewport)) px viewport (the fit gives \(got))"
@@ -136,6 +142,9 @@ public struct SizesFitter: Sendable {
     /// Sorted by viewport, one sample a viewport (repeats that agree within the tolerance kept once).
     static func ordered(_ samples: [BoxSample]) -> Result<[BoxSample], Refusal> {
         guard !samples.isEmpty else { return .failure(.noSamples) }
+        if let hidden = samples.filter({ $0.width <= 0 }).min(by: { $0.viewport < $1.viewport }) {
+            return .failure(.notDrawn(viewport: hidden.viewport))
+        }
         var result: [BoxSample] = []
         for sample in samples.sorted(by: { ($0.viewport, $0.width) < ($1.viewport, $1.width) }) {
             if let last = result.last, last.viewport == sample.viewport {

@@ -17,6 +17,15 @@ public struct PlanSettings: Hashable, Codable, Sendable {
     public var widths: WidthRequest?
     /// The project file's per-glob rules, in file order (the last match wins, field by field).
     public var rules: [ImageRule]
+    /// The widths measuring the site's pages asked of each master (by its path relative to
+    /// SRC, `MeasuredLadder`): the ladder of a master nothing states the size of, in place of
+    /// the automatic one. Not part of the settings' identity (`CodingKeys`): one master's
+    /// measured ladder changing rebuilds that master alone (`BuildCache` records it per master).
+    public var measuredWidths: [String: [Int]] = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case densities, defaultSourceDensity, sourceDensityGiven, extraFormats, allowUpscale, widths, rules
+    }
 
     /// The value `--source-density` usually takes (masters exported for 2x screens); a master
     /// is given it only when the user says so.
@@ -46,15 +55,17 @@ public struct PlanSettings: Hashable, Codable, Sendable {
 
     /// The widths the master `name` at `path` is written at, nil for density variants: a rule's
     /// `widths`, else `--widths`, else the automatic ladder when nothing states its size (no
-    /// `@Nx` name, no rule `density` or `width`, no source density). Such a master keeps its
-    /// own pixel size under its plain name, as the page it came with expects, and its smaller
-    /// copies are offered to pages that size it; nothing makes it denser without being told.
+    /// `@Nx` name, no rule `density` or `width`, no source density): the widths its measured
+    /// boxes need when the site was measured, else `auto`. Such a master keeps its own pixel
+    /// size under its plain name, as the page it came with expects, and its smaller copies are
+    /// offered to pages that size it; nothing makes it denser without being told.
     public func widthRequest(for name: MasterName, at path: String) -> WidthRequest? {
         guard !name.format.isVector else { return nil }
         let rule = rule(for: path)
         if let widths = rule.widths ?? widths { return widths }
         let stated = name.declaredDensity != nil || rule.density != nil || rule.width != nil || sourceDensityGiven
-        return stated ? nil : .auto
+        if stated { return nil }
+        return measuredWidths[path].map { .explicit($0) } ?? .auto
     }
 
     /// Whether a rule leaves the master at `path` out of the build.

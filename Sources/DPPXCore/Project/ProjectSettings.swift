@@ -90,6 +90,10 @@ public struct ProjectSettings: Hashable, Sendable {
     public var rewritePicture: Bool?
     /// Paint each image's placeholder in an inline style of its `<img>` (`[rewrite] placeholder`).
     public var rewritePlaceholder: PlaceholderStyle?
+    /// Measure the pages in headless Chromium before rewriting them (`[rewrite] measure`).
+    public var rewriteMeasure: Bool?
+    /// The Chromium executable measuring runs (`[rewrite] browser`).
+    public var rewriteBrowser: String?
 
     // The server.
     public var serveRoot: String?

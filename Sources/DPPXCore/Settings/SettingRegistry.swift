@@ -328,6 +328,18 @@ public enum SettingRegistry {
                 valueName: "color|blur", field: \ProjectSettings.rewritePlaceholder)
     }
 
+    public static var rewriteMeasure: Setting<Bool> {
+        Setting("measure", in: .rewrite, flag: "measure", .bool, default: true,
+                help: "Measure the pages in headless Chromium first, so each fluid image gets the exact sizes of its boxes (and 'dppx build' the widths they need), and check the rewrite moved no box; --no-measure, or no Chromium on the machine, rewrites from what the pages state only.",
+                field: \ProjectSettings.rewriteMeasure)
+    }
+
+    public static var rewriteBrowser: Setting<String> {
+        Setting("browser", in: .rewrite, flag: "browser", .string,
+                help: "The Chromium executable to measure pages with (default: chromium, chromium-browser or google-chrome on PATH).",
+                valueName: "PATH", field: \ProjectSettings.rewriteBrowser)
+    }
+
     // MARK: [[rule]] only
 
     public static var ruleDensity: Setting<Density> {
@@ -363,7 +375,7 @@ public enum SettingRegistry {
         markupBaseURL.erased, sizes.erased, dimensions.erased, markupPlaceholder.erased,
         serveRoot.erased, host.erased, port.erased, cacheControl.erased, idleTimeout.erased,
         rewritePages.erased, rewriteRoot.erased, rewriteBaseURL.erased, rewriteSizes.erased, rewriteDimensions.erased, rewritePicture.erased,
-        rewritePlaceholder.erased,
+        rewritePlaceholder.erased, rewriteMeasure.erased, rewriteBrowser.erased,
         ruleDensity.erased, ruleWidth.erased, ruleExclude.erased, ruleCSS.erased, ruleCover.erased,
     ]
 

@@ -1,0 +1,240 @@
+import DPPXCore
+import DPPXFiles
+import DPPXMeasure
+import DPPXRewrite
+import Foundation
+
+/// A page rewrite that knows the layout: the site's HTML pages are measured in headless
+/// Chromium first (only those whose recorded layout no longer holds, `SiteMeasurement`), each
+/// fluid `<img>` gets the exact `sizes` of its measured boxes, and every page the rewrite
+/// changes is measured once more, as it would be written, before anything is written: a page
+/// where a box moved, a background was painted at another size or the document's height
+/// changed is left as it was and reported with what moved.
+///
+/// `dppx rewrite` runs both steps; `dppx build` measures before building (the widths a
+/// master is built at follow its measured boxes, `LayoutLadders`) and rewrites after.
+public struct MeasuredRewrite: Sendable {
+    public let rewrite: SiteRewrite
+    /// The Chromium to run; nil: found on PATH (`Browser.find`).
+    public var browser: String?
+    /// How long one page may take to load and be measured.
+    public var timeout: Duration = .seconds(60)
+
+    public init(rewrite: SiteRewrite, browser: String? = nil) {
+        self.rewrite = rewrite
+        self.browser = browser
+    }
+
+    /// What measuring did, for the one line that says so.
+    public struct Report: Sendable {
+        /// Pages measured, and pages whose recorded layout still held.
+        public var measured: [String] = []
+        public var unchanged: [String] = []
+        /// Viewport widths measured, over all pages and both passes.
+        public var widths = 0
+        /// Pages measured again to check their rewrite.
+        public var checked: [String] = []
+        /// Pages left as they were because their rewrite moved a box (found now or recorded).
+        public var restored: [RewriteFinding] = []
+        /// Pages that could not be measured, each named with why (they are left as they were).
+        public var failures: [MeasureError] = []
+        /// Set when no Chromium could be run: why, and how to install it. The rewrite then
+        /// goes on from what the pages state, as without measuring.
+        public var noBrowser: String?
+        /// Whether the layout file was written.
+        public var layoutWritten = false
+        /// Seconds spent measuring.
+        public var seconds = 0.0
+    }
+
+    /// The site's HTML pages below the root (what is measured), in the order given.
+    public var htmlPages: [String] {
+        rewrite.pages.filter { PageKind(path: $0) == .html }.compactMap(rewrite.relativePath(of:))
+    }
+
+    /// Where the layout file is: beside the first manifest under the root, else in the root.
+    public func layoutPath() -> String {
+        let manifest = ManifestDiscovery.find(under: rewrite.root).first
+        return (manifest.map { ($0 as NSString).deletingLastPathComponent } ?? rewrite.root) + "/" + LayoutFile.fileName
+    }
+
+    /// The layout of the site's HTML pages, measuring those whose recorded layout no longer
+    /// holds, with each image answered at `pixelSizes` (root-relative path to pixel size: a
+    /// plain file at its master's size). Nil when nothing could be measured (no browser, or no
+    /// page); pages that failed are in the report and out of the layout. Nothing is written.
+    public func measure(pixelSizes: [String: PixelSize], report: inout Report) async -> LayoutFile? {
+        let pages = htmlPages
+        guard !pages.isEmpty else { return nil }
+        let started = ContinuousClock.now
+        defer { report.seconds += Self.seconds(since: started) }
+        let site = SiteManifests.load(under: rewrite.root)
+        let marker = PageRewriter(images: site.images, options: rewrite.options)
+        let responder = SiteResponder(root: rewrite.root, imageSizes: pixelSizes, marks: { bytes, path in
+            let marks = marker.measurementMarks(bytes, at: path)
+            return PageMarks(imageTags: marks.imageTags, disabledAttributes: marks.dppxAttributes)
+        })
+        let path = layoutPath()
+        var measurement = SiteMeasurement(pages: pages, responder: responder, output: path)
+        measurement.timeout = timeout
+        measurement.writesLayoutFile = false
+        let explicit = browser
+        do {
+            let outcome = try await measurement.run(browser: { () throws(MeasureError) in try Browser.find(explicit: explicit) })
+            report.measured += outcome.measured
+            report.unchanged += outcome.unchanged
+            report.widths += outcome.widths
+            report.failures += outcome.failures
+            var layout = outcome.layout
+            // A page measured again keeps the record of the sizes dppx wrote on it: they are
+            // still dppx's to replace.
+            let previous = SiteMeasurement.read(path)
+            for page in outcome.measured {
+                layout.pages[page]?.sizesWritten = previous.pages[page]?.sizesWritten ?? []
+            }
+            return layout
+        } catch {
+            if case .noBrowser(let message) = error { report.noBrowser = message } else { report.failures.append(error) }
+            return nil
+        }
+    }
+
+    /// Rewrites the pages with `layout` (nil: as without measuring), checks in the browser each
+    /// HTML page whose rewrite changes it or a stylesheet it loads, leaves as they were the
+    /// pages (and stylesheets) whose rewrite moved a box, then writes the pages and the layout
+    /// file. With `check`, compares instead of writing, and checks nothing in the browser.
+    public func rewritePages(with layout: LayoutFile?, report: inout Report, check: Bool = false) async -> SiteRewrite.Outcome {
+        guard var layout else { return rewrite.run(check: check) }
+        let failed = Set(report.failures.compactMap { error -> String? in
+            if case .page(let page, _) = error { return page } else { return nil }
+        })
+        var options = rewrite.options
+        options.layout = layout
+        let measured = SiteRewrite(root: rewrite.root, pages: rewrite.pages, output: rewrite.output, options: options)
+        var (changes, outcome) = measured.prepare()
+        outcome.failures += report.failures.map { FileProblem(file: Self.pageName(of: $0), reason: $0.description) }
+        // Pages not measured, or undone before and unchanged since, stay as they are.
+        for index in changes.indices where changes[index].isHTML {
+            let page = changes[index].relative
+            if failed.contains(page) {
+                changes[index].result = Self.unchanged(changes[index])
+            } else if let reason = layout.pages[page]?.restored {
+                changes[index].result = Self.unchanged(changes[index])
+                report.restored.append(RewriteFinding(file: page, line: 1, message: "left as it was: its rewrite moved a box when it was checked (\(reason)); nothing it loads has changed since"))
+            }
+        }
+        if !check {
+            await checkInBrowser(&changes, layout: &layout, report: &report)
+        }
+        for index in changes.indices where changes[index].isHTML {
+            layout.pages[changes[index].relative]?.sizesWritten = changes[index].result.sizesWritten
+        }
+        measured.write(changes, check: check, into: &outcome)
+        outcome.findings += report.restored
+        if !check {
+            let bytes = SiteMeasurement.encoded(layout)
+            do { report.layoutWritten = try AtomicFile.writeIfChanged(bytes, to: layoutPath()) } catch {
+                outcome.failures.append(FileProblem(file: layoutPath(), reason: "cannot be written: \(error); the next run measures every page again"))
+            }
+        }
+        return outcome
+    }
+
+    /// Both steps, as `dppx rewrite` runs them: the images are the manifests' under the root.
+    public func run(check: Bool = false) async -> (outcome: SiteRewrite.Outcome, report: Report) {
+        var report = Report()
+        let site = SiteManifests.load(under: rewrite.root)
+        let layout = await measure(pixelSizes: site.images.pixelSizes, report: &report)
+        let outcome = await rewritePages(with: layout, report: &report, check: check)
+        return (outcome, report)
+    }
+
+    /// Measures, as written, every HTML page whose rewrite changes it or a stylesheet it
+    /// loaded, and compares each with its untouched layout (`LayoutComparison`). A page that
+    /// moved is left as it was, with the stylesheets it loaded that the rewrite changed; a page
+    /// that did not is recorded in `layout` as written (so an unchanged site is not measured
+    /// again), with the samples of its untouched measurement.
+    private func checkInBrowser(_ changes: inout [SiteRewrite.PageChange], layout: inout LayoutFile, report: inout Report) async {
+        let started = ContinuousClock.now
+        defer { report.seconds += Self.seconds(since: started) }
+        var overlay: [String: [UInt8]] = [:]
+        for change in changes where change.result.bytes != change.original { overlay[change.relative] = change.result.bytes }
+        guard !overlay.isEmpty else { return }
+        let toCheck = changes.filter { change in
+            guard change.isHTML, let recorded = layout.pages[change.relative], recorded.restored == nil else { return false }
+            return overlay[change.relative] != nil || recorded.dependencies.contains { overlay[$0] != nil }
+        }.map(\.relative)
+        guard !toCheck.isEmpty else { return }
+        let site = SiteManifests.load(under: rewrite.root)
+        var responder = SiteResponder(root: rewrite.root, imageSizes: site.images.pixelSizes, imageTagOffsets: { ImageTagOffsets.of($0) })
+        responder.overlay = overlay
+        var measurement = SiteMeasurement(pages: toCheck, responder: responder, output: layoutPath())
+        measurement.timeout = timeout
+        measurement.reusesRecorded = false
+        measurement.writesLayoutFile = false
+        // The ladder's coarse widths, ascending: each rewritten image picks its file for the
+        // width it is shown at there, as a browser opened at that width does.
+        measurement.checking = measurement.ladder.coarse
+        let explicit = browser
+        let outcome: SiteMeasurement.Outcome
+        do {
+            outcome = try await measurement.run(browser: { () throws(MeasureError) in try Browser.find(explicit: explicit) })
+        } catch {
+            // The browser that measured the pages a moment ago is gone: nothing is written unchecked.
+            report.failures.append(error)
+            for index in changes.indices { changes[index].result = Self.unchanged(changes[index]) }
+            return
+        }
+        report.widths += outcome.widths
+        report.checked += outcome.measured
+        var undo = Set<String>()
+        for failure in outcome.failures {
+            report.failures.append(failure)
+            let page = Self.pageName(of: failure)
+            undo.insert(page)
+            undo.formUnion(layout.pages[page]?.dependencies.filter { overlay[$0] != nil } ?? [])
+        }
+        for page in outcome.measured {
+            guard let before = layout.pages[page], let after = outcome.layout.pages[page] else { continue }
+            let original = changes.first { $0.relative == page }?.original ?? []
+            if let moved = LayoutComparison.difference(before: before, after: after, lineOfOffset: { Self.line(of: $0, in: original) }) {
+                let culprits = [page] + before.dependencies.filter { overlay[$0] != nil && $0 != page }
+                undo.formUnion(culprits)
+                layout.pages[page]?.restored = moved
+                report.restored.append(RewriteFinding(file: page, line: 1, message: "left as it was: rewritten, \(moved)\(culprits.count > 1 ? "; " + culprits.dropFirst().joined(separator: ", ") + " left as it was too" : "")"))
+            } else {
+                // Kept: the untouched page's refined samples, under the rewritten page's offsets
+                // (the n-th <img> is the n-th) and what the rewritten page loaded, so the next
+                // run finds it unchanged and fits the same sizes from the same samples.
+                var kept = before
+                for index in kept.images.indices where index < after.images.count {
+                    kept.images[index].offset = after.images[index].offset
+                }
+                kept.hash = after.hash
+                kept.dependencies = after.dependencies
+                layout.pages[page] = kept
+            }
+        }
+        for index in changes.indices where undo.contains(changes[index].relative) {
+            changes[index].result = Self.unchanged(changes[index])
+        }
+    }
+
+    /// `change` left as it was: its original bytes, no findings of its own.
+    private static func unchanged(_ change: SiteRewrite.PageChange) -> RewriteResult {
+        RewriteResult(bytes: change.original, findings: [], imagesRewritten: 0)
+    }
+
+    private static func pageName(of error: MeasureError) -> String {
+        if case .page(let page, _) = error { return page }
+        return "Chromium"
+    }
+
+    private static func line(of offset: Int, in bytes: [UInt8]) -> Int {
+        1 + bytes[..<min(max(0, offset), bytes.count)].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = (ContinuousClock.now - start).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,52 @@
+/// Whether a rewritten page lays out as the untouched one did: every `<img>` box and every
+/// background's painted size within `tolerance`, and the document's height within the
+/// tolerance of each of its images together, at every viewport both were measured at. What checking a rewrite in the browser decides with.
+///
+/// Occurrences are paired by their order in the page: a rewrite adds attributes and
+/// `<picture>` wrappers, never `<img>` tags, so the n-th `<img>` before is the n-th after.
+public struct LayoutComparison: Sendable {
+    /// How far a box may move, CSS px: the same half pixel `SizesFitter` allows.
+    public static let tolerance = SizesFitter.tolerance
+
+    /// The first difference found, as a sentence naming the box, the viewport and both sizes;
+    /// nil when the pages lay out alike. `lineOfOffset` gives the line of an `<img>`'s offset
+    /// in the untouched page.
+    public static func difference(before: LayoutFile.Page, after: LayoutFile.Page, lineOfOffset: (Int) -> Int) -> String? {
+        for (old, new) in zip(before.images, after.images) {
+            let newSamples = Dictionary(new.samples.map { ($0.viewport, $0) }, uniquingKeysWith: { a, _ in a })
+            for sample in old.samples {
+                guard let moved = newSamples[sample.viewport] else { continue }
+                if abs(moved.width - sample.width) > tolerance || abs(moved.height - sample.height) > tolerance {
+                    return "its <img src=\"\(old.src)\"> (line \(lineOfOffset(old.offset))) was drawn \(size(moved.width, moved.height)) at a \(SizesLength.number(sample.viewport)) px viewport, \(size(sample.width, sample.height)) before"
+                }
+            }
+        }
+        if before.images.count != after.images.count {
+            return "it drew \(after.images.count) <img> where it drew \(before.images.count)"
+        }
+        let newLayers = Dictionary(after.backgrounds.map { ("\($0.element) \($0.layer)", $0) }, uniquingKeysWith: { a, _ in a })
+        for layer in before.backgrounds {
+            guard let moved = newLayers["\(layer.element) \(layer.layer)"] else { continue }
+            let newSamples = Dictionary(moved.samples.map { ($0.viewport, $0) }, uniquingKeysWith: { a, _ in a })
+            for sample in layer.samples {
+                guard let now = newSamples[sample.viewport] else { continue }
+                if abs(now.paintedWidth - sample.paintedWidth) > tolerance || abs(now.paintedHeight - sample.paintedHeight) > tolerance
+                    || abs(now.areaWidth - sample.areaWidth) > tolerance || abs(now.areaHeight - sample.areaHeight) > tolerance {
+                    return "the background \(layer.url) of \(layer.element) was painted \(size(now.paintedWidth, now.paintedHeight)) in a \(size(now.areaWidth, now.areaHeight)) box at a \(SizesLength.number(sample.viewport)) px viewport, \(size(sample.paintedWidth, sample.paintedHeight)) in \(size(sample.areaWidth, sample.areaHeight)) before"
+                }
+            }
+        }
+        // Every box may be off by the tolerance, and boxes stacked one above another add up.
+        let heightTolerance = tolerance * Double(before.images.count + 1)
+        let newHeights = Dictionary(after.heights.map { ($0.viewport, $0.height) }, uniquingKeysWith: { a, _ in a })
+        for height in before.heights {
+            guard let now = newHeights[height.viewport], abs(now - height.height) > heightTolerance else { continue }
+            return "the page became \(SizesLength.number(now)) px high at a \(SizesLength.number(height.viewport)) px viewport, \(SizesLength.number(height.height)) px before"
+        }
+        return nil
+    }
+
+    private static func size(_ width: Double, _ height: Double) -> String {
+        "\(SizesLength.number(width))x\(SizesLength.number(height)) px"
+    }
+}
