@@ -9,20 +9,20 @@ struct DocumentationLinkTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL
 
-    /// README.md, then every Markdown file in docs/ and bench/, as paths relative to the repository.
+    /// README.md and BENCHMARKS.md, then every Markdown file in docs/ and bench/, as paths relative to the repository.
     static var pages: [String] {
         let folders = ["docs", "bench"].flatMap { folder -> [String] in
             let names = (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent(folder).path)) ?? []
             return names.filter { $0.hasSuffix(".md") }.sorted().map { "\(folder)/\($0)" }
         }
-        return ["README.md"] + folders
+        return ["README.md", "BENCHMARKS.md"] + folders
     }
 
     static func read(_ page: String) throws -> String {
         try String(contentsOf: repository.appendingPathComponent(page), encoding: .utf8)
     }
 
-    @Test("every relative link in README.md, docs/ and bench/ names an existing file, and every #anchor a heading of it",
+    @Test("every relative link in README.md, BENCHMARKS.md, docs/ and bench/ names an existing file, and every #anchor a heading of it",
           arguments: pages)
     func linksResolve(page: String) throws {
         let links = MarkdownLinks(try Self.read(page)).links.filter { !MarkdownLinks.isExternal($0.target) }
