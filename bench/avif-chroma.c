@@ -1,7 +1,7 @@
 /*
  * AVIF in 4:2:0 and in 4:4:4 at each quality: bytes and SSIMULACRA2 score of every file against
  * the image's own pixels, to see which chroma reaches a score in fewer bytes
- * (QualitySearch.scales; BENCHMARKS.md, "AVIF searched in 4:4:4"). The encoder is libvips's
+ * (QualitySearch.scales; bench/JOURNAL.md, "AVIF searched in 4:4:4"). The encoder is libvips's
  * heifsave at effort 2 (dppx's default), the score dppx's own (Sources/CVips).
  *
  *   cc -O2 -I Sources/CVips/include bench/avif-chroma.c Sources/CVips/[a-z]*.c \

@@ -5,7 +5,7 @@
  * to memory; the operation cache is off, as in dppx. With Debian 12's liborc 0.4.33 this crashed
  * 2 times in 40 runs of 16 threads x 400 resizes (SIGSEGV in orc_code_free, or a corrupted malloc
  * list while another thread was in orc_program_compile_full), and never with VIPS_NOVECTOR=1
- * (BENCHMARKS.md, "libvips's vector code"). Run it again when liborc or libvips changes:
+ * (bench/JOURNAL.md, "libvips's vector code"). Run it again when liborc or libvips changes:
  *
  *   cc -O1 -g bench/vector-race.c -o /tmp/vector-race $(pkg-config --cflags --libs vips) -lpthread
  *   for i in $(seq 40); do /tmp/vector-race 16 400 || echo "run $i: exit $?"; done

@@ -25,7 +25,7 @@ struct WidthLadderTests {
     @Test("a master no wider than a phone screen gets no smaller copies")
     func small() {
         #expect(WidthLadder(masterWidth: 200, request: .auto).widths == [200])
-        #expect(WidthLadder(masterWidth: 428, request: .auto).widths == [428], "428 / 1.34 is under 320, as the README says")
+        #expect(WidthLadder(masterWidth: 428, request: .auto).widths == [428], "428 / 1.34 is under 320, as docs/fluid-images.md says")
         #expect(WidthLadder(masterWidth: 429, request: .auto).widths == [320, 429])
     }
 
@@ -39,7 +39,7 @@ struct WidthLadderTests {
         }
     }
 
-    @Test("a 1920 px master's automatic ladder, as documented in the README")
+    @Test("a 1920 px master's automatic ladder, as documented in docs/fluid-images.md")
     func documented() {
         #expect(WidthLadder(masterWidth: 1920, request: .auto).widths == [329, 442, 593, 795, 1067, 1431, 1920])
     }

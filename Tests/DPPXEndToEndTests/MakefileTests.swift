@@ -2,7 +2,7 @@ import DPPXTestSupport
 import Foundation
 import Testing
 
-/// Runs the Makefile the README shows (Examples/Makefile) with the dppx under test.
+/// Runs the Makefile docs/css-and-html.md shows (Examples/Makefile) with the dppx under test.
 @Suite("Examples/Makefile (end to end)", .serialized)
 struct MakefileTests {
     static let makefile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

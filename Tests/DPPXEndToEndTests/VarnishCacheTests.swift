@@ -32,9 +32,9 @@ struct VarnishCacheTests {
         #expect(try await server.interrupt() == 0)
     }
 
-    @Test("the README's normalising VCL: DPRs 1.25, 1.4 and 1.5 share the 1.5x copy, 2.5 and 3 the 2x one; 3 of 6 requests reach dppx")
+    @Test("the normalising VCL of docs/serving-and-caching.md: DPRs 1.25, 1.4 and 1.5 share the 1.5x copy, 2.5 and 3 the 2x one; 3 of 6 requests reach dppx")
     func normalisedThroughVarnish() async throws {
-        let vcl = try Self.readmeVCL()
+        let vcl = try Self.documentedVCL()
         let site = try RenderScenario(masters: ["photo@2x.jpg": (800, 500)], svg: false)
         try await site.build(into: "public")
         let server = try await ServeProcess(["public", "--cache-control", "public, max-age=600"], in: site.root)
@@ -59,12 +59,12 @@ struct VarnishCacheTests {
         #expect(server.log().split(separator: "\n").filter { $0.contains("/photo.jpg") }.count == 3, "\(server.log())")
     }
 
-    /// The VCL with `sub vcl_recv` from the README's "Serving past one machine", as printed there.
-    static func readmeVCL() throws -> String {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").path
-        let text = try String(contentsOfFile: readme, encoding: .utf8)
+    /// The VCL with `sub vcl_recv` from "Serving past one machine" in docs/serving-and-caching.md, as printed there.
+    static func documentedVCL() throws -> String {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/serving-and-caching.md").path
+        let text = try String(contentsOfFile: page, encoding: .utf8)
         let blocks = text.components(separatedBy: "```vcl\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        let block = try #require(blocks.first { $0.contains("sub vcl_recv") }, "README.md has a VCL block with sub vcl_recv")
+        let block = try #require(blocks.first { $0.contains("sub vcl_recv") }, "docs/serving-and-caching.md has a VCL block with sub vcl_recv")
         let indent = block.prefix { $0 == " " }.count
         return block.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             let spaces = line.prefix(while: { $0 == " " }).count
