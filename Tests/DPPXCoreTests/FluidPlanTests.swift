@@ -1,3 +1,4 @@
+import Foundation
 import DPPXCore
 import Testing
 
@@ -34,6 +35,23 @@ struct FluidPlanTests {
         #expect(try plan("a.jpg", PixelSize(width: 1000, height: 500), settings).outputs.map(\.size.width) == [400, 1000])
         let logo = try plan("logo.svg", PixelSize(width: 100, height: 50), settings)
         #expect(!logo.fluid && logo.densityIndependent)
+    }
+
+    @Test("measured widths replace the automatic ladder of a master nothing states, and only of it; they are not part of the settings' identity")
+    func measuredWidths() throws {
+        var settings = PlanSettings(rules: [ImageRule(match: [PathGlob("ruled.jpg")], widths: .explicit([400]))])
+        settings.measuredWidths = ["a.jpg": [296, 444, 592, 1600], "logo@2x.png": [200, 400], "ruled.jpg": [300]]
+        let photo = try plan("a.jpg", PixelSize(width: 1600, height: 1067), settings)
+        #expect(photo.fluid && photo.intent == .default)
+        #expect(photo.outputs.map(\.path) == ["a-296w.jpg", "a-444w.jpg", "a-592w.jpg", "a.jpg"])
+        #expect(!(try plan("logo@2x.png", PixelSize(width: 400, height: 100), settings)).fluid, "a stated density keeps its densities")
+        #expect(try plan("ruled.jpg", PixelSize(width: 1000, height: 500), settings).outputs.map(\.size.width) == [400, 1000], "a rule's widths win")
+        #expect(try plan("b.jpg", PixelSize(width: 1000, height: 500), settings).outputs.map(\.size.width) == WidthLadder(masterWidth: 1000, request: .auto).widths)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var unmeasured = settings
+        unmeasured.measuredWidths = [:]
+        #expect(try encoder.encode(settings) == encoder.encode(unmeasured))
     }
 
     @Test("the manifest says a fluid image is fluid and lists its widths; other entries do not change")

@@ -26,6 +26,13 @@ struct SizesFitterTests {
         return nil
     }
 
+    @Test("an occurrence with no box at some viewport (display: none) is refused, naming the first such viewport")
+    func notDrawn() {
+        let fit = SizesFitter().fit(samples(stride(from: 320, through: 1200, by: 40)) { $0 < 768 ? 0 : $0 / 3 })
+        #expect(fit == .refused(.notDrawn(viewport: 320)))
+        #expect(SizesFitter().refinements(of: samples([320, 360]) { _ in 0 }).isEmpty)
+    }
+
     @Test("a fixed box is one length")
     func fixed() throws {
         let value = try #require(sizes(SizesFitter().fit(samples(stride(from: 320, through: 2560, by: 40)) { _ in 200 })))

@@ -1,0 +1,47 @@
+import DPPXCore
+import Testing
+
+@Suite("comparing a rewritten page's layout with the untouched one")
+struct LayoutComparisonTests {
+    static func page(images: [[Double]], heights: [Double] = [900, 900], painted: Double = 1280) -> LayoutFile.Page {
+        LayoutFile.Page(
+            hash: "", dependencies: [], viewportHeight: 800, scrollbars: "hidden",
+            images: images.enumerated().map { index, widths in
+                LayoutFile.Image(offset: 100 * index, src: "img/\(index).jpg",
+                                 samples: zip([500.0, 1280], widths).map { LayoutFile.Sample(viewport: $0, width: $1, height: $1 / 2) })
+            },
+            backgrounds: [LayoutFile.Background(element: "html > body:nth-child(2)", layer: 1, url: "/img/hero.jpg", size: "cover",
+                                                samples: [LayoutFile.BackgroundSample(viewport: 1280, areaWidth: 1280, areaHeight: 560,
+                                                                                      paintedWidth: painted, paintedHeight: painted / 2)])],
+            heights: zip([500.0, 1280], heights).map { LayoutFile.PageHeight(viewport: $0, height: $1) })
+    }
+
+    @Test("within half a pixel everywhere is the same layout")
+    func same() {
+        let before = Self.page(images: [[476, 402.67], [200, 200]])
+        let after = Self.page(images: [[476.3, 402.5], [200, 200.4]], heights: [900.8, 900])
+        #expect(LayoutComparison.difference(before: before, after: after, lineOfOffset: { _ in 1 }) == nil)
+    }
+
+    @Test("a box that moved is named with its line, the viewport and both sizes")
+    func movedBox() throws {
+        let before = Self.page(images: [[476, 402.67], [200, 200]])
+        let after = Self.page(images: [[476, 398.4], [200, 200]])
+        let moved = try #require(LayoutComparison.difference(before: before, after: after, lineOfOffset: { $0 == 0 ? 7 : 9 }))
+        #expect(moved.contains("<img src=\"img/0.jpg\"> (line 7)"))
+        #expect(moved.contains("1280 px viewport"))
+        #expect(moved.contains("drawn 398.4x199.2 px"))
+        #expect(moved.contains(", 402.67x"))
+    }
+
+    @Test("a page that grew, a background painted at another size, or an image gone is a different layout")
+    func heightsBackgroundsCount() {
+        let before = Self.page(images: [[476, 402.67]])
+        #expect(LayoutComparison.difference(before: before, after: Self.page(images: [[476, 402.67]], heights: [1217, 900]), lineOfOffset: { _ in 1 })?
+            .contains("1217 px high at a 500 px viewport") == true)
+        #expect(LayoutComparison.difference(before: before, after: Self.page(images: [[476, 402.67]], painted: 1300), lineOfOffset: { _ in 1 })?
+            .contains("the background /img/hero.jpg") == true)
+        #expect(LayoutComparison.difference(before: Self.page(images: [[476, 402.67], [1, 1]]), after: before, lineOfOffset: { _ in 1 })?
+            .contains("drew 1 <img> where it drew 2") == true)
+    }
+}
