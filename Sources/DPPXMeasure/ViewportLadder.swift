@@ -22,6 +22,11 @@ public struct ViewportLadder: Hashable, Sendable, CustomStringConvertible {
     /// The coarse widths.
     public var coarse: [Int] { Array(stride(from: lowest, through: highest, by: step)) }
 
+    /// The widths a rewrite is checked at: every other coarse width (29), each measured once the
+    /// page has settled there, on both sides of the comparison. A box that moves does so over a
+    /// whole piece of the layout, and every framework's pieces are wider than this step.
+    public var checking: [Int] { Array(stride(from: lowest, through: highest, by: 2 * step)) }
+
     /// What the measurements depend on, in the layout file's hash.
     public var description: String { "\(lowest)-\(highest)/\(step) height \(height) rounds \(maximumRounds) resolution \(resolution)" }
 }

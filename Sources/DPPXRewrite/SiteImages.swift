@@ -24,7 +24,8 @@ public struct SiteImages: Sendable {
     /// The manifests' paths relative to the root, for depfiles.
     public let manifestPaths: [String]
     /// Every file's pixel size, by its path relative to the root: what measuring answers an
-    /// image's URL with (the plain path of a fluid image is the master's own size).
+    /// image's URL with (the plain path at the image's CSS size: the master's own for a fluid
+    /// image, the 1x box for a density image).
     public let pixelSizes: [String: PixelSize]
 
     /// `manifests` are each manifest and its folder relative to the root (`""`, `assets/img`);
@@ -41,8 +42,11 @@ public struct SiteImages: Sendable {
                 for variant in moved.variants where byPath[variant.path] == nil {
                     byPath[variant.path] = Match(entry: entry, isPlainPath: variant.path == moved.path)
                 }
-                for variant in moved.variants where pixelSizes[variant.path] == nil { pixelSizes[variant.path] = variant.size }
+                // The plain URL at the image's CSS size: a fluid image's is its master's, a
+                // density image's its 1x box (in a site built in place, the plain file is the
+                // master itself, which the page means to show at its stated density).
                 if pixelSizes[moved.path] == nil { pixelSizes[moved.path] = moved.cssSize }
+                for variant in moved.variants where pixelSizes[variant.path] == nil { pixelSizes[variant.path] = variant.size }
             }
         }
         self.byPath = byPath

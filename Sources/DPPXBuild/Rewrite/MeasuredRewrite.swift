@@ -67,12 +67,7 @@ public struct MeasuredRewrite: Sendable {
         guard !pages.isEmpty else { return nil }
         let started = ContinuousClock.now
         defer { report.seconds += Self.seconds(since: started) }
-        let site = SiteManifests.load(under: rewrite.root)
-        let marker = PageRewriter(images: site.images, options: rewrite.options)
-        let responder = SiteResponder(root: rewrite.root, imageSizes: pixelSizes, marks: { bytes, path in
-            let marks = marker.measurementMarks(bytes, at: path)
-            return PageMarks(imageTags: marks.imageTags, disabledAttributes: marks.dppxAttributes)
-        })
+        let responder = untouchedResponder(pixelSizes: pixelSizes)
         let path = layoutPath()
         var measurement = SiteMeasurement(pages: pages, responder: responder, output: path)
         measurement.timeout = timeout
@@ -148,11 +143,14 @@ public struct MeasuredRewrite: Sendable {
         return (outcome, report)
     }
 
-    /// Measures, as written, every HTML page whose rewrite changes it or a stylesheet it
-    /// loaded, and compares each with its untouched layout (`LayoutComparison`). A page that
-    /// moved is left as it was, with the stylesheets it loaded that the rewrite changed; a page
-    /// that did not is recorded in `layout` as written (so an unchanged site is not measured
-    /// again), with the samples of its untouched measurement.
+    /// Measures every HTML page whose rewrite changes it or a stylesheet it loaded twice, the
+    /// same way: as it would be written, and as it is untouched, and compares the two
+    /// (`LayoutComparison`). Both are measured at the ladder's checking widths, ascending, each
+    /// once the page has settled there (its images' files picked for the width and loaded, as in
+    /// a browser opened at that width), so what the page's own scripts do in that time is done
+    /// on both sides. A page that moved is left as it was, with the stylesheets it loads that the
+    /// rewrite changed; a page that did not is recorded in `layout` as written (so an unchanged
+    /// site is not measured again), with the samples of its untouched measurement.
     private func checkInBrowser(_ changes: inout [SiteRewrite.PageChange], layout: inout LayoutFile, report: inout Report) async {
         let started = ContinuousClock.now
         defer { report.seconds += Self.seconds(since: started) }
@@ -164,40 +162,35 @@ public struct MeasuredRewrite: Sendable {
             return overlay[change.relative] != nil || recorded.dependencies.contains { overlay[$0] != nil }
         }.map(\.relative)
         guard !toCheck.isEmpty else { return }
-        let site = SiteManifests.load(under: rewrite.root)
-        var responder = SiteResponder(root: rewrite.root, imageSizes: site.images.pixelSizes, imageTagOffsets: { ImageTagOffsets.of($0) })
-        responder.overlay = overlay
-        var measurement = SiteMeasurement(pages: toCheck, responder: responder, output: layoutPath())
-        measurement.timeout = timeout
-        measurement.reusesRecorded = false
-        measurement.writesLayoutFile = false
-        // The ladder's coarse widths, ascending: each rewritten image picks its file for the
-        // width it is shown at there, as a browser opened at that width does.
-        measurement.checking = measurement.ladder.coarse
-        let explicit = browser
-        let outcome: SiteMeasurement.Outcome
+        let sizes = SiteManifests.load(under: rewrite.root).images.pixelSizes
+        var written = SiteResponder(root: rewrite.root, imageSizes: sizes, imageTagOffsets: { ImageTagOffsets.of($0) })
+        written.overlay = overlay
+        let untouched = untouchedResponder(pixelSizes: sizes)
+        let after: SiteMeasurement.Outcome
+        let before: SiteMeasurement.Outcome
         do {
-            outcome = try await measurement.run(browser: { () throws(MeasureError) in try Browser.find(explicit: explicit) })
+            after = try await checkingMeasurement(of: toCheck, responder: written)
+            before = try await checkingMeasurement(of: toCheck, responder: untouched)
         } catch {
             // The browser that measured the pages a moment ago is gone: nothing is written unchecked.
             report.failures.append(error)
             for index in changes.indices { changes[index].result = Self.unchanged(changes[index]) }
             return
         }
-        report.widths += outcome.widths
-        report.checked += outcome.measured
+        report.widths += after.widths + before.widths
+        report.checked += after.measured
         var undo = Set<String>()
-        for failure in outcome.failures {
+        for failure in after.failures + before.failures {
             report.failures.append(failure)
             let page = Self.pageName(of: failure)
             undo.insert(page)
             undo.formUnion(layout.pages[page]?.dependencies.filter { overlay[$0] != nil } ?? [])
         }
-        for page in outcome.measured {
-            guard let before = layout.pages[page], let after = outcome.layout.pages[page] else { continue }
+        for page in after.measured {
+            guard let recorded = layout.pages[page], let then = before.layout.pages[page], let now = after.layout.pages[page] else { continue }
             let original = changes.first { $0.relative == page }?.original ?? []
-            if let moved = LayoutComparison.difference(before: before, after: after, lineOfOffset: { Self.line(of: $0, in: original) }) {
-                let culprits = [page] + before.dependencies.filter { overlay[$0] != nil && $0 != page }
+            if let moved = LayoutComparison.difference(before: then, after: now, lineOfOffset: { Self.line(of: $0, in: original) }) {
+                let culprits = [page] + recorded.dependencies.filter { overlay[$0] != nil && $0 != page }
                 undo.formUnion(culprits)
                 layout.pages[page]?.restored = moved
                 report.restored.append(RewriteFinding(file: page, line: 1, message: "left as it was: rewritten, \(moved)\(culprits.count > 1 ? "; " + culprits.dropFirst().joined(separator: ", ") + " left as it was too" : "")"))
@@ -205,18 +198,39 @@ public struct MeasuredRewrite: Sendable {
                 // Kept: the untouched page's refined samples, under the rewritten page's offsets
                 // (the n-th <img> is the n-th) and what the rewritten page loaded, so the next
                 // run finds it unchanged and fits the same sizes from the same samples.
-                var kept = before
-                for index in kept.images.indices where index < after.images.count {
-                    kept.images[index].offset = after.images[index].offset
+                var kept = recorded
+                for index in kept.images.indices where index < now.images.count {
+                    kept.images[index].offset = now.images[index].offset
                 }
-                kept.hash = after.hash
-                kept.dependencies = after.dependencies
+                kept.hash = now.hash
+                kept.dependencies = now.dependencies
                 layout.pages[page] = kept
             }
         }
         for index in changes.indices where undo.contains(changes[index].relative) {
             changes[index].result = Self.unchanged(changes[index])
         }
+    }
+
+    /// `pages` measured at the ladder's checking widths, each after the page settles.
+    private func checkingMeasurement(of pages: [String], responder: SiteResponder) async throws(MeasureError) -> SiteMeasurement.Outcome {
+        var measurement = SiteMeasurement(pages: pages, responder: responder, output: layoutPath())
+        measurement.timeout = timeout
+        measurement.reusesRecorded = false
+        measurement.writesLayoutFile = false
+        measurement.checking = measurement.ladder.checking
+        let explicit = browser
+        return try await measurement.run(browser: { () throws(MeasureError) in try Browser.find(explicit: explicit) })
+    }
+
+    /// The responder that shows the pages untouched: each image's plain file at `pixelSizes`,
+    /// the `srcset` and `sizes` an earlier rewrite wrote turned off.
+    private func untouchedResponder(pixelSizes: [String: PixelSize]) -> SiteResponder {
+        let marker = PageRewriter(images: SiteManifests.load(under: rewrite.root).images, options: rewrite.options)
+        return SiteResponder(root: rewrite.root, imageSizes: pixelSizes, marks: { bytes, path in
+            let marks = marker.measurementMarks(bytes, at: path)
+            return PageMarks(imageTags: marks.imageTags, disabledAttributes: marks.dppxAttributes)
+        })
     }
 
     /// `change` left as it was: its original bytes, no findings of its own.
