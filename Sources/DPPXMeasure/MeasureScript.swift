@@ -5,6 +5,9 @@
 /// The positioning area is the padding box, or the border or content box per
 /// `background-origin`; the viewport for `background-attachment: fixed`.
 ///
+/// A rewritten stylesheet's `@media` blocks of `image-set()`s after a rule are dropped before
+/// anything is measured, so the page is measured as the untouched one.
+///
 /// Each layer also names the declaration that paints it, which is what a rewrite adds `@media`
 /// blocks after: the URL of its stylesheet (the page's for a `<style>` element or a `style`
 /// attribute) and its style rule's `selectorText` (null for a `style` attribute). That is the
@@ -82,6 +85,25 @@ enum MeasureScript {
         }
         return total;
       };
+      // The @media blocks a rewrite wrote after a rule (one rule of the same selector with only
+      // a background-image of an image-set()) are dropped first, as PageMarks turns off the
+      // srcset it wrote: a rewritten page is measured as the untouched one.
+      const undoRewrite = (list, owner) => {
+        for (let i = list.length - 1; i >= 0; i--) {
+          const rule = list[i];
+          if (rule instanceof CSSMediaRule || rule instanceof CSSSupportsRule) undoRewrite(rule.cssRules, rule);
+          if (!(rule instanceof CSSMediaRule) || rule.cssRules.length !== 1) continue;
+          const inner = rule.cssRules[0];
+          if (!(inner instanceof CSSStyleRule) || inner.style.length !== 1 || !inner.style.backgroundImage.includes('image-set(')) continue;
+          let before = i - 1;
+          while (before >= 0 && list[before] instanceof CSSMediaRule && list[before].cssRules.length === 1
+                 && list[before].cssRules[0].selectorText === inner.selectorText) before--;
+          if (before >= 0 && list[before] instanceof CSSStyleRule && list[before].selectorText === inner.selectorText) owner.deleteRule(i);
+        }
+      };
+      for (const sheet of document.styleSheets) {
+        try { undoRewrite(sheet.cssRules, sheet); } catch (error) {}
+      }
       // Every style rule in effect now that sets background-image, in cascade order.
       const rules = [];
       const collect = (list, href) => {

@@ -5,11 +5,14 @@ import Testing
 
 /// Each background layer names the declaration that paints it, as the cascade chose it in real
 /// headless Chromium: the stylesheet (the page for a `<style>` element or a `style` attribute)
-/// and the style rule's selector, at each viewport the rule that wins there.
+/// and the style rule's selector, at each viewport the rule that wins there. A rewritten
+/// stylesheet is measured as the untouched one.
 @Suite("Background sources (Chromium)", .serialized, .enabled(if: (try? Browser.find(explicit: nil)) != nil, "Chromium is not installed"))
 struct BackgroundSourceBrowserTests {
     static let stylesheet = """
         .a { background: url(../img/photo.jpg) center / cover; }
+        @media (max-width: 599.98px) { .a { background-image: image-set(url("../img/photo-480w.jpg") 1x); } }
+        @media (min-width: 600px) { .a { background-image: image-set(url("../img/photo.jpg") 1x); } }
         @media (min-width: 700px) {
           .b { background-image: linear-gradient(red, red), url("../img/photo.jpg"); }
         }
@@ -54,7 +57,8 @@ struct BackgroundSourceBrowserTests {
         func source(_ id: String) -> [String] {
             backgrounds.filter { $0.element == "#" + id }.map { "\($0.layer) \($0.sheet ?? "-") \($0.selector ?? "-")" }
         }
-        #expect(source("a") == ["0 css/site.css .a"])
+        #expect(source("a") == ["0 css/site.css .a"], "the @media blocks a rewrite wrote after the rule are not measured")
+        #expect(backgrounds.first { $0.element == "#a" }?.url == "/img/photo.jpg")
         #expect(source("b") == ["1 css/site.css .b"])
         #expect(backgrounds.first { $0.element == "#b" }?.samples.allSatisfy { $0.viewport >= 700 } == true, "painted from 700 px only")
         #expect(source("s") == ["0 index.html .s"])
