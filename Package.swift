@@ -193,7 +193,7 @@ let package = Package(
         // Runs the real dppx executable, make, and headless Chromium.
         .testTarget(
             name: "DPPXEndToEndTests",
-            dependencies: ["DPPXImaging", "DPPXCore", "DPPXTestSupport"]
+            dependencies: ["DPPXImaging", "DPPXCore", "DPPXMeasure", "DPPXRewrite", "DPPXTestSupport"]
         ),
     ]
 )

@@ -4,6 +4,18 @@
 ///
 /// The positioning area is the padding box, or the border or content box per
 /// `background-origin`; the viewport for `background-attachment: fixed`.
+///
+/// A rewritten stylesheet's `@media` blocks of `image-set()`s after a rule are dropped before
+/// anything is measured, so the page is measured as the untouched one.
+///
+/// Each layer also names the declaration that paints it, which is what a rewrite adds `@media`
+/// blocks after: the URL of its stylesheet (the page's for a `<style>` element or a `style`
+/// attribute) and its style rule's `selectorText` (null for a `style` attribute). That is the
+/// `background-image` that wins the cascade among the style rules in effect now (in `@media`
+/// and `@supports` blocks whose condition holds, and imported sheets) and the `style`
+/// attribute: `!important` first, then the attribute, then the specificity of the rule's
+/// selector that matches, then the later rule. (Cascade layers and `@container` are not
+/// weighed: rare for a background, and a wrong guess only leaves the layer unmatched.)
 enum MeasureScript {
     static let source = #"""
     (async () => {
@@ -32,6 +44,108 @@ enum MeasureScript {
         steps.unshift('html');
         return steps.join(' > ');
       };
+      // The specificity of one complex selector, as [ids, classes, types].
+      const specificity = (text) => {
+        const total = [0, 0, 0];
+        const add = (other) => { for (let k = 0; k < 3; k++) total[k] += other[k]; };
+        const most = (list) => split(list).map(specificity).reduce((a, b) => (a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) >= 0 ? a : b, [0, 0, 0]);
+        const isName = (c) => c !== undefined && /[-\w\u0080-\uffff\\]/.test(c);
+        let i = 0;
+        const name = () => { const start = i; while (i < text.length && isName(text[i])) i += text[i] === '\\' ? 2 : 1; return text.slice(start, i).toLowerCase(); };
+        const group = () => {
+          let depth = 0, quote = null; const start = i;
+          for (; i < text.length; i++) {
+            const c = text[i];
+            if (quote) { if (c === '\\') i++; else if (c === quote) quote = null; }
+            else if (c === '"' || c === "'") quote = c;
+            else if (c === '(' || c === '[') depth++;
+            else if ((c === ')' || c === ']') && --depth === 0) { i++; break; }
+          }
+          return text.slice(start + 1, i - 1);
+        };
+        while (i < text.length) {
+          const c = text[i];
+          if (c === '#') { i++; name(); total[0]++; }
+          else if (c === '.') { i++; name(); total[1]++; }
+          else if (c === '[') { group(); total[1]++; }
+          else if (c === ':' && text[i + 1] === ':') { i += 2; name(); if (text[i] === '(') group(); total[2]++; }
+          else if (c === ':') {
+            i++;
+            const pseudo = name();
+            const inner = text[i] === '(' ? group() : null;
+            if (pseudo === 'where') continue;
+            if (['is', 'not', 'has', 'matches', '-webkit-any'].includes(pseudo) && inner !== null) { add(most(inner)); continue; }
+            if (['before', 'after', 'first-line', 'first-letter'].includes(pseudo)) { total[2]++; continue; }
+            total[1]++;
+            const of = inner === null ? -1 : inner.search(/\sof\s/);
+            if (of >= 0 && (pseudo === 'nth-child' || pseudo === 'nth-last-child')) add(most(inner.slice(of + 4)));
+          } else if (c === '*') i++;
+          else if (isName(c)) { name(); if (text[i] === '|') { i++; if (text[i] === '*') i++; else { name(); total[2]++; } } else total[2]++; }
+          else i++;
+        }
+        return total;
+      };
+      // The @media blocks a rewrite wrote after a rule (one rule of the same selector with only
+      // a background-image of an image-set()) are dropped first, as PageMarks turns off the
+      // srcset it wrote: a rewritten page is measured as the untouched one.
+      const undoRewrite = (list, owner) => {
+        for (let i = list.length - 1; i >= 0; i--) {
+          const rule = list[i];
+          if (rule instanceof CSSMediaRule || rule instanceof CSSSupportsRule) undoRewrite(rule.cssRules, rule);
+          if (!(rule instanceof CSSMediaRule) || rule.cssRules.length !== 1) continue;
+          const inner = rule.cssRules[0];
+          if (!(inner instanceof CSSStyleRule) || inner.style.length !== 1 || !inner.style.backgroundImage.includes('image-set(')) continue;
+          let before = i - 1;
+          while (before >= 0 && list[before] instanceof CSSMediaRule && list[before].cssRules.length === 1
+                 && list[before].cssRules[0].selectorText === inner.selectorText) before--;
+          if (before >= 0 && list[before] instanceof CSSStyleRule && list[before].selectorText === inner.selectorText) owner.deleteRule(i);
+        }
+      };
+      for (const sheet of document.styleSheets) {
+        try { undoRewrite(sheet.cssRules, sheet); } catch (error) {}
+      }
+      // Every style rule in effect now that sets background-image, in cascade order.
+      const rules = [];
+      const collect = (list, href) => {
+        for (const rule of list) {
+          const holds = (media) => !media || !media.length || matchMedia(media.mediaText).matches;
+          if (rule instanceof CSSImportRule) {
+            let imported = null;
+            try { imported = rule.styleSheet && rule.styleSheet.cssRules; } catch (error) {}
+            if (imported && holds(rule.media)) collect(imported, rule.styleSheet.href || href);
+          } else if (rule instanceof CSSMediaRule) { if (holds(rule.media)) collect(rule.cssRules, href); }
+          else if (rule instanceof CSSSupportsRule) { if (CSS.supports(rule.conditionText)) collect(rule.cssRules, href); }
+          else if (typeof CSSLayerBlockRule !== 'undefined' && rule instanceof CSSLayerBlockRule) collect(rule.cssRules, href);
+          else if (rule instanceof CSSStyleRule && rule.style.getPropertyValue('background-image')) {
+            rules.push({ href, selector: rule.selectorText, important: rule.style.getPropertyPriority('background-image') === 'important' });
+          }
+        }
+      };
+      for (const sheet of document.styleSheets) {
+        if (sheet.disabled || (sheet.media.length && !matchMedia(sheet.media.mediaText).matches)) continue;
+        let list = null;
+        try { list = sheet.cssRules; } catch (error) {}
+        if (list) collect(list, sheet.href || location.href);
+      }
+      // The stylesheet URL and selector of the background-image that wins on `element`.
+      const sourceOf = (element) => {
+        let best = null, bestKey = null;
+        const consider = (key, source) => {
+          const k = bestKey ? key.findIndex((value, at) => value !== bestKey[at]) : 0;
+          if (!bestKey || (k >= 0 && key[k] > bestKey[k])) { best = source; bestKey = key; }
+        };
+        rules.forEach((rule, order) => {
+          let matching = null;
+          try { matching = split(rule.selector).filter((one) => element.matches(one)); } catch (error) { return; }
+          if (!matching.length) return;
+          const weight = matching.map(specificity).reduce((a, b) => (a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) >= 0 ? a : b);
+          consider([rule.important ? 1 : 0, 0, ...weight, order], [rule.href, rule.selector]);
+        });
+        if (element.style && element.style.getPropertyValue('background-image')) {
+          consider([element.style.getPropertyPriority('background-image') === 'important' ? 1 : 0, 1, 0, 0, 0, 0], [location.href, null]);
+        }
+        return best || [null, null];
+      };
       const images = [];
       for (const image of document.querySelectorAll('img[data-dppx-at]')) {
         const box = image.getBoundingClientRect();
@@ -45,6 +159,7 @@ enum MeasureScript {
         const layers = split(style.backgroundImage), sizes = split(style.backgroundSize);
         const origins = split(style.backgroundOrigin), attachments = split(style.backgroundAttachment);
         const box = element.getBoundingClientRect();
+        const source = sourceOf(element);
         const px = (name) => parseFloat(style.getPropertyValue(name)) || 0;
         layers.forEach((layer, index) => {
           const match = /^url\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^)]*?))\s*\)$/.exec(layer);
@@ -64,7 +179,7 @@ enum MeasureScript {
               height -= px('padding-top') + px('padding-bottom');
             }
           }
-          backgrounds.push([pathOf(element), index, url, sizes[index % sizes.length], width, height]);
+          backgrounds.push([pathOf(element), index, url, sizes[index % sizes.length], width, height, ...source]);
           natural.set(url, [0, 0]);
         });
       }
@@ -79,7 +194,7 @@ enum MeasureScript {
         clientWidth: document.documentElement.clientWidth,
         height: document.documentElement.getBoundingClientRect().height,
         images,
-        backgrounds: backgrounds.map((layer) => layer.concat(natural.get(layer[2]))),
+        backgrounds: backgrounds.map((layer) => layer.slice(0, 6).concat(natural.get(layer[2]), layer.slice(6))),
       });
     })()
     """#

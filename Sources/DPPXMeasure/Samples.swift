@@ -12,10 +12,17 @@ struct Samples {
     /// The document's height at each viewport.
     private var pageHeights: [Double: Double] = [:]
 
+    /// A layer of an element, and the declaration that paints it: where another rule wins at
+    /// some viewports (one in an `@media` block), each rule's viewports are a layer of their own.
     private struct LayerKey: Hashable, Comparable {
         var element: String
         var layer: Int
-        static func < (a: LayerKey, b: LayerKey) -> Bool { (a.element, a.layer) < (b.element, b.layer) }
+        /// Root-relative, and the rule's selector text (nil for a `style` attribute).
+        var sheet: String?
+        var selector: String?
+        static func < (a: LayerKey, b: LayerKey) -> Bool {
+            (a.element, a.layer, a.sheet ?? "", a.selector ?? "") < (b.element, b.layer, b.sheet ?? "", b.selector ?? "")
+        }
     }
 
     /// Adds `MeasureScript`'s report at `viewport`.
@@ -30,12 +37,13 @@ struct Samples {
             imageSamples[Int(offset), default: []].append(LayoutFile.Sample(viewport: viewport, width: width, height: height))
         }
         for layer in report["backgrounds"]?.array ?? [] {
-            guard let fields = layer.array, fields.count == 8, let element = fields[0].string, let index = fields[1].number,
+            guard let fields = layer.array, fields.count == 10, let element = fields[0].string, let index = fields[1].number,
                   let url = fields[2].string, let size = fields[3].string, let areaWidth = fields[4].number,
                   let areaHeight = fields[5].number, let naturalWidth = fields[6].number, let naturalHeight = fields[7].number,
                   let computed = BackgroundSize(computed: size),
                   let painted = computed.painted(image: (naturalWidth, naturalHeight), area: (areaWidth, areaHeight)) else { continue }
-            let key = LayerKey(element: element, layer: Int(index))
+            let key = LayerKey(element: element, layer: Int(index), sheet: fields[8].string.flatMap(SiteResponder.path(of:)),
+                               selector: fields[9].string)
             layerInfo[key] = (SiteResponder.path(of: url).map { "/" + $0 } ?? url, size)
             layerSamples[key, default: []].append(LayoutFile.BackgroundSample(
                 viewport: viewport, areaWidth: areaWidth, areaHeight: areaHeight, paintedWidth: painted.width, paintedHeight: painted.height))
@@ -55,7 +63,7 @@ struct Samples {
     var backgrounds: [LayoutFile.Background] {
         layerSamples.keys.sorted().map { key in
             LayoutFile.Background(element: key.element, layer: key.layer, url: layerInfo[key]!.url, size: layerInfo[key]!.size,
-                                  samples: layerSamples[key]!.sorted { $0.viewport < $1.viewport })
+                                  samples: layerSamples[key]!.sorted { $0.viewport < $1.viewport }, sheet: key.sheet, selector: key.selector)
         }
     }
 
@@ -64,7 +72,12 @@ struct Samples {
         let fitter = SizesFitter()
         var wanted = Set<Int>()
         for image in images { wanted.formUnion(fitter.refinements(of: image.boxSamples, resolution: resolution).map { Int($0) }) }
-        for layer in backgrounds { wanted.formUnion(fitter.refinements(of: layer.boxSamples, resolution: resolution).map { Int($0) }) }
+        // A layer's samples together, whichever rule painted them: where the rule changes is
+        // a breakpoint to pin too.
+        let layers = Dictionary(grouping: backgrounds) { "\($0.layer) \($0.element)" }.values
+        for layer in layers {
+            wanted.formUnion(fitter.refinements(of: layer.flatMap(\.boxSamples), resolution: resolution).map { Int($0) })
+        }
         return wanted.filter { !viewports.contains(Double($0)) }.sorted()
     }
 }

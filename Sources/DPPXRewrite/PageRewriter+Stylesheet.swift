@@ -76,11 +76,18 @@ extension PageRewriter {
     /// already follows with an `image-set()` of those images' files (`ImageFileNames`: as an
     /// earlier run wrote it, before or since a rebuild) is updated in place, or removed when no
     /// image needs one any more: it is never left behind a new one, where it would win.
+    ///
+    /// A fluid image has no one size: where the layout measured the rule that paints it
+    /// (`RewriteOptions.layout`), `@media` blocks follow the rule with the files its painted
+    /// widths need (`mediaBlocks`); the blocks an earlier run wrote there are updated or removed
+    /// in the same way. A `style` attribute cannot hold `@media`: its fluid images are reported.
     func addImageSets(to source: CSSSource, at path: String, documentPath: String?, into edits: inout ByteEdits,
                       findings: inout [RewriteFinding], line: (Int) -> Int) -> Int {
         let bytes = source.text
         var rewritten = 0
         let declarations = CSSDeclaration.all(in: bytes, startsLine: source.startsLine, isDeclarationList: source.isDeclarationList)
+        let rules = source.isDeclarationList ? [] : CSSStyleRule.all(in: bytes, startsLine: source.startsLine)
+        var measuredRules: [Int: MeasuredRule] = [:]
         func replace(_ range: Range<Int>, with text: String) {
             edits.replace((range.lowerBound + source.offset)..<(range.upperBound + source.offset), with: source.escape(text))
         }
@@ -93,20 +100,44 @@ extension PageRewriter {
             let urls = declaration.urls
             let references = urls.compactMap { ImageReference($0, pagePath: documentPath, images: images, baseURL: options.baseURL) }
             guard !references.isEmpty else { continue }
+            let ruleIndex = rules.lastIndex { $0.body.contains(declaration.range.lowerBound) }
+            if let ruleIndex {
+                measuredRules[ruleIndex, default: MeasuredRule()].urls += urls
+                measuredRules[ruleIndex, default: MeasuredRule()].references += references
+            }
             guard let layers = BackgroundLayers(declaration.value) else {
                 report("\(declaration.property) uses var(), env() or attr(), which may stand for any number of layers; left as it is")
                 continue
             }
             var sets: [Int: String] = [:]
+            var fluid: [(index: Int, reference: ImageReference)] = []
             for (layerIndex, layer) in layers.layers.enumerated() {
                 guard let url = layer.url,
                       let reference = ImageReference(url, pagePath: documentPath, images: images, baseURL: options.baseURL) else { continue }
                 if reference.entry.image.isFluid {
-                    report("url(\(reference.written)) is fluid: its size comes from the page, so no image-set() is added; use dppx css's width media queries for it")
+                    fluid.append((layerIndex, reference))
                     continue
                 }
                 guard reference.primary.count > 1 else { continue }
                 sets[layerIndex] = Self.imageSet(reference, quote: source.quote)
+            }
+            if !fluid.isEmpty {
+                var measured = Set<Int>()
+                if let ruleIndex, let blocks = mediaBlocks(for: rules[ruleIndex], declaration: declaration, layers: layers, fluid: fluid,
+                                                           sets: sets, sheet: path, in: bytes, quote: source.quote, measured: &measured) {
+                    // The rule's last painting declaration wins in it, and so its blocks.
+                    measuredRules[ruleIndex]?.blocks = blocks
+                    rewritten += measured.count
+                }
+                for (index, reference) in fluid where !measured.contains(index) {
+                    if options.layout == nil {
+                        report("url(\(reference.written)) is fluid: its size comes from the page, so no image-set() is added; use dppx css's width media queries for it")
+                    } else if source.isDeclarationList {
+                        report("url(\(reference.written)) is fluid, in a style attribute: it cannot hold the @media blocks its measured sizes need, so it is left as it is; move the background into a stylesheet rule")
+                    } else {
+                        report("url(\(reference.written)) is fluid and no measured page paints it by this rule (dppx measure): no image-set() is added")
+                    }
+                }
             }
             rewritten += sets.count
             let important = declaration.value.lowercased().replacingOccurrences(of: " ", with: "").hasSuffix("!important")
@@ -133,6 +164,11 @@ extension PageRewriter {
             } else {
                 replace(declaration.range.upperBound..<declaration.range.upperBound, with: ";" + separator + text)
             }
+        }
+        for (ruleIndex, measured) in measuredRules.sorted(by: { $0.key < $1.key }) {
+            let written = writtenBlocks(after: rules[ruleIndex], in: bytes, holding: measured, documentPath: documentPath)
+            let text = measured.blocks ?? ""
+            if String(decoding: bytes[written], as: UTF8.self) != text { replace(written, with: text) }
         }
         return rewritten
     }

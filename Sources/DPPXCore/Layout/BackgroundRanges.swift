@@ -1,0 +1,144 @@
+/// The viewport ranges where a CSS rule painting fluid images needs the same files, from the
+/// widths its layers were measured to paint at: what the rule's `@media` blocks of
+/// `image-set()`s are written from.
+///
+/// At each measured viewport a layer painted `P` CSS px wide needs files `P`, `1.5 P` and `2 P`
+/// pixels wide (the screens of 1x, 1.5x and 2x); each need takes the narrowest file at least
+/// that wide, else the widest (the master: a wider file would only be upscaled). Neighbouring
+/// viewports where each density takes the same file, for every layer, are one range (the same
+/// files for other densities would not do: a screen picks by descriptor, not by need). Within a range each file
+/// `F` is written with the descriptor `F / P`, `P` the widest painted width in the range: the
+/// image's natural size is then `P` (a `background-size: auto` layer paints as the master did),
+/// and a screen of density `d` takes the same file at every width of the range as at its widest.
+///
+/// Bounds are written as `SizesFitter` writes its breakpoints: a range ends just under the next
+/// one's first viewport (`max-width: 767.98px`) and the next starts there (`min-width: 768px`),
+/// as Bootstrap writes its own; the first range has no lower bound, the last no upper one.
+public struct BackgroundRanges: Hashable, Sendable {
+    /// The densities each painted width is served at.
+    public static let densities: [Double] = [1, 1.5, 2]
+
+    /// One layer of the rule: where it was measured, and its image's files.
+    public struct Layer: Hashable, Sendable {
+        /// The painted width at each measured viewport (the widest, when several elements or
+        /// pages match the rule: `widest(of:)`).
+        public var samples: [BoxSample]
+        /// The widths of the image's files, pixels (the master's the widest).
+        public var fileWidths: [Int]
+
+        public init(samples: [BoxSample], fileWidths: [Int]) {
+            self.samples = samples
+            self.fileWidths = fileWidths
+        }
+    }
+
+    /// A file of one layer in one range, and its `image-set()` descriptor.
+    public struct Candidate: Hashable, Sendable {
+        /// The file's width, pixels: which file.
+        public var width: Int
+        /// The descriptor's number, as written (`1.0417`): the file's width over the range's
+        /// widest painted width.
+        public var density: String
+
+        public init(width: Int, density: String) {
+            self.width = width
+            self.density = density
+        }
+    }
+
+    /// Viewports that need the same files.
+    public struct Range: Hashable, Sendable {
+        /// The first viewport of the range as written (`768`), nil for the first range.
+        public var minimumViewport: Double?
+        /// The last viewport as written (`1199.98`), nil for the last range.
+        public var maximumViewport: Double?
+        /// Per layer, in the order given: its candidates, ascending by width; empty for a layer
+        /// not measured in this range (its image is left as written).
+        public var candidates: [[Candidate]]
+
+        public init(minimumViewport: Double?, maximumViewport: Double?, candidates: [[Candidate]]) {
+            self.minimumViewport = minimumViewport
+            self.maximumViewport = maximumViewport
+            self.candidates = candidates
+        }
+
+        /// `(min-width: 768px) and (max-width: 1199.98px)`; `all` for a range over every width.
+        public var mediaQuery: String {
+            let features = [minimumViewport.map { "(min-width: \(SizesLength.number($0))px)" },
+                            maximumViewport.map { "(max-width: \(SizesLength.number($0))px)" }].compactMap { $0 }
+            return features.isEmpty ? "all" : features.joined(separator: " and ")
+        }
+    }
+
+    /// Ascending by viewport; empty when no layer was measured.
+    public let ranges: [Range]
+
+    /// The ranges of a rule whose fluid layers are `layers`.
+    public init(layers: [Layer]) {
+        let viewports = Set(layers.flatMap { $0.samples.map(\.viewport) }).filter(\.isFinite).sorted()
+        // At each viewport, per layer: its painted width and the files its needs take.
+        let painted = viewports.map { viewport in layers.map { Self.width(of: $0.samples, at: viewport) } }
+        let files = viewports.indices.map { index in
+            zip(layers, painted[index]).map { layer, width in width.map { Self.files(for: $0, among: layer.fileWidths) } ?? [] }
+        }
+        var ranges: [Range] = []
+        var start = 0
+        while start < viewports.count {
+            var end = start
+            while end + 1 < viewports.count, files[end + 1] == files[start] { end += 1 }
+            let candidates = layers.indices.map { layer -> [Candidate] in
+                let widest = (start...end).compactMap { painted[$0][layer] }.max() ?? 0
+                guard widest > 0 else { return [] }
+                return Set(files[start][layer]).sorted().map { Candidate(width: $0, density: Self.density(file: $0, painted: widest)) }
+            }
+            let minimum = ranges.isEmpty ? nil : viewports[start]
+            let maximum: Double? = end + 1 < viewports.count
+                ? (viewports[end + 1] - viewports[end] > 0.04 ? viewports[end + 1] - 0.02 : viewports[end]) : nil
+            ranges.append(Range(minimumViewport: minimum, maximumViewport: maximum, candidates: candidates))
+            start = end + 1
+        }
+        self.ranges = ranges
+    }
+
+    /// At each viewport any series was measured at, the widest width any series gives there: the
+    /// painted widths of one rule over every element and page it paints. A series gives its
+    /// sample, or between two samples the line through them (layouts are linear between
+    /// breakpoints, and measuring pins those); nothing outside its own viewports (an element not
+    /// shown there).
+    public static func widest(of series: [[BoxSample]]) -> [BoxSample] {
+        let viewports = Set(series.flatMap { $0.map(\.viewport) }).sorted()
+        return viewports.compactMap { viewport in
+            series.compactMap { width(of: $0, at: viewport) }.max().map { BoxSample(viewport: viewport, width: $0) }
+        }
+    }
+
+    /// `samples`' width at `viewport`: measured, or interpolated inside their span.
+    static func width(of samples: [BoxSample], at viewport: Double) -> Double? {
+        let ordered = samples.filter { $0.width.isFinite && $0.width > 0 }.sorted { $0.viewport < $1.viewport }
+        if let exact = ordered.last(where: { $0.viewport == viewport }) { return exact.width }
+        guard let after = ordered.firstIndex(where: { $0.viewport > viewport }), after > 0 else { return nil }
+        let a = ordered[after - 1], b = ordered[after]
+        return a.width + (b.width - a.width) * (viewport - a.viewport) / (b.viewport - a.viewport)
+    }
+
+    /// The file a layer painted `painted` CSS px wide takes at each of `densities`.
+    static func files(for painted: Double, among widths: [Int]) -> [Int] {
+        let ascending = widths.filter { $0 > 0 }.sorted()
+        guard let widest = ascending.last else { return [] }
+        let taken = densities.map { density in
+            let need = painted * density - 0.01
+            return ascending.first { Double($0) >= need } ?? widest
+        }
+        return taken
+    }
+
+    /// `file / painted` with the fewest decimals (3 to 8) that give the painted width within
+    /// 1/200 px, as `ImageCandidates` writes an exact density. Rounding never takes it under a
+    /// density it serves: 1, 1.5 and 2 are written exactly.
+    static func density(file: Int, painted: Double) -> String {
+        let exact = Double(file) / painted
+        var decimals = 3
+        while decimals < 8, abs(Double(file) / SizesLength.rounded(exact, decimals: decimals) - painted) * 200 >= 1 { decimals += 1 }
+        return SizesLength.number(exact, decimals: decimals)
+    }
+}

@@ -1,0 +1,110 @@
+import DPPXCore
+
+extension PageRewriter {
+    /// What a style rule painting site images holds, gathered from its declarations: what
+    /// recognises the `@media` blocks an earlier run wrote after it, and the blocks it needs now.
+    struct MeasuredRule {
+        /// Every `url()` of its backgrounds as written, and the site images among them.
+        var urls: [String] = []
+        var references: [ImageReference] = []
+        /// The `@media` blocks to follow the rule, with the line breaks before them; nil for none.
+        var blocks: String?
+    }
+
+    /// The `@media` blocks that give `rule`'s fluid layers (`fluid`, by layer index) the files
+    /// their measured painted widths need (`BackgroundRanges`), one block a range: the rule's own
+    /// selector, and a `background-image` with the whole layer list of `declaration` as
+    /// written, each measured fluid image made the range's `image-set()` and each density image
+    /// its own (`sets`). Written after the rule's `}`, in the file's line breaks and the
+    /// declaration's indentation. Nil when no fluid layer was measured; `measured` gets the
+    /// layer indexes that were.
+    func mediaBlocks(for rule: CSSStyleRule, declaration: CSSDeclaration, layers: BackgroundLayers, fluid: [(index: Int, reference: ImageReference)],
+                     sets: [Int: String], sheet: String, in bytes: [UInt8], quote: Character, measured: inout Set<Int>) -> String? {
+        guard let layout = options.layout else { return nil }
+        let selector = CSSStyleRule.normalized(rule.selector)
+        let backgrounds = layout.pages.values.flatMap(\.backgrounds).filter {
+            $0.sheet == sheet && $0.selector.map(CSSStyleRule.normalized) == selector
+        }
+        var measuredLayers: [(index: Int, reference: ImageReference, layer: BackgroundRanges.Layer)] = []
+        for (index, reference) in fluid {
+            let url = "/" + reference.entry.image.path
+            let samples = BackgroundRanges.widest(of: backgrounds.filter { $0.url == url }.map(\.boxSamples))
+            guard !samples.isEmpty else { continue }
+            measuredLayers.append((index, reference, BackgroundRanges.Layer(samples: samples, fileWidths: reference.primary.map(\.width))))
+        }
+        guard !measuredLayers.isEmpty else { return nil }
+        measured = Set(measuredLayers.map(\.index))
+        let important = declaration.value.lowercased().replacingOccurrences(of: " ", with: "").hasSuffix("!important")
+        let lineBreak = Self.lineBreak(in: bytes)
+        let outer = rule.indentation ?? ""
+        let unit: String? = declaration.indentation.map { inner in
+            inner.hasPrefix(outer) && inner.count > outer.count ? String(inner.dropFirst(outer.count)) : "  "
+        }
+        var text = ""
+        for range in BackgroundRanges(layers: measuredLayers.map(\.layer)).ranges {
+            var images = sets
+            for (position, layer) in measuredLayers.enumerated() where !range.candidates[position].isEmpty {
+                images[layer.index] = Self.imageSet(layer.reference, range: range.candidates[position], quote: quote)
+            }
+            guard measuredLayers.indices.contains(where: { !range.candidates[$0].isEmpty }) else { continue }
+            let value = "background-image: " + layers.backgroundImage { images[$0] } + (important ? " !important" : "") + ";"
+            if let unit {
+                text += lineBreak + outer + "@media \(range.mediaQuery) {" + lineBreak + outer + unit + rule.selector + " {"
+                    + lineBreak + outer + unit + unit + value + lineBreak + outer + unit + "}" + lineBreak + outer + "}"
+            } else {
+                text += lineBreak + outer + "@media \(range.mediaQuery) { \(rule.selector) { \(value) } }"
+            }
+        }
+        return text.isEmpty ? nil : text
+    }
+
+    /// `image-set(url("hero-1440w.avif") type("image/avif") 1.125x, ..., url("hero-1440w.jpg") 1.125x, url("hero.jpg") 1.875x)`:
+    /// one range's files of a fluid image, extra formats first (a format that lacks a width leaves
+    /// it to the master's format).
+    static func imageSet(_ reference: ImageReference, range candidates: [BackgroundRanges.Candidate], quote: Character) -> String {
+        var options: [String] = []
+        for (format, files) in reference.candidates.extra {
+            for candidate in candidates {
+                guard let file = files.first(where: { $0.width == candidate.width && $0.format == format }) else { continue }
+                options.append("\(URLEncoding.cssURL(file.url, quote: quote)) type(\(URLEncoding.cssString(format.mediaType, quote: quote))) \(candidate.density)x")
+            }
+        }
+        for candidate in candidates {
+            guard let file = reference.primary.first(where: { $0.width == candidate.width }) else { continue }
+            options.append("\(URLEncoding.cssURL(reference.url(of: file), quote: quote)) \(candidate.density)x")
+        }
+        return "image-set(" + options.joined(separator: ", ") + ")"
+    }
+
+    /// The `@media` blocks an earlier run wrote right after `rule` (with the whitespace before
+    /// them), as an empty range at the rule's end when there are none. One is dppx's when it
+    /// holds only a rule of the same selector with only a `background-image` of an
+    /// `image-set()` whose every URL is one the rule wrote or a file of its images
+    /// (`ImageFileNames`: as written before or since a rebuild).
+    func writtenBlocks(after rule: CSSStyleRule, in bytes: [UInt8], holding measured: MeasuredRule, documentPath: String?) -> Range<Int> {
+        let selector = CSSStyleRule.normalized(rule.selector)
+        func isSpace(_ slice: ArraySlice<UInt8>) -> Bool { slice.allSatisfy(CSSDeclaration.isSpace) }
+        var end = rule.range.upperBound
+        while true {
+            var start = end
+            while start < bytes.count, CSSDeclaration.isSpace(bytes[start]) { start += 1 }
+            guard start + 6 <= bytes.count, String(decoding: bytes[start..<(start + 6)], as: UTF8.self).lowercased() == "@media",
+                  let open = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "}") }),
+                  bytes[open] == UInt8(ascii: "{") else { break }
+            let close = CSSStyleRule.blockEnd(bytes, openedAt: open)
+            guard close > open + 1, bytes[close - 1] == UInt8(ascii: "}") else { break }
+            let inner = Array(bytes[(open + 1)..<(close - 1)])
+            let rules = CSSStyleRule.all(in: inner, startsLine: false)
+            guard rules.count == 1, let only = rules.first, CSSStyleRule.normalized(only.selector) == selector,
+                  isSpace(inner[..<only.range.lowerBound]), isSpace(inner[only.range.upperBound...]) else { break }
+            let declarations = CSSDeclaration.all(in: Array(inner[only.body]), startsLine: false, isDeclarationList: true)
+            guard declarations.count == 1, let declaration = declarations.first, declaration.property == "background-image",
+                  declaration.value.lowercased().contains("image-set("),
+                  declaration.urls.allSatisfy({ url in
+                      measured.urls.contains(url) || measured.references.contains { $0.owns([url], pagePath: documentPath, baseURL: options.baseURL) }
+                  }) else { break }
+            end = close
+        }
+        return rule.range.upperBound..<end
+    }
+}

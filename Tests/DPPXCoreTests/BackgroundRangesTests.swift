@@ -1,0 +1,95 @@
+import DPPXCore
+import Testing
+
+@Suite("Viewport ranges of a measured CSS background")
+struct BackgroundRangesTests {
+    static func samples(_ viewports: StrideThrough<Double>, _ width: (Double) -> Double) -> [BoxSample] {
+        viewports.map { BoxSample(viewport: $0, width: width($0)) }
+    }
+
+    @Test("a layer painted 400 px wide everywhere is one range over every width: its 1x, 1.5x and 2x files at exact densities")
+    func fixedWidth() {
+        let layer = BackgroundRanges.Layer(samples: Self.samples(stride(from: 320, through: 1280, by: 160)) { _ in 400 },
+                                           fileWidths: [400, 600, 800, 1200, 2400])
+        let ranges = BackgroundRanges(layers: [layer]).ranges
+        #expect(ranges.count == 1)
+        #expect(ranges.first?.mediaQuery == "all")
+        #expect(ranges.first?.candidates == [[.init(width: 400, density: "1"), .init(width: 600, density: "1.5"), .init(width: 800, density: "2")]])
+    }
+
+    @Test("a full-width layer changes files where a need passes a file: the range ends just under the next one's first viewport")
+    func fullWidth() {
+        let layer = BackgroundRanges.Layer(samples: Self.samples(stride(from: 320, through: 1280, by: 1)) { $0 }, fileWidths: [480, 960, 1440, 1920, 2400])
+        let ranges = BackgroundRanges(layers: [layer]).ranges
+        // 1x passes a file at 480 and 960, 1.5x at 320, 640 and 960, 2x at 480, 720 and 960.
+        #expect(ranges.map(\.mediaQuery) == [
+            "(max-width: 320.98px)", "(min-width: 321px) and (max-width: 480.98px)", "(min-width: 481px) and (max-width: 640.98px)",
+            "(min-width: 641px) and (max-width: 720.98px)", "(min-width: 721px) and (max-width: 960.98px)", "(min-width: 961px)",
+        ])
+        // At 320: 1x and 1.5x take 480, 2x 960; written against the range's widest, 320 px.
+        #expect(ranges[0].candidates == [[.init(width: 480, density: "1.5"), .init(width: 960, density: "3")]])
+        // 961-1280: 1x 1440, 1.5x 1920, 2x the master, the widest file there is.
+        #expect(ranges[5].candidates == [[.init(width: 1440, density: "1.125"), .init(width: 1920, density: "1.5"), .init(width: 2400, density: "1.875")]])
+    }
+
+    @Test("at every measured viewport each density gets the narrowest file at least as wide as it needs, the master above the widest")
+    func everyNeedServed() throws {
+        let files = [300, 640, 1100, 1700, 2400]
+        let samples = Self.samples(stride(from: 320, through: 2560, by: 7)) { $0 < 900 ? $0 - 24 : min(1140, $0 * 0.6) }
+        let ranges = BackgroundRanges(layers: [.init(samples: samples, fileWidths: files)]).ranges
+        for sample in samples {
+            let range = try #require(ranges.first { ($0.minimumViewport ?? 0) <= sample.viewport && sample.viewport <= ($0.maximumViewport ?? .infinity) })
+            let candidates = range.candidates[0]
+            for density in [1.0, 1.5, 2] {
+                let need = sample.width * density
+                let wanted = files.first { Double($0) >= need } ?? 2400
+                // The browser at this density takes the lowest descriptor at least the density.
+                let taken = candidates.first { Double($0.density)! >= density } ?? candidates.last!
+                #expect(taken.width == wanted, "\(density)x at \(sample): \(candidates)")
+            }
+        }
+    }
+
+    @Test("descriptors give the range's widest painted width back within 1/200 px")
+    func descriptorsExact() throws {
+        let layer = BackgroundRanges.Layer(samples: [BoxSample(viewport: 500, width: 959.7)], fileWidths: [1000, 1500, 2000])
+        let candidates = try #require(BackgroundRanges(layers: [layer]).ranges.first?.candidates.first)
+        #expect(candidates.map(\.width) == [1000, 1500, 2000])
+        for candidate in candidates {
+            #expect(abs(Double(candidate.width) / Double(candidate.density)! - 959.7) < 0.005, "\(candidate)")
+        }
+    }
+
+    @Test("two images in one rule: a range wherever either changes files; an image not measured in a range has no candidates")
+    func twoLayers() {
+        let photo = BackgroundRanges.Layer(samples: Self.samples(stride(from: 400, through: 1200, by: 100)) { $0 }, fileWidths: [800, 1600, 2400])
+        let texture = BackgroundRanges.Layer(samples: Self.samples(stride(from: 700, through: 1200, by: 100)) { _ in 200 }, fileWidths: [200, 400])
+        let ranges = BackgroundRanges(layers: [photo, texture]).ranges
+        // The photo changes files after 400 (2x), 500 (1.5x), 800 (1x and 2x) and 1000 (1.5x); the
+        // texture appears at 700.
+        #expect(ranges.map(\.mediaQuery) == ["(max-width: 499.98px)", "(min-width: 500px) and (max-width: 599.98px)",
+                                             "(min-width: 600px) and (max-width: 699.98px)", "(min-width: 700px) and (max-width: 899.98px)",
+                                             "(min-width: 900px) and (max-width: 1099.98px)", "(min-width: 1100px)"])
+        #expect(ranges[0].candidates == [[.init(width: 800, density: "2")], []], "all three needs take 800 at 400")
+        #expect(ranges[2].candidates[1].isEmpty)
+        #expect(ranges[3].candidates == [[.init(width: 800, density: "1"), .init(width: 1600, density: "2")],
+                                         [.init(width: 200, density: "1"), .init(width: 400, density: "2")]], "1.5x takes the 2x file")
+        #expect(ranges[5].candidates[0] == [.init(width: 1600, density: "1.33333"), .init(width: 2400, density: "2")])
+    }
+
+    @Test("several elements of one rule: the widest at each viewport, interpolated between samples, nothing outside an element's span")
+    func widest() {
+        let wide = [BoxSample(viewport: 400, width: 300), BoxSample(viewport: 800, width: 700)]
+        let shownFrom600 = [BoxSample(viewport: 600, width: 600), BoxSample(viewport: 1000, width: 600)]
+        #expect(BackgroundRanges.widest(of: [wide, shownFrom600]) == [
+            BoxSample(viewport: 400, width: 300), BoxSample(viewport: 600, width: 600), BoxSample(viewport: 800, width: 700),
+            BoxSample(viewport: 1000, width: 600),
+        ])
+    }
+
+    @Test("nothing measured: no ranges")
+    func empty() {
+        #expect(BackgroundRanges(layers: []).ranges.isEmpty)
+        #expect(BackgroundRanges(layers: [.init(samples: [], fileWidths: [100])]).ranges.isEmpty)
+    }
+}
