@@ -192,7 +192,11 @@ enum MeasureScript {
       return JSON.stringify({
         viewport: innerWidth,
         clientWidth: document.documentElement.clientWidth,
-        height: document.documentElement.getBoundingClientRect().height,
+        // The bottom of what the page held when it loaded (its body's children then): content
+        // a script adds later (a banner, a beacon image) at a moment that varies from run to
+        // run is not the layout's.
+        height: (window.__dppxLoaded || [document.documentElement]).reduce((bottom, element) =>
+          element.isConnected ? Math.max(bottom, element.getBoundingClientRect().bottom + scrollY) : bottom, 0),
         images,
         backgrounds: backgrounds.map((layer) => layer.slice(0, 6).concat(natural.get(layer[2]), layer.slice(6))),
       });

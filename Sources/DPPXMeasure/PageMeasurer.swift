@@ -81,6 +81,10 @@ struct PageMeasurer: Sendable {
         await watcher.waitForLoad()
         try Task.checkCancellation()
         try check(watcher, page: page)
+        // What the page holds at its load event: its height is measured as theirs (`MeasureScript`).
+        try await connection.send("Runtime.evaluate", [
+            "expression": "window.__dppxLoaded = [...(document.body ? document.body.children : [])]; true", "returnByValue": true,
+        ], session: session)
 
         var samples = Samples()
         if let checking {

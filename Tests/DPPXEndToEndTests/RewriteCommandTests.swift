@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// `dppx rewrite` on files: pages and stylesheets of a site rewritten in place or under
-/// `--out`, `--check` for CI, `--depfile` for make, and `[rewrite] pages` run by `dppx build`.
+/// `--out`, `--check` for CI, `--depfile` for make, and `[rewrite] pages` run by `dppx build`;
+/// from what the pages state (`--no-measure`): `MeasuredLayoutBrowserTests` measures.
 @Suite("dppx rewrite (end to end)", .serialized)
 struct RewriteCommandTests {
     /// `site/img/` holds logo@2x.png (a 60x40 box) and photo.jpg (778 px, fluid); two pages and
@@ -23,12 +24,12 @@ struct RewriteCommandTests {
     func inPlace() async throws {
         let scenario = try await Self.site()
         let pages = ["site/index.html", "site/blog/post.html", "site/css/site.css"]
-        let check = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site", "--check"])
+        let check = try await scenario.dppx(arguments: ["rewrite", "--no-measure"] + pages + ["--root", "site", "--check"])
         #expect(check.status == 1)
         for page in pages { #expect(check.stderr.contains("\(page) is stale"), "\(check.stderr)") }
         #expect(scenario.read("site/index.html")?.contains("srcset") == false, "--check writes nothing")
 
-        let result = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site"])
+        let result = try await scenario.dppx(arguments: ["rewrite", "--no-measure"] + pages + ["--root", "site"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("rewrote 3 pages, 0 unchanged"), "\(result.stdout)")
         #expect(result.stderr.contains("blog/post.html:3: <img src=\"../img/photo.jpg\">: img/photo.jpg is fluid"), "\(result.stderr)")
@@ -38,10 +39,10 @@ struct RewriteCommandTests {
 
         try scenario.age("site/index.html")
         let before = scenario.modificationDate("site/index.html")
-        let again = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site"])
+        let again = try await scenario.dppx(arguments: ["rewrite", "--no-measure"] + pages + ["--root", "site"])
         #expect(again.status == 0 && again.stdout.contains("rewrote 0 pages, 3 unchanged"), "\(again)")
         #expect(scenario.modificationDate("site/index.html") == before, "an unchanged page is not written")
-        let clean = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site", "--check"])
+        let clean = try await scenario.dppx(arguments: ["rewrite", "--no-measure"] + pages + ["--root", "site", "--check"])
         #expect(clean.status == 0, "\(clean)")
 
         // A rebuild with another density set: the srcset dppx wrote follows.
@@ -56,22 +57,22 @@ struct RewriteCommandTests {
     func inlineStyles() async throws {
         let scenario = try await Self.site()
         try scenario.write("<!doctype html>\n<style>\n.logo {\n  background: url(img/logo.png) no-repeat;\n}\n</style>\n<p style=\"background-image: url(img/logo.png)\">Hi</p>\n<p style=\"background-image: url(img/photo.jpg)\">Fluid</p>\n", to: "site/styled.html")
-        let check = try await scenario.dppx("rewrite", "site/styled.html", "--root", "site", "--check")
+        let check = try await scenario.dppx("rewrite", "--no-measure", "site/styled.html", "--root", "site", "--check")
         #expect(check.status == 1 && check.stderr.contains("site/styled.html is stale"), "\(check)")
 
-        let result = try await scenario.dppx("rewrite", "site/styled.html", "--root", "site")
+        let result = try await scenario.dppx("rewrite", "--no-measure", "site/styled.html", "--root", "site")
         #expect(result.status == 0 && result.stdout.contains("rewrote 1 page, 0 unchanged (2 images with candidates)"), "\(result)")
         #expect(result.stderr.contains("styled.html:8: url(img/photo.jpg) is fluid"), "\(result.stderr)")
         #expect(scenario.read("site/styled.html") == "<!doctype html>\n<style>\n.logo {\n  background: url(img/logo.png) no-repeat;\n  background-image: image-set(url(\"img/logo.png\") 1x, url(\"img/logo@2x.png\") 2x);\n}\n</style>\n<p style=\"background-image: url(img/logo.png); background-image: image-set(url('img/logo.png') 1x, url('img/logo@2x.png') 2x)\">Hi</p>\n<p style=\"background-image: url(img/photo.jpg)\">Fluid</p>\n")
 
-        let again = try await scenario.dppx("rewrite", "site/styled.html", "--root", "site", "--check")
+        let again = try await scenario.dppx("rewrite", "--no-measure", "site/styled.html", "--root", "site", "--check")
         #expect(again.status == 0, "\(again)")
     }
 
     @Test("--out writes under another folder at each page's path; --depfile lists the manifests; pages outside the root fail")
     func outAndDepfile() async throws {
         let scenario = try await Self.site()
-        let result = try await scenario.dppx("rewrite", "site/index.html", "site/blog/post.html", "--root", "site", "--out", "dist",
+        let result = try await scenario.dppx("rewrite", "--no-measure", "site/index.html", "site/blog/post.html", "--root", "site", "--out", "dist",
                                              "--depfile", "rewrite.d", "--sizes", "100vw", "--quiet")
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.isEmpty)
@@ -83,11 +84,11 @@ struct RewriteCommandTests {
         #expect(depfile.contains("site/img/dppx-manifest.json") && depfile.contains("site/blog/post.html"))
 
         try scenario.write("<img src=x.png>", to: "elsewhere.html")
-        let outside = try await scenario.dppx("rewrite", "elsewhere.html", "--root", "site")
+        let outside = try await scenario.dppx("rewrite", "--no-measure", "elsewhere.html", "--root", "site")
         #expect(outside.status == 1 && outside.stderr.contains("elsewhere.html: is not inside the site's root site"), "\(outside)")
-        let usage = try await scenario.dppx("rewrite", "--sizes", "\"")
+        let usage = try await scenario.dppx("rewrite", "--no-measure", "--sizes", "\"")
         #expect(usage.status == 2 && usage.stderr.contains("--sizes"))
-        let nothing = try await scenario.dppx("rewrite")
+        let nothing = try await scenario.dppx("rewrite", "--no-measure")
         #expect(nothing.status == 2 && nothing.stderr.contains("[rewrite] pages"), "no pages and no project file: \(nothing)")
     }
 
@@ -101,6 +102,7 @@ struct RewriteCommandTests {
     [rewrite]
     pages = ["site/**/*.html"]
     root = "site"
+    measure = false
     """
 
     @Test("[rewrite] pages in dppx.toml: dppx rewrite needs no arguments and dppx build rewrites them after the images")
@@ -112,7 +114,7 @@ struct RewriteCommandTests {
         #expect(build.stdout.contains("rewrote 2 pages"), "\(build.stdout)")
         #expect(scenario.read("site/index.html") == Self.rewrittenHome)
         #expect(scenario.read("site/css/site.css")?.contains("image-set") == false, "only the pages listed")
-        let rewrite = try await scenario.dppx("rewrite", "--check")
+        let rewrite = try await scenario.dppx("rewrite", "--no-measure", "--check")
         #expect(rewrite.status == 0, "\(rewrite)")
     }
 
@@ -132,13 +134,13 @@ struct RewriteCommandTests {
             if quiet.isEmpty { #expect(summary.first?.contains("(such as blog/post.html:3); 'dppx rewrite --explain' lists it") == true, "\(again.stderr)") }
             if !quiet.isEmpty { #expect(again.stderr.isEmpty && again.stdout.isEmpty, "--quiet prints errors only: \(again)") }
         }
-        let explain = try await scenario.dppx("rewrite", "--explain")
+        let explain = try await scenario.dppx("rewrite", "--no-measure", "--explain")
         #expect(explain.status == 0 && explain.stderr.contains(fluid), "\(explain)")
-        let plain = try await scenario.dppx("rewrite")
+        let plain = try await scenario.dppx("rewrite", "--no-measure")
         #expect(!plain.stderr.contains(fluid) && plain.stderr.contains("1 image on unchanged pages"), "\(plain)")
         // A page that changes is told in full again.
         try scenario.write("<!doctype html>\n<img src=\"/img/logo.png\">\n<img src=\"../img/photo.jpg\">\n", to: "site/blog/post.html")
-        let changed = try await scenario.dppx("rewrite")
+        let changed = try await scenario.dppx("rewrite", "--no-measure")
         #expect(changed.stderr.contains(fluid) && !changed.stderr.contains("unchanged pages"), "\(changed)")
     }
 
@@ -147,7 +149,7 @@ struct RewriteCommandTests {
         let scenario = try await Self.site()
         try scenario.write(#"<img src="img/logo.png"><img src="img/logo.png" style="width: 50%">"#, to: "site/styled.html")
         let pages = ["site/index.html", "site/styled.html"]
-        let result = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site", "--placeholder", "color"])
+        let result = try await scenario.dppx(arguments: ["rewrite", "--no-measure"] + pages + ["--root", "site", "--placeholder", "color"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains(#"styled.html:1: <img src="img/logo.png">: has a style of its own"#), "\(result.stderr)")
         let home = try #require(scenario.read("site/index.html"))
@@ -155,9 +157,9 @@ struct RewriteCommandTests {
         #expect(colors.count == 3, "both images get their colour: \(home)")
         #expect(colors.dropFirst().allSatisfy { $0.prefix(7).dropFirst(6) == "\"" && $0.prefix(6).allSatisfy(\.isHexDigit) }, "\(home)")
         #expect(scenario.read("site/styled.html")?.contains(#"style="width: 50%""#) == true)
-        let again = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--root", "site", "--placeholder", "color", "--check"])
+        let again = try await scenario.dppx(arguments: ["rewrite", "--no-measure"] + pages + ["--root", "site", "--placeholder", "color", "--check"])
         #expect(again.status == 0, "a second run changes nothing: \(again)")
-        let bad = try await scenario.dppx("rewrite", "site/index.html", "--root", "site", "--placeholder", "thumbhash")
+        let bad = try await scenario.dppx("rewrite", "--no-measure", "site/index.html", "--root", "site", "--placeholder", "thumbhash")
         #expect(bad.status == 2, "\(bad)")
     }
 }
