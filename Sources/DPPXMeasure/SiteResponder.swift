@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Pages, stylesheets, scripts and fonts are the files under the root (a path that leaves it,
 /// through `..` or a link, and every other origin answer 404, so nothing reaches the network).
-/// An image of a manifest is answered with an SVG of its plain file's pixel size and nothing
+/// An image of a manifest is answered with an SVG of its CSS size (`SiteImages.pixelSizes`) and nothing
 /// else: its natural size is what the untouched page shows, without sending megabytes. An HTML
 /// page gets `data-dppx-at="OFFSET"` on each `<img>`, the byte offset of its tag in the source,
 /// which is how measurements name an occurrence; the `srcset` and `sizes` an earlier rewrite

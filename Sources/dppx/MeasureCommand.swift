@@ -58,7 +58,9 @@ struct MeasureCommand: AsyncParsableCommand {
     func run() async throws {
         let started = ContinuousClock.now
         let manifests = manifest.map { [$0] } ?? ManifestDiscovery.find(under: root)
-        let sizes = try Self.imageSizes(manifests: manifests, root: root)
+        let site = SiteManifests.load(manifests, root: root)
+        for problem in site.problems { Terminal.error(problem.description) }
+        if !site.problems.isEmpty { throw ExitCode(ExitStatus.failure) }
         let files = SiteRewrite.files(matching: (pages.isEmpty ? ["**/*.html"] : pages).map { root + "/" + $0 })
         let relative = files.compactMap { PathContainment.relativePath(of: $0, inside: root) }.filter { !$0.isEmpty }
         guard !relative.isEmpty else {
@@ -66,7 +68,8 @@ struct MeasureCommand: AsyncParsableCommand {
             return
         }
         let output = out ?? ((manifests.first.map { ($0 as NSString).deletingLastPathComponent } ?? root) + "/" + LayoutFile.fileName)
-        let responder = SiteResponder(root: root, imageSizes: sizes, imageTagOffsets: { ImageTagOffsets.of($0) })
+        let responder = MeasuredRewrite.untouchedResponder(root: root, images: site.images, options: RewriteOptions(),
+                                                           pixelSizes: site.images.pixelSizes)
         var measurement = SiteMeasurement(pages: relative, responder: responder, output: output)
         measurement.timeout = .seconds(timeout)
 
@@ -91,26 +94,5 @@ struct MeasureCommand: AsyncParsableCommand {
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         Terminal.out("measured \(outcome.measured.count) page\(outcome.measured.count == 1 ? "" : "s") (\(outcome.unchanged.count) unchanged, \(outcome.failures.count) failed) at \(outcome.widths) widths in \(String(format: "%.1f", seconds)) s\(outcome.written ? "; wrote \(output)" : "")")
         if !outcome.failures.isEmpty { throw ExitCode(ExitStatus.failure) }
-    }
-
-    /// Each manifest image's URL path from the root and the pixel size of its plain file.
-    static func imageSizes(manifests: [String], root: String) throws -> [String: PixelSize] {
-        var sizes: [String: PixelSize] = [:]
-        for path in manifests {
-            let manifest: Manifest
-            do { manifest = try Manifest.decode(try AtomicFile.read(path)) } catch {
-                Terminal.error("\(path): \(error)")
-                throw ExitCode(ExitStatus.failure)
-            }
-            guard let folder = PathContainment.relativePath(of: (path as NSString).deletingLastPathComponent, inside: root) else {
-                Terminal.warning("\(path) is outside \(root): its images are measured as the files on disk")
-                continue
-            }
-            for image in manifest.images {
-                let plain = image.variants.first { $0.path == image.path }?.size ?? image.cssSize
-                sizes[folder.isEmpty ? image.path : folder + "/" + image.path] = plain
-            }
-        }
-        return sizes
     }
 }

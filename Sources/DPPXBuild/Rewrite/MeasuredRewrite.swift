@@ -226,8 +226,16 @@ public struct MeasuredRewrite: Sendable {
     /// The responder that shows the pages untouched: each image's plain file at `pixelSizes`,
     /// the `srcset` and `sizes` an earlier rewrite wrote turned off.
     private func untouchedResponder(pixelSizes: [String: PixelSize]) -> SiteResponder {
-        let marker = PageRewriter(images: SiteManifests.load(under: rewrite.root).images, options: rewrite.options)
-        return SiteResponder(root: rewrite.root, imageSizes: pixelSizes, marks: { bytes, path in
+        Self.untouchedResponder(root: rewrite.root, images: SiteManifests.load(under: rewrite.root).images,
+                                options: rewrite.options, pixelSizes: pixelSizes)
+    }
+
+    /// The responder that shows the pages under `root` untouched: each image's plain file at
+    /// `pixelSizes`, the `srcset` and `sizes` an earlier rewrite wrote for `images` turned off.
+    public static func untouchedResponder(root: String, images: SiteImages, options: RewriteOptions,
+                                          pixelSizes: [String: PixelSize]) -> SiteResponder {
+        let marker = PageRewriter(images: images, options: options)
+        return SiteResponder(root: root, imageSizes: pixelSizes, marks: { bytes, path in
             let marks = marker.measurementMarks(bytes, at: path)
             return PageMarks(imageTags: marks.imageTags, disabledAttributes: marks.dppxAttributes)
         })
