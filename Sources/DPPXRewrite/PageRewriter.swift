@@ -83,7 +83,7 @@ public struct PageRewriter: Sendable {
                         sizesWritten.append(fitted)
                         exact += 1
                     case .refused(let why):
-                        report("\(reference.entry.image.path) is fluid and \(why): add sizes=\"...\" or give its [[rule]] a sizes; left without srcset")
+                        report("\(reference.entry.image.path) is fluid and \(why); left without srcset")
                         continue
                     case .unknown:
                         report("\(reference.entry.image.path) is fluid (files \(image.widths.map { "\($0)w" }.joined(separator: ", "))) and the page does not say how wide it is shown: add sizes=\"...\" (e.g. sizes=\"(min-width: 800px) 600px, 100vw\") or a width attribute, give its [[rule]] a sizes, or pass --sizes; left without srcset")
@@ -184,6 +184,9 @@ public struct PageRewriter: Sendable {
         return url.path
     }
 
+    /// What to do about a fluid image no measurement sizes.
+    private static let sizesAdvice = ": add sizes=\"...\" or give its [[rule]] a sizes"
+
     /// Where a fluid image's `sizes` comes from.
     private enum SizesSource {
         /// Said by the user: a rule's `sizes`, the tag's `width`, `--sizes`.
@@ -203,11 +206,14 @@ public struct PageRewriter: Sendable {
         if let rule = PlanSettings(rules: options.rules).rule(for: reference.entry.source).sizes { return .stated(rule) }
         if let measured {
             guard let measured else {
-                return .refused("was not drawn when its page was measured (inside <template> or <noscript>, or added or removed by a script)")
+                return .refused("was not drawn when its page was measured (inside <template> or <noscript>, or added or removed by a script)" + Self.sizesAdvice)
+            }
+            if let moved = measured.unsized {
+                return .refused("its box depends on its natural width (a flex or grid item sized by its content, a float, a shrink-to-fit box): with the sizes of its measured boxes it was \(moved); give its box a width in CSS (a flex-basis, a width) to have one written")
             }
             switch SizesFitter().fit(measured.boxSamples) {
             case .sizes(let value): return .measured(value.description)
-            case .refused(let refusal): return .refused(refusal.description)
+            case .refused(let refusal): return .refused(refusal.description + Self.sizesAdvice)
             }
         }
         if let width = tag.attribute("width").flatMap({ Int($0.value.trimmingCharacters(in: .whitespaces)) }), width > 0 {

@@ -148,69 +148,114 @@ public struct MeasuredRewrite: Sendable {
     /// (`LayoutComparison`). Both are measured at the ladder's checking widths, ascending, each
     /// once the page has settled there (its images' files picked for the width and loaded, as in
     /// a browser opened at that width), so what the page's own scripts do in that time is done
-    /// on both sides. A page that moved is left as it was, with the stylesheets it loads that the
-    /// rewrite changed; a page that did not is recorded in `layout` as written (so an unchanged
-    /// site is not measured again), with the samples of its untouched measurement.
+    /// on both sides.
+    ///
+    /// An `<img>` whose box moved depends on its natural width (a flex item sized by its
+    /// content, a float), which its `sizes` sets: it is marked `unsized` in `layout`, the page
+    /// rewritten without its `sizes` and checked again, at most `checkRounds` times. A page that
+    /// still moves (or whose backgrounds or height moved without any image) is left as it was,
+    /// with the stylesheets it loads that the rewrite changed. A page that did not move is
+    /// recorded in `layout` as written (so an unchanged site is not measured again), with the
+    /// samples of its untouched measurement.
     private func checkInBrowser(_ changes: inout [SiteRewrite.PageChange], layout: inout LayoutFile, report: inout Report) async {
         let started = ContinuousClock.now
         defer { report.seconds += Self.seconds(since: started) }
-        var overlay: [String: [UInt8]] = [:]
-        for change in changes where change.result.bytes != change.original { overlay[change.relative] = change.result.bytes }
-        guard !overlay.isEmpty else { return }
-        let toCheck = changes.filter { change in
+        func overlay() -> [String: [UInt8]] {
+            Dictionary(changes.filter { $0.result.bytes != $0.original }.map { ($0.relative, $0.result.bytes) }, uniquingKeysWith: { a, _ in a })
+        }
+        let changed = overlay()
+        guard !changed.isEmpty else { return }
+        var pending = changes.filter { change in
             guard change.isHTML, let recorded = layout.pages[change.relative], recorded.restored == nil else { return false }
-            return overlay[change.relative] != nil || recorded.dependencies.contains { overlay[$0] != nil }
+            return changed[change.relative] != nil || recorded.dependencies.contains { changed[$0] != nil }
         }.map(\.relative)
-        guard !toCheck.isEmpty else { return }
-        let sizes = SiteManifests.load(under: rewrite.root).images.pixelSizes
-        var written = SiteResponder(root: rewrite.root, imageSizes: sizes, imageTagOffsets: { ImageTagOffsets.of($0) })
-        written.overlay = overlay
-        let untouched = untouchedResponder(pixelSizes: sizes)
-        let after: SiteMeasurement.Outcome
+        guard !pending.isEmpty else { return }
+        let images = SiteManifests.load(under: rewrite.root).images
         let before: SiteMeasurement.Outcome
         do {
-            after = try await checkingMeasurement(of: toCheck, responder: written)
-            before = try await checkingMeasurement(of: toCheck, responder: untouched)
+            before = try await checkingMeasurement(of: pending, responder: untouchedResponder(pixelSizes: images.pixelSizes))
         } catch {
             // The browser that measured the pages a moment ago is gone: nothing is written unchecked.
             report.failures.append(error)
             for index in changes.indices { changes[index].result = Self.unchanged(changes[index]) }
             return
         }
-        report.widths += after.widths + before.widths
-        report.checked += after.measured
+        report.widths += before.widths
         var undo = Set<String>()
-        for failure in after.failures + before.failures {
-            report.failures.append(failure)
-            let page = Self.pageName(of: failure)
+        func fail(_ page: String) {
             undo.insert(page)
-            undo.formUnion(layout.pages[page]?.dependencies.filter { overlay[$0] != nil } ?? [])
+            undo.formUnion(layout.pages[page]?.dependencies.filter { changed[$0] != nil } ?? [])
         }
-        for page in after.measured {
-            guard let recorded = layout.pages[page], let then = before.layout.pages[page], let now = after.layout.pages[page] else { continue }
-            let original = changes.first { $0.relative == page }?.original ?? []
-            if let moved = LayoutComparison.difference(before: then, after: now, lineOfOffset: { Self.line(of: $0, in: original) }) {
-                let culprits = [page] + recorded.dependencies.filter { overlay[$0] != nil && $0 != page }
-                undo.formUnion(culprits)
-                layout.pages[page]?.restored = moved
-                report.restored.append(RewriteFinding(file: page, line: 1, message: "left as it was: rewritten, \(moved)\(culprits.count > 1 ? "; " + culprits.dropFirst().joined(separator: ", ") + " left as it was too" : "")"))
-            } else {
-                // Kept: the untouched page's refined samples, under the rewritten page's offsets
-                // (the n-th <img> is the n-th) and what the rewritten page loaded, so the next
-                // run finds it unchanged and fits the same sizes from the same samples.
-                var kept = recorded
-                for index in kept.images.indices where index < now.images.count {
-                    kept.images[index].offset = now.images[index].offset
-                }
-                kept.hash = now.hash
-                kept.dependencies = now.dependencies
-                layout.pages[page] = kept
+        for failure in before.failures {
+            report.failures.append(failure)
+            fail(Self.pageName(of: failure))
+        }
+        pending.removeAll { undo.contains($0) }
+        for round in 1...Self.checkRounds where !pending.isEmpty {
+            var written = SiteResponder(root: rewrite.root, imageSizes: images.pixelSizes, imageTagOffsets: { ImageTagOffsets.of($0) })
+            written.overlay = overlay()
+            let after: SiteMeasurement.Outcome
+            do {
+                after = try await checkingMeasurement(of: pending, responder: written)
+            } catch {
+                report.failures.append(error)
+                for index in changes.indices { changes[index].result = Self.unchanged(changes[index]) }
+                return
             }
+            report.widths += after.widths
+            for failure in after.failures {
+                report.failures.append(failure)
+                fail(Self.pageName(of: failure))
+            }
+            var again: [String] = []
+            for page in after.measured {
+                guard let recorded = layout.pages[page], let then = before.layout.pages[page], let now = after.layout.pages[page],
+                      let index = changes.firstIndex(where: { $0.relative == page }) else { continue }
+                let original = changes[index].original
+                let line = { (offset: Int) in Self.line(of: offset, in: original) }
+                let moved = LayoutComparison.movedImages(before: then, after: now)
+                if moved.isEmpty, LayoutComparison.pageDifference(before: then, after: now) == nil {
+                    if round == 1 { report.checked.append(page) }
+                    // Kept: the untouched page's refined samples, under the rewritten page's offsets
+                    // (the n-th <img> is the n-th) and what the rewritten page loaded, so the next
+                    // run finds it unchanged and fits the same sizes from the same samples.
+                    var kept = recorded
+                    for image in kept.images.indices where image < now.images.count {
+                        kept.images[image].offset = now.images[image].offset
+                    }
+                    kept.hash = now.hash
+                    kept.dependencies = now.dependencies
+                    layout.pages[page] = kept
+                } else if !moved.isEmpty, round < Self.checkRounds {
+                    if round == 1 { report.checked.append(page) }
+                    // Those images' boxes follow their natural width: they keep it.
+                    for (image, what) in moved where image < recorded.images.count {
+                        layout.pages[page]?.images[image].unsized = what
+                    }
+                    var options = rewrite.options
+                    options.layout = layout
+                    changes[index].result = PageRewriter(images: images, options: options).rewriteHTML(original, at: page)
+                    again.append(page)
+                } else {
+                    if round == 1 { report.checked.append(page) }
+                    let what = LayoutComparison.difference(before: then, after: now, lineOfOffset: line) ?? "its layout changed"
+                    let culprits = [page] + recorded.dependencies.filter { changed[$0] != nil && $0 != page }
+                    fail(page)
+                    layout.pages[page]?.restored = what
+                    report.restored.append(RewriteFinding(file: page, line: 1, message: "left as it was: rewritten, \(what)\(culprits.count > 1 ? "; " + culprits.dropFirst().joined(separator: ", ") + " left as it was too" : "")"))
+                }
+            }
+            pending = again
         }
         for index in changes.indices where undo.contains(changes[index].relative) {
             changes[index].result = Self.unchanged(changes[index])
         }
     }
+
+    /// How many times a page is checked: once, and again after the images whose boxes follow
+    /// their natural width are left without `sizes` (twice, for a second such image that only
+    /// moves once the first keeps its width).
+    static let checkRounds = 3
 
     /// `pages` measured at the ladder's checking widths, each after the page settles.
     private func checkingMeasurement(of pages: [String], responder: SiteResponder) async throws(MeasureError) -> SiteMeasurement.Outcome {

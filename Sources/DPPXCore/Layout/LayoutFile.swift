@@ -79,11 +79,17 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         public var src: String
         /// Its box at each measured viewport, in viewport order.
         public var samples: [Sample]
+        /// Set when checking the rewrite found this box moved with its measured `sizes`: its box
+        /// depends on the image's natural width (a flex or grid item sized by its content, a
+        /// float, a shrink-to-fit box), which a `sizes` changes. How it moved (`drawn 168x112 px
+        /// at a 800 px viewport, 228x152 px before`); the occurrence is then left without `srcset`.
+        public var unsized: String?
 
-        public init(offset: Int, src: String, samples: [Sample]) {
+        public init(offset: Int, src: String, samples: [Sample], unsized: String? = nil) {
             self.offset = offset
             self.src = src
             self.samples = samples
+            self.unsized = unsized
         }
 
         /// The widths, for `SizesFitter`.
