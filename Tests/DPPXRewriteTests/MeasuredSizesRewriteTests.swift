@@ -90,6 +90,15 @@ struct MeasuredSizesRewriteTests {
         #expect(notDrawn.findings.contains { $0.contains("was not drawn when its page was measured") })
     }
 
+    @Test("an occurrence whose box followed its natural width when checked is left without srcset, and said why")
+    func unsized() {
+        var layout = Self.layout()
+        layout.pages["index.html"]!.images[0].unsized = "drawn 168.39x112.11 px at a 800 px viewport, 228.44x152.2 px before"
+        let result = RewriteFixtures.html(Self.page, RewriteOptions(layout: layout))
+        #expect(Self.sizes(in: result.text) == ["600px"])
+        #expect(result.findings.contains { $0.hasPrefix("index.html:1:") && $0.contains("depends on its natural width") && $0.contains("drawn 168.39x112.11 px") && $0.hasSuffix("left without srcset") })
+    }
+
     @Test("measuring turns off the srcset dppx wrote and the sizes beside it, and nothing else")
     func measurementMarks() {
         let rewritten = RewriteFixtures.rewriter(RewriteOptions(layout: Self.layout())).rewriteHTML(Array(Self.page.utf8), at: "index.html").bytes
