@@ -152,7 +152,8 @@ enum MeasureScript {
         images.push([Number(image.getAttribute('data-dppx-at')), box.width, box.height, image.getAttribute('src') || '']);
       }
       const backgrounds = [];
-      const natural = new Map();
+      // Natural sizes are kept across widths: a probe's load event waits for a task of its own.
+      const natural = window.__dppxNatural || (window.__dppxNatural = new Map());
       for (const element of document.querySelectorAll('*')) {
         const style = getComputedStyle(element);
         if (!style.backgroundImage.includes('url(')) continue;
@@ -180,13 +181,13 @@ enum MeasureScript {
             }
           }
           backgrounds.push([pathOf(element), index, url, sizes[index % sizes.length], width, height, ...source]);
-          natural.set(url, [0, 0]);
+          if (!natural.has(url)) natural.set(url, null);
         });
       }
-      await Promise.all([...natural.keys()].map((url) => new Promise((done) => {
+      await Promise.all([...natural.keys()].filter((url) => natural.get(url) === null).map((url) => new Promise((done) => {
         const probe = new Image();
         probe.onload = () => { natural.set(url, [probe.naturalWidth, probe.naturalHeight]); done(); };
-        probe.onerror = () => done();
+        probe.onerror = () => { natural.set(url, [0, 0]); done(); };
         probe.src = url;
       })));
       return JSON.stringify({

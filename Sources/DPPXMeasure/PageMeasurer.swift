@@ -90,7 +90,8 @@ struct PageMeasurer: Sendable {
         if let checking {
             for width in checking { try await measure(at: width, session: session, into: &samples, settling: true) }
         } else {
-            var pending = ladder.coarse
+            let named = try await namedBreakpoints(session: session)
+            var pending = Array(Set(ladder.coarse + named)).sorted()
             for _ in 0...ladder.maximumRounds where !pending.isEmpty {
                 for width in pending { try await measure(at: width, session: session, into: &samples) }
                 pending = samples.refinements(resolution: ladder.resolution)
@@ -104,6 +105,15 @@ struct PageMeasurer: Sendable {
             scrollbars: samples.scrollbarsShown ? "shown" : "hidden",
             images: samples.images, backgrounds: samples.backgrounds, heights: samples.heights)
         return Outcome(layout: layout, widths: samples.viewports.count)
+    }
+
+    /// The viewports around every width the page's media queries name (`BreakpointScript`).
+    private func namedBreakpoints(session: String) async throws -> [Int] {
+        let answer = try await connection.send("Runtime.evaluate", [
+            "expression": .string(BreakpointScript.source), "returnByValue": true,
+        ], session: session)
+        guard let text = answer["result"]?["value"]?.string, let list = JSONValue(parsing: Array(text.utf8))?.array else { return [] }
+        return BreakpointScript.viewports(for: list.compactMap(\.number), in: ladder)
     }
 
     private func check(_ watcher: PageWatcher, page: String) throws(MeasureError) {
