@@ -200,7 +200,7 @@ struct MeasuredLayoutBrowserTests {
         #expect(FileManager.default.fileExists(atPath: scenario.scratch("site/img/dppx-layout.json")))
         for page in Self.pages.keys {
             let text = try #require(scenario.read("site/" + page))
-            #expect(text.components(separatedBy: "srcset=").count - 1 == (page == "index.html" ? 5 : 2), "every <img> of \(page) has a srcset: \(text)")
+            #expect(text.components(separatedBy: #"srcset=""#).count - 1 == (page == "index.html" ? 5 : 2), "every <img> of \(page) has a srcset")
         }
 
         let server = try StaticServer(root: scenario.scratch("site"))
@@ -219,17 +219,32 @@ struct MeasuredLayoutBrowserTests {
                         let (before, after) = (observed[0], observed[1])
                         let context = "\(engine.name) at \(viewport) px, DPR \(dpr), \(page) (scrollbar \(after.scrollbar) px)"
                         #expect(after.dpr == dpr && after.innerWidth == Double(viewport), "\(context)")
-                        #expect(abs(after.height - before.height) <= 0.5, "the document's height \(context): \(after.height), \(before.height) untouched")
                         #expect(Set(after.images.keys) == Set(before.images.keys), "\(context)")
+                        // Each box keeps its size within 0.5 px. A smaller file's height is
+                        // rounded to whole pixels, so its aspect ratio is not quite the master's
+                        // and a box with `height: auto` may be a fraction of a pixel taller or
+                        // shorter (0.33 px for the 200 px logo from its 200x67 file): what lies
+                        // below moves by the sum of those, and no more (as LayoutComparison allows).
+                        func drift(above top: Double) -> Double {
+                            before.images.compactMap { id, old in
+                                after.images[id].flatMap { old.box[1] < top - 0.5 ? abs($0.box[3] - old.box[3]) : nil }
+                            }.reduce(0, +)
+                        }
+                        func same(_ box: [Double], _ untouched: [Double]) -> Bool {
+                            box.count == 4 && untouched.count == 4 && abs(box[0] - untouched[0]) <= 0.5
+                                && abs(box[1] - untouched[1]) <= 0.5 + drift(above: untouched[1])
+                                && abs(box[2] - untouched[2]) <= 0.5 && abs(box[3] - untouched[3]) <= 0.5
+                        }
+                        // scrollHeight is a whole number of pixels.
+                        #expect(abs(after.height - before.height) <= 1 + drift(above: .infinity),
+                                "the document's height \(context): \(after.height), \(before.height) untouched")
                         for (id, untouched) in before.images {
                             let image = try #require(after.images[id], "\(id) \(context)")
-                            #expect(zip(image.box, untouched.box).allSatisfy { abs($0 - $1) <= 0.5 },
-                                    "the box of \(id) \(context): \(image.box), \(untouched.box) untouched")
-                            try Self.checkFile(of: image, id: id, dpr: dpr, chromium: engine.name == "chromium", context: context)
+                            #expect(same(image.box, untouched.box), "the box of \(id) \(context): \(image.box), \(untouched.box) untouched")
+                            try Self.checkFile(of: image, id: id, dpr: dpr, context: context)
                         }
                         if let hero = after.hero, let untouched = before.hero {
-                            #expect(zip(hero.box, untouched.box).allSatisfy { abs($0 - $1) <= 0.5 },
-                                    "the hero's box \(context): \(hero.box), \(untouched.box) untouched")
+                            #expect(same(hero.box, untouched.box), "the hero's box \(context): \(hero.box), \(untouched.box) untouched")
                             let gradient = try #require(untouched.background.range(of: ")), ").map { String(untouched.background[..<$0.lowerBound]) + "))" })
                             #expect(gradient.hasPrefix("linear-gradient(") && hero.background.hasPrefix(gradient + ", "),
                                     "the hero's gradient layer \(context): \(hero.background), \(untouched.background) untouched")
@@ -255,24 +270,17 @@ struct MeasuredLayoutBrowserTests {
     }
 
     /// `image` shows a file at least as wide as its box x DPR (unless it is the master, the
-    /// widest there is) and at most 1.6 times that. Chromium may take the candidate just below
-    /// (Blink's srcset rule keeps it when the DPR is under the geometric mean of the two
-    /// densities, see `ChromiumFluidTests.chromiumChoice`); Firefox takes the smallest enough.
-    static func checkFile(of image: Observation.Image, id: String, dpr: Double, chromium: Bool, context: String) throws {
+    /// widest there is) and at most 1.6 times that. Blink's srcset rule could keep the candidate
+    /// just below when the DPR is under the geometric mean of the two densities
+    /// (`ChromiumFluidTests.chromiumChoice`); on this site both browsers took the smallest file
+    /// wide enough at every width and DPR, so no allowance is made for it.
+    static func checkFile(of image: Observation.Image, id: String, dpr: Double, context: String) throws {
         let width = try #require(fileWidth(image.src), "the width of \(image.src) \(context)")
         let master = masters[(image.src as NSString).lastPathComponent]?.width
         let need = image.box[2] * dpr
-        let candidates = image.srcset.split(separator: ",").compactMap { candidate -> Int? in
-            let parts = candidate.split(separator: " ")
-            guard parts.count == 2, parts[1].hasSuffix("w") else { return nil }
-            return Int(parts[1].dropLast())
-        }.sorted()
-        let enough = candidates.first { Double($0) >= need - 0.5 } ?? candidates.last ?? width
-        let below = candidates.last { $0 < enough }
-        let chromiumBelow = chromium && width == below && below.map { dpr > 1 && dpr < (Double($0) / image.box[2] * Double(enough) / image.box[2]).squareRoot() } == true
-        #expect(Double(width) >= need - 0.5 || width == master || chromiumBelow,
-                "\(id) shows \(image.src) (\(width) px) in a \(image.box[2]) px box \(context): narrower than \(need) (srcset \(candidates))")
-        #expect(Double(width) <= 1.6 * need, "\(id) shows \(image.src) (\(width) px) in a \(image.box[2]) px box \(context): wider than 1.6 x \(need) (srcset \(candidates))")
+        let context = "\(id) shows \(image.src) (\(width) px) in a \(image.box[2]) px box \(context), srcset \(image.srcset)"
+        #expect(Double(width) >= need - 0.5 || width == master, "narrower than \(need): \(context)")
+        #expect(Double(width) <= 1.6 * need, "wider than 1.6 x \(need): \(context)")
     }
 
     @Test("the hero's file is as wide as it is painted at 500 and 1280 px, DPR 1 and 2",
@@ -324,7 +332,7 @@ struct MeasuredLayoutBrowserTests {
         var rewritten: [String: String] = [:]
         for page in Self.pages.keys {
             let text = try #require(scenario.read("site/" + page))
-            #expect(!text.contains("srcset"), "no fluid image of \(page) gets a srcset: \(text)")
+            #expect(!text.contains(#"srcset=""#), "no fluid image of \(page) gets a srcset")
             rewritten[page] = text
         }
 
@@ -389,6 +397,20 @@ struct MeasuredLayoutBrowserTests {
         #expect(again.stdout.contains("measured 0 pages (1 unchanged since the last run)"), "\(again)")
         #expect(again.stderr.contains("grid.html:1: left as it was: its rewrite moved a box when it was checked"), "\(again)")
         #expect(scenario.read("site/grid.html") == page && scenario.modificationDate("site/grid.html") == written, "the page is not written")
+
+        // The same break where it only moves the images: out of `.grid > img`, they lose a
+        // 40 px margin, and keep their size (their sizes="300px" gives them the same width, and
+        // `height: auto` the same height). The check compares sizes, not positions, so the page
+        // is written with its images 40 px to the left.
+        let shifted = page.replacingOccurrences(of: ".grid > img { width: 300px; height: 120px; object-fit: cover }",
+                                                with: ".grid > img { margin-left: 40px; width: 300px; height: auto }")
+        try scenario.write(shifted, to: "site/shift.html")
+        let shift = try await scenario.dppx("rewrite", "site/shift.html", "--picture")
+        #expect(shift.status == 0, "\(shift)")
+        withKnownIssue("LayoutComparison compares each <img>'s size and the page's height, not where a box is: a box that only moves is not caught") {
+            #expect(shift.stderr.contains("shift.html:1: left as it was: rewritten"), "\(shift)")
+            #expect(scenario.read("site/shift.html") == shifted, "the page is left as it was")
+        }
     }
 
     /// Every regular file under `path` (hidden ones too), relative, with its bytes and
