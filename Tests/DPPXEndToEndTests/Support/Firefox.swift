@@ -33,7 +33,8 @@ struct Firefox {
         let folder = ScratchFolder("dppx-firefox")
         let devicePixelRatio: Double
 
-        init(devicePixelRatio: Double) throws {
+        /// `extra`: more preferences, each a name and its value as `user.js` writes it (`"\"text\""`, `0`, `false`).
+        init(devicePixelRatio: Double, extra: [(String, String)] = []) throws {
             self.devicePixelRatio = devicePixelRatio
             let preferences: [(String, String)] = [
                 ("layout.css.devPixelsPerPx", "\"\(devicePixelRatio)\""),
@@ -48,7 +49,7 @@ struct Firefox {
                 ("network.connectivity-service.enabled", "false"),
                 ("browser.safebrowsing.malware.enabled", "false"),
                 ("browser.safebrowsing.phishing.enabled", "false"),
-            ]
+            ] + extra
             let text = preferences.map { "user_pref(\"\($0.0)\", \($0.1));" }.joined(separator: "\n") + "\n"
             try text.write(toFile: folder("user.js"), atomically: true, encoding: .utf8)
         }
