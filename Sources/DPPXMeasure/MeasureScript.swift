@@ -149,7 +149,7 @@ enum MeasureScript {
       const images = [];
       for (const image of document.querySelectorAll('img[data-dppx-at]')) {
         const box = image.getBoundingClientRect();
-        images.push([Number(image.getAttribute('data-dppx-at')), box.width, box.height, image.getAttribute('src') || '']);
+        images.push([Number(image.getAttribute('data-dppx-at')), box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY]);
       }
       const backgrounds = [];
       // Natural sizes are kept across widths: a probe's load event waits for a task of its own.

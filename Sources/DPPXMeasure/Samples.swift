@@ -31,10 +31,11 @@ struct Samples {
         if let client = report["clientWidth"]?.number, client < viewport { scrollbarsShown = true }
         if let height = report["height"]?.number { pageHeights[viewport] = height }
         for image in report["images"]?.array ?? [] {
-            guard let fields = image.array, fields.count == 4, let offset = fields[0].number, let width = fields[1].number,
+            guard let fields = image.array, fields.count >= 4, let offset = fields[0].number, let width = fields[1].number,
                   let height = fields[2].number else { continue }
             imageSources[Int(offset)] = fields[3].string ?? ""
-            imageSamples[Int(offset), default: []].append(LayoutFile.Sample(viewport: viewport, width: width, height: height))
+            let left = fields.count > 5 ? fields[4].number : nil, top = fields.count > 5 ? fields[5].number : nil
+            imageSamples[Int(offset), default: []].append(LayoutFile.Sample(viewport: viewport, width: width, height: height, left: left, top: top))
         }
         for layer in report["backgrounds"]?.array ?? [] {
             guard let fields = layer.array, fields.count == 10, let element = fields[0].string, let index = fields[1].number,

@@ -34,6 +34,23 @@ struct LayoutComparisonTests {
         #expect(moved.contains(", 402.67x"))
     }
 
+    @Test("a box of the same size somewhere else is displaced; each box before it allows half a pixel of drift")
+    func displaced() {
+        func page(_ tops: [Double], left: Double = 0) -> LayoutFile.Page {
+            var page = Self.page(images: [[476, 402.67], [476, 402.67]])
+            for index in page.images.indices {
+                page.images[index].samples = page.images[index].samples.map {
+                    LayoutFile.Sample(viewport: $0.viewport, width: $0.width, height: $0.height, left: left, top: tops[index])
+                }
+            }
+            return page
+        }
+        #expect(LayoutComparison.movedImages(before: page([0, 300]), after: page([0.4, 300.9])).isEmpty)
+        let moved = LayoutComparison.movedImages(before: page([0, 300]), after: page([0, 300], left: 40))
+        #expect(moved.map(\.index) == [0, 1] && moved.allSatisfy { $0.move == .displaced })
+        #expect(moved.first?.drawn == "drawn at 40,0 at a 500 px viewport, at 0,0 before")
+    }
+
     @Test("a page that grew, a background painted at another size, or an image gone is a different layout")
     func heightsBackgroundsCount() {
         let before = Self.page(images: [[476, 402.67]])

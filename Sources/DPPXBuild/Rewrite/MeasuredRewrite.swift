@@ -150,9 +150,11 @@ public struct MeasuredRewrite: Sendable {
     /// a browser opened at that width), so what the page's own scripts do in that time is done
     /// on both sides.
     ///
-    /// An `<img>` whose box moved depends on its natural width (a flex item sized by its
+    /// An `<img>` whose box changed size depends on its natural width (a flex item sized by its
     /// content, a float), which its `sizes` sets: it is marked `unsized` in `layout`, the page
-    /// rewritten without its `sizes` and checked again, at most `checkRounds` times. A page that
+    /// rewritten without its `sizes` and checked again, at most `checkRounds` times. (Not with
+    /// `--picture`, whose wrappers change boxes through the page's selectors: such a page is
+    /// left as it was, whole.) A page that
     /// still moves (or whose backgrounds or height moved without any image) is left as it was,
     /// with the stylesheets it loads that the rewrite changed. A page that did not move is
     /// recorded in `layout` as written (so an unchanged site is not measured again), with the
@@ -226,10 +228,11 @@ public struct MeasuredRewrite: Sendable {
                     kept.hash = now.hash
                     kept.dependencies = now.dependencies
                     layout.pages[page] = kept
-                } else if !moved.isEmpty, round < Self.checkRounds {
+                } else if !rewrite.options.picture, moved.contains(where: { $0.move == .resized }), round < Self.checkRounds {
                     if round == 1 { report.checked.append(page) }
-                    // Those images' boxes follow their natural width: they keep it.
-                    for (image, what) in moved where image < recorded.images.count {
+                    // Those images' boxes follow their natural width: they keep it. (Boxes only
+                    // displaced may be displaced by them, and are looked at again.)
+                    for (image, move, what) in moved where move == .resized && image < recorded.images.count {
                         layout.pages[page]?.images[image].unsized = what
                     }
                     var options = rewrite.options

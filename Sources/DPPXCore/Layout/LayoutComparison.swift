@@ -8,17 +8,35 @@ public struct LayoutComparison: Sendable {
     /// How far a box may move, CSS px: the same half pixel `SizesFitter` allows.
     public static let tolerance = SizesFitter.tolerance
 
-    /// The `<img>` boxes that moved: each one's index among the page's `<img>` tags, and how
-    /// (`drawn 168.39x112.11 px at a 800 px viewport, 228.44x152.2 px before`: the first
-    /// viewport where it moved, both sizes there).
-    public static func movedImages(before: LayoutFile.Page, after: LayoutFile.Page) -> [(index: Int, drawn: String)] {
-        var result: [(index: Int, drawn: String)] = []
+    /// How an `<img>` box moved.
+    public enum Move: Hashable, Sendable {
+        /// Its width or height changed: its box follows its natural width.
+        case resized
+        /// Only where it is changed: something around it moved it.
+        case displaced
+    }
+
+    /// The `<img>` boxes that moved: each one's index among the page's `<img>` tags, how, and a
+    /// phrase saying it (`drawn 168.39x112.11 px at a 800 px viewport, 228.44x152.2 px before`,
+    /// `drawn at 40,200 at a 1280 px viewport, at 80,200 before`: the first viewport where it
+    /// moved, both there). A box may sit off by the tolerance for each box before it (files of
+    /// whole pixels give `height: auto` boxes a fraction of a pixel more or less, and the
+    /// boxes after them move by as much).
+    public static func movedImages(before: LayoutFile.Page, after: LayoutFile.Page) -> [(index: Int, move: Move, drawn: String)] {
+        var result: [(index: Int, move: Move, drawn: String)] = []
         for (index, (old, new)) in zip(before.images, after.images).enumerated() {
             let newSamples = Dictionary(new.samples.map { ($0.viewport, $0) }, uniquingKeysWith: { a, _ in a })
+            let drift = tolerance * Double(index + 1)
             for sample in old.samples {
                 guard let moved = newSamples[sample.viewport] else { continue }
+                let at = "at a \(SizesLength.number(sample.viewport)) px viewport"
                 if abs(moved.width - sample.width) > tolerance || abs(moved.height - sample.height) > tolerance {
-                    result.append((index, "drawn \(size(moved.width, moved.height)) at a \(SizesLength.number(sample.viewport)) px viewport, \(size(sample.width, sample.height)) before"))
+                    result.append((index, .resized, "drawn \(size(moved.width, moved.height)) \(at), \(size(sample.width, sample.height)) before"))
+                    break
+                }
+                if let left = sample.left, let top = sample.top, let newLeft = moved.left, let newTop = moved.top,
+                   abs(newLeft - left) > drift || abs(newTop - top) > drift {
+                    result.append((index, .displaced, "drawn at \(SizesLength.number(newLeft)),\(SizesLength.number(newTop)) \(at), at \(SizesLength.number(left)),\(SizesLength.number(top)) before"))
                     break
                 }
             }

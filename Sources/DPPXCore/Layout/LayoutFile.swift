@@ -101,11 +101,17 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         public var viewport: Double
         public var width: Double
         public var height: Double
+        /// Where the box is in the document (its left and top edges, scrolled to the top):
+        /// what checking a rewrite compares besides its size.
+        public var left: Double?
+        public var top: Double?
 
-        public init(viewport: Double, width: Double, height: Double) {
+        public init(viewport: Double, width: Double, height: Double, left: Double? = nil, top: Double? = nil) {
             self.viewport = viewport
             self.width = width
             self.height = height
+            self.left = left
+            self.top = top
         }
     }
 
