@@ -145,10 +145,14 @@ private final class EndpointReader: Sendable {
     init(_ handle: FileHandle) {
         let thread = Thread { [self] in
             var pending = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
+                // read(2) itself: FileHandle.availableData traps on EINTR, which a signal
+                // arriving while Chromium is quiet gives.
+                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                pending.append(contentsOf: buffer[0..<count])
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                     pending.removeSubrange(pending.startIndex...newline)

@@ -107,19 +107,33 @@ public struct SiteMeasurement: Sendable {
         return layout
     }
 
+    /// Measures `pages`, `parallel` at a time, each in a tab of its own; the results in the
+    /// pages' order.
     private static func measure(_ pages: [String], with measurer: PageMeasurer, timeout: Duration,
                                 parallel: Int) async -> [(String, Result<PageMeasurer.Outcome, MeasureError>)] {
+        var results = [Result<PageMeasurer.Outcome, MeasureError>?](repeating: nil, count: pages.count)
         await withTaskGroup(of: (Int, Result<PageMeasurer.Outcome, MeasureError>).self) { group in
-            var results: [(Int, Result<PageMeasurer.Outcome, MeasureError>)] = []
-            for (index, page) in pages.enumerated() {
-                if index >= max(1, parallel), let done = await group.next() { results.append(done) }
-                group.addTask {
-                    do throws(MeasureError) { return (index, .success(try await measurer.measure(page, timeout: timeout))) }
-                    catch { return (index, .failure(error)) }
+            var started = 0
+            while started < pages.count || !group.isEmpty {
+                while started < pages.count, started - results.lazy.filter({ $0 != nil }).count < max(1, parallel) {
+                    let index = started, page = pages[index]
+                    group.addTask { (index, await Self.result(of: page, with: measurer, timeout: timeout)) }
+                    started += 1
                 }
+                if let (index, result) = await group.next() { results[index] = result }
             }
-            for await done in group { results.append(done) }
-            return results.sorted { $0.0 < $1.0 }.map { (pages[$0.0], $0.1) }
+        }
+        return zip(pages, results).map { page, result in
+            (page, result ?? .failure(.page(page, "it was not measured")))
+        }
+    }
+
+    /// Measuring one page, its failure as a value.
+    private static func result(of page: String, with measurer: PageMeasurer, timeout: Duration) async -> Result<PageMeasurer.Outcome, MeasureError> {
+        do {
+            return .success(try await measurer.measure(page, timeout: timeout))
+        } catch {
+            return .failure(error)
         }
     }
 }
