@@ -91,10 +91,11 @@ public struct SiteMeasurement: Sendable {
         return outcome
     }
 
-    /// The layout file as written: pretty, sorted keys, slashes unescaped, a final newline.
+    /// The layout file as written: sorted keys, slashes unescaped, no indentation (samples are
+    /// most of it), a final newline.
     public static func encoded(_ layout: LayoutFile) -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array((try? encoder.encode(layout)) ?? Data()) + [UInt8(ascii: "\n")]
     }
 

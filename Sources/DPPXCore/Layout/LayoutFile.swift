@@ -2,12 +2,13 @@
 /// and what each page's measurement depended on, so an unchanged page is not measured again.
 ///
 /// Written with sorted keys, occurrences in source order and backgrounds in element order, so
-/// the same measurements give the same bytes. The schema is in docs/layout-file.md.
+/// the same measurements give the same bytes; each sample an array of numbers, and no
+/// indentation (a 200-page site keeps some 180,000 samples). The schema is in docs/layout-file.md.
 public struct LayoutFile: Codable, Hashable, Sendable {
     /// The name of the file, beside the manifest (or at the site's root).
     public static let fileName = "dppx-layout.json"
     /// The schema's version; a file of another version is measured again.
-    public static let currentVersion = 2
+    public static let currentVersion = 3
 
     public var version: Int
     /// By page path relative to the site's root, with `/`.
@@ -68,6 +69,17 @@ public struct LayoutFile: Codable, Hashable, Sendable {
             self.viewport = viewport
             self.height = height
         }
+
+        /// `[viewport, height]`: a site's samples run to hundreds of thousands.
+        public init(from decoder: any Decoder) throws {
+            let numbers = try LayoutFile.numbers(from: decoder, count: 2)
+            self.init(viewport: numbers[0], height: numbers[1])
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(contentsOf: [viewport, height])
+        }
     }
 
     /// One `<img>` occurrence.
@@ -112,6 +124,18 @@ public struct LayoutFile: Codable, Hashable, Sendable {
             self.height = height
             self.left = left
             self.top = top
+        }
+
+        /// `[viewport, width, height]`. Where the box was is not kept: checking a rewrite
+        /// measures both sides anew.
+        public init(from decoder: any Decoder) throws {
+            let numbers = try LayoutFile.numbers(from: decoder, count: 3)
+            self.init(viewport: numbers[0], width: numbers[1], height: numbers[2])
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(contentsOf: [viewport, width, height])
         }
     }
 
@@ -168,5 +192,26 @@ public struct LayoutFile: Codable, Hashable, Sendable {
             self.paintedWidth = paintedWidth
             self.paintedHeight = paintedHeight
         }
+        /// `[viewport, areaWidth, areaHeight, paintedWidth, paintedHeight]`.
+        public init(from decoder: any Decoder) throws {
+            let numbers = try LayoutFile.numbers(from: decoder, count: 5)
+            self.init(viewport: numbers[0], areaWidth: numbers[1], areaHeight: numbers[2], paintedWidth: numbers[3], paintedHeight: numbers[4])
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(contentsOf: [viewport, areaWidth, areaHeight, paintedWidth, paintedHeight])
+        }
+    }
+
+    /// `count` numbers written as one JSON array: how every sample is kept.
+    static func numbers(from decoder: any Decoder, count: Int) throws -> [Double] {
+        var container = try decoder.unkeyedContainer()
+        var numbers: [Double] = []
+        while !container.isAtEnd { numbers.append(try container.decode(Double.self)) }
+        guard numbers.count == count else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a sample has \(count) numbers, this one \(numbers.count)")
+        }
+        return numbers
     }
 }
