@@ -78,7 +78,7 @@ public struct LayoutFile: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.unkeyedContainer()
-            try container.encode(contentsOf: [viewport, height])
+            for number in [viewport, height] { try container.encode(number) }
         }
     }
 
@@ -135,7 +135,7 @@ public struct LayoutFile: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.unkeyedContainer()
-            try container.encode(contentsOf: [viewport, width, height])
+            for number in [viewport, width, height] { try container.encode(number) }
         }
     }
 
@@ -200,7 +200,7 @@ public struct LayoutFile: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.unkeyedContainer()
-            try container.encode(contentsOf: [viewport, areaWidth, areaHeight, paintedWidth, paintedHeight])
+            for number in [viewport, areaWidth, areaHeight, paintedWidth, paintedHeight] { try container.encode(number) }
         }
     }
 
