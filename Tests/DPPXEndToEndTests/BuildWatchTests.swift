@@ -48,7 +48,7 @@ struct BuildWatchTests {
     func rewritesPages() async throws {
         let scratch = ScratchFolder("dppx-watch-pages")
         try TestImages.write(scratch("src/hero@2x.jpg"), width: 400, height: 200)
-        try "[build]\nsource = \"src\"\nout = \"site/img\"\n[rewrite]\npages = [\"site/*.html\"]\nroot = \"site\"\n"
+        try "[build]\nsource = \"src\"\nout = \"site/img\"\n[rewrite]\npages = [\"site/*.html\"]\nroot = \"site\"\nmeasure = false\n"
             .write(toFile: scratch("dppx.toml"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: scratch("site"), withIntermediateDirectories: true)
         try "<!doctype html><p><img src=\"img/hero.jpg\" alt=\"\"> <img src=\"img/late.jpg\" alt=\"\"></p>\n"

@@ -26,7 +26,7 @@ struct RewriteRebuildCommandTests {
         try scenario.write(Self.page, to: "site/index.html")
         try scenario.write(Self.stylesheet, to: "site/css/site.css")
         let pages = ["site/index.html", "site/css/site.css", "--root", "site", "--picture"]
-        let first = try await scenario.dppx(arguments: ["rewrite"] + pages)
+        let first = try await scenario.dppx(arguments: ["rewrite", "--no-measure"] + pages)
         #expect(first.status == 0, "\(first)")
         let before = try #require(scenario.read("site/index.html"))
         #expect(before.contains("img/logo@1.5x.png 1.5x") && before.contains(#"type="image/avif""#), "\(before)")
@@ -36,11 +36,11 @@ struct RewriteRebuildCommandTests {
         try TestImages.write(scenario.scratch("src/photo.jpg"), width: 740, height: 494)
         try await scenario.build(into: "site/img", ["--densities", "1,2", "--formats", "webp"])
         #expect(try Self.missingFiles(in: before, at: "site/index.html", of: scenario).isEmpty == false, "the rebuild removed files the page names")
-        let check = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--check"])
+        let check = try await scenario.dppx(arguments: ["rewrite", "--no-measure"] + pages + ["--check"])
         #expect(check.status == 1, "\(check)")
         #expect(check.stderr.contains("site/index.html is stale") && check.stderr.contains("site/css/site.css is stale"), "\(check.stderr)")
 
-        let second = try await scenario.dppx(arguments: ["rewrite"] + pages)
+        let second = try await scenario.dppx(arguments: ["rewrite", "--no-measure"] + pages)
         #expect(second.status == 0 && !second.stderr.contains("of its own") && !second.stderr.contains("not dppx's"), "\(second)")
         let after = try #require(scenario.read("site/index.html"))
         let css = try #require(scenario.read("site/css/site.css"))
@@ -52,9 +52,9 @@ struct RewriteRebuildCommandTests {
 
         // What a rewrite of the untouched page gives now.
         try scenario.write(Self.page, to: "site/fresh.html")
-        _ = try await scenario.dppx("rewrite", "site/fresh.html", "--root", "site", "--picture")
+        _ = try await scenario.dppx("rewrite", "--no-measure", "site/fresh.html", "--root", "site", "--picture")
         #expect(scenario.read("site/fresh.html") == after)
-        let clean = try await scenario.dppx(arguments: ["rewrite"] + pages + ["--check"])
+        let clean = try await scenario.dppx(arguments: ["rewrite", "--no-measure"] + pages + ["--check"])
         #expect(clean.status == 0, "\(clean)")
     }
 
@@ -67,14 +67,14 @@ struct RewriteRebuildCommandTests {
         try scenario.write(#"<img src="img/logo.png">"#, to: "elsewhere/page.html")
         try FileManager.default.createSymbolicLink(atPath: scenario.scratch("site/outside.html"), withDestinationPath: "../elsewhere/page.html")
 
-        let result = try await scenario.dppx("rewrite", "site/pages/linked.html", "site/outside.html", "--root", "site")
+        let result = try await scenario.dppx("rewrite", "--no-measure", "site/pages/linked.html", "site/outside.html", "--root", "site")
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("site/outside.html: is a symbolic link to ") && result.stderr.contains("elsewhere/page.html, outside the site's root site"), "\(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: scenario.scratch("site/pages/linked.html")) == "real.html")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: scenario.scratch("site/outside.html")) == "../elsewhere/page.html")
         #expect(scenario.read("site/pages/real.html") == #"<img src="../img/logo.png" srcset="../img/logo.png 1x, ../img/logo@2x.png 2x">"#)
         #expect(scenario.read("elsewhere/page.html") == #"<img src="img/logo.png">"#)
-        let check = try await scenario.dppx("rewrite", "site/pages/linked.html", "--root", "site", "--check")
+        let check = try await scenario.dppx("rewrite", "--no-measure", "site/pages/linked.html", "--root", "site", "--check")
         #expect(check.status == 0, "\(check)")
     }
 }

@@ -49,7 +49,9 @@ struct BackgroundSourceBrowserTests {
         try Self.page.write(toFile: root + "/index.html", atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let responder = SiteResponder(root: root, imageSizes: ["img/photo.jpg": PixelSize(width: 1200, height: 800)], imageTagOffsets: { _ in [] })
-        let measurement = SiteMeasurement(pages: ["index.html"], responder: responder, output: root + "/" + LayoutFile.fileName)
+        var measurement = SiteMeasurement(pages: ["index.html"], responder: responder, output: root + "/" + LayoutFile.fileName)
+        // Beside the other browser suites on 2 cores, a page can take a minute.
+        measurement.timeout = .seconds(240)
         let outcome = try await measurement.run { () throws(MeasureError) in try Browser.find(explicit: nil) }
         #expect(outcome.failures.isEmpty, "\(outcome.failures)")
         let backgrounds = try #require(outcome.layout.pages["index.html"]).backgrounds
