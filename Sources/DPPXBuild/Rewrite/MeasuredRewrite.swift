@@ -120,8 +120,12 @@ public struct MeasuredRewrite: Sendable {
         if !check {
             await checkInBrowser(&changes, layout: &layout, report: &report)
         }
+        // A page left as it was (not measured, undone) keeps its record: the sizes an earlier
+        // run wrote on it are still dppx's.
         for index in changes.indices where changes[index].isHTML {
-            layout.pages[changes[index].relative]?.sizesWritten = changes[index].result.sizesWritten
+            let result = changes[index].result
+            guard result.imagesRewritten > 0 || !result.sizesWritten.isEmpty else { continue }
+            layout.pages[changes[index].relative]?.sizesWritten = result.sizesWritten
         }
         measured.write(changes, check: check, into: &outcome)
         outcome.findings += report.restored
