@@ -51,11 +51,11 @@ struct LayoutComparisonTests {
         #expect(moved.first?.drawn == "drawn at 40,0 at a 500 px viewport, at 0,0 before")
     }
 
-    @Test("a page that grew, a background painted at another size, or an image gone is a different layout")
+    @Test("a background painted at another size, or an image gone, is a different layout; the page's height alone is not")
     func heightsBackgroundsCount() {
         let before = Self.page(images: [[476, 402.67]])
-        #expect(LayoutComparison.difference(before: before, after: Self.page(images: [[476, 402.67]], heights: [1217, 900]), lineOfOffset: { _ in 1 })?
-            .contains("1217 px high at a 500 px viewport") == true)
+        #expect(LayoutComparison.difference(before: before, after: Self.page(images: [[476, 402.67]], heights: [1217, 900]), lineOfOffset: { _ in 1 }) == nil,
+                "a script's late content changes the height from load to load")
         #expect(LayoutComparison.difference(before: before, after: Self.page(images: [[476, 402.67]], painted: 1300), lineOfOffset: { _ in 1 })?
             .contains("the background /img/hero.jpg") == true)
         #expect(LayoutComparison.difference(before: Self.page(images: [[476, 402.67], [1, 1]]), after: before, lineOfOffset: { _ in 1 })?
