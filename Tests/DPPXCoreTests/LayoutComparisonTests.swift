@@ -34,10 +34,10 @@ struct LayoutComparisonTests {
         #expect(moved.contains(", 402.67x"))
     }
 
-    @Test("a box of the same size somewhere else is displaced; each box before it allows half a pixel of drift")
+    @Test("a box of the same size somewhere else is displaced; the boxes before it that changed size allow as much drift")
     func displaced() {
-        func page(_ tops: [Double], left: Double = 0) -> LayoutFile.Page {
-            var page = Self.page(images: [[476, 402.67], [476, 402.67]])
+        func page(_ tops: [Double], left: Double = 0, firstWidth: Double = 476) -> LayoutFile.Page {
+            var page = Self.page(images: [[firstWidth, firstWidth], [476, 402.67]])
             for index in page.images.indices {
                 page.images[index].samples = page.images[index].samples.map {
                     LayoutFile.Sample(viewport: $0.viewport, width: $0.width, height: $0.height, left: left, top: tops[index])
@@ -45,7 +45,10 @@ struct LayoutComparisonTests {
             }
             return page
         }
-        #expect(LayoutComparison.movedImages(before: page([0, 300]), after: page([0.4, 300.9])).isEmpty)
+        // The first box 0.4 px wider (0.2 px taller): the second may sit 0.5 + 0.6 px off.
+        #expect(LayoutComparison.movedImages(before: page([0, 300]), after: page([0.4, 300.9], firstWidth: 476.4)).isEmpty)
+        #expect(LayoutComparison.movedImages(before: page([0, 300]), after: page([0, 300.9])).map(\.index) == [1],
+                "no box before it changed size: 0.9 px is a move")
         let moved = LayoutComparison.movedImages(before: page([0, 300]), after: page([0, 300], left: 40))
         #expect(moved.map(\.index) == [0, 1] && moved.allSatisfy { $0.move == .displaced })
         #expect(moved.first?.drawn == "drawn at 40,0 at a 500 px viewport, at 0,0 before")

@@ -60,14 +60,15 @@ public struct MeasuredRewrite: Sendable {
 
     /// The layout of the site's HTML pages, measuring those whose recorded layout no longer
     /// holds, with each image answered at `pixelSizes` (root-relative path to pixel size: a
-    /// plain file at its master's size). Nil when nothing could be measured (no browser, or no
-    /// page); pages that failed are in the report and out of the layout. Nothing is written.
-    public func measure(pixelSizes: [String: PixelSize], report: inout Report) async -> LayoutFile? {
+    /// plain file at its master's size) and the markup an earlier rewrite wrote for `images`
+    /// (the manifests on disk) turned off. Nil when nothing could be measured (no browser, or
+    /// no page); pages that failed are in the report and out of the layout. Nothing is written.
+    public func measure(pixelSizes: [String: PixelSize], images: SiteImages, report: inout Report) async -> LayoutFile? {
         let pages = htmlPages
         guard !pages.isEmpty else { return nil }
         let started = ContinuousClock.now
         defer { report.seconds += Self.seconds(since: started) }
-        let responder = untouchedResponder(pixelSizes: pixelSizes)
+        let responder = Self.untouchedResponder(root: rewrite.root, images: images, options: rewrite.options, pixelSizes: pixelSizes)
         let path = layoutPath()
         var measurement = SiteMeasurement(pages: pages, responder: responder, output: path)
         measurement.timeout = timeout
@@ -105,7 +106,9 @@ public struct MeasuredRewrite: Sendable {
         var options = rewrite.options
         options.layout = layout
         let measured = SiteRewrite(root: rewrite.root, pages: rewrite.pages, output: rewrite.output, options: options)
-        var (changes, outcome) = measured.prepare()
+        // Read once, after the build: the rewrite and the check both use them.
+        let site = SiteManifests.load(under: rewrite.root)
+        var (changes, outcome) = measured.prepare(with: site)
         outcome.failures += report.failures.map { FileProblem(file: Self.pageName(of: $0), reason: $0.description) }
         // Pages not measured, or undone before and unchanged since, stay as they are.
         for index in changes.indices where changes[index].isHTML {
@@ -118,7 +121,7 @@ public struct MeasuredRewrite: Sendable {
             }
         }
         if !check {
-            await checkInBrowser(&changes, layout: &layout, report: &report)
+            await checkInBrowser(&changes, images: site.images, layout: &layout, report: &report)
         }
         // A page left as it was (not measured, undone) keeps its record: the sizes an earlier
         // run wrote on it are still dppx's.
@@ -142,7 +145,7 @@ public struct MeasuredRewrite: Sendable {
     public func run(check: Bool = false) async -> (outcome: SiteRewrite.Outcome, report: Report) {
         var report = Report()
         let site = SiteManifests.load(under: rewrite.root)
-        let layout = await measure(pixelSizes: site.images.pixelSizes, report: &report)
+        let layout = await measure(pixelSizes: site.images.pixelSizes, images: site.images, report: &report)
         let outcome = await rewritePages(with: layout, report: &report, check: check)
         return (outcome, report)
     }
@@ -163,7 +166,8 @@ public struct MeasuredRewrite: Sendable {
     /// with the stylesheets it loads that the rewrite changed. A page that did not move is
     /// recorded in `layout` as written (so an unchanged site is not measured again), with the
     /// samples of its untouched measurement.
-    private func checkInBrowser(_ changes: inout [SiteRewrite.PageChange], layout: inout LayoutFile, report: inout Report) async {
+    private func checkInBrowser(_ changes: inout [SiteRewrite.PageChange], images: SiteImages, layout: inout LayoutFile,
+                                report: inout Report) async {
         let started = ContinuousClock.now
         defer { report.seconds += Self.seconds(since: started) }
         func overlay() -> [String: [UInt8]] {
@@ -176,10 +180,10 @@ public struct MeasuredRewrite: Sendable {
             return changed[change.relative] != nil || recorded.dependencies.contains { changed[$0] != nil }
         }.map(\.relative)
         guard !pending.isEmpty else { return }
-        let images = SiteManifests.load(under: rewrite.root).images
         let before: SiteMeasurement.Outcome
         do {
-            before = try await checkingMeasurement(of: pending, responder: untouchedResponder(pixelSizes: images.pixelSizes))
+            before = try await checkingMeasurement(of: pending, responder: Self.untouchedResponder(
+                root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes))
         } catch {
             // The browser that measured the pages a moment ago is gone: nothing is written unchecked.
             report.failures.append(error)
@@ -273,13 +277,6 @@ public struct MeasuredRewrite: Sendable {
         measurement.checking = measurement.ladder.checking
         let explicit = browser
         return try await measurement.run(browser: { () throws(MeasureError) in try Browser.find(explicit: explicit) })
-    }
-
-    /// The responder that shows the pages untouched: each image's plain file at `pixelSizes`,
-    /// the `srcset` and `sizes` an earlier rewrite wrote turned off.
-    private func untouchedResponder(pixelSizes: [String: PixelSize]) -> SiteResponder {
-        Self.untouchedResponder(root: rewrite.root, images: SiteManifests.load(under: rewrite.root).images,
-                                options: rewrite.options, pixelSizes: pixelSizes)
     }
 
     /// The responder that shows the pages under `root` untouched: each image's plain file at

@@ -71,8 +71,12 @@ public struct SiteRewrite: Sendable {
     /// Reads and rewrites every page in memory, with the manifests read; pages that cannot be
     /// read, are not under the root or are neither HTML nor CSS are in the outcome's failures.
     public func prepare() -> (changes: [PageChange], outcome: Outcome) {
+        prepare(with: SiteManifests.load(under: root))
+    }
+
+    /// `prepare()` with the site's manifests as already read (`SiteManifests.load`).
+    public func prepare(with site: (images: SiteImages, manifests: [String], problems: [FileProblem])) -> (changes: [PageChange], outcome: Outcome) {
         var outcome = Outcome()
-        let site = SiteManifests.load(under: root)
         outcome.manifests = site.manifests
         outcome.failures += site.problems
         let rewriter = PageRewriter(images: site.images, options: options)

@@ -64,8 +64,8 @@ public struct DevelopmentRound: Sendable {
         var report = MeasuredRewrite.Report()
         let build = self.build
         let root = rewrite.rewrite.root
-        let (sizes, predicted) = await onDispatchThread { Self.imagesAsBuilt(build, root: root) }
-        let layout = await rewrite.measure(pixelSizes: sizes, report: &report)
+        let (sizes, onDisk, predicted) = await onDispatchThread { Self.imagesAsBuilt(build, root: root) }
+        let layout = await rewrite.measure(pixelSizes: sizes, images: onDisk, report: &report)
         var round = self
         if let layout {
             let marker = PageRewriter(images: predicted, options: rewrite.rewrite.options)
@@ -99,14 +99,15 @@ public struct DevelopmentRound: Sendable {
     /// The images of the site under `root` as this build will write them, before it does:
     /// each file's pixel size by its path below the root (the manifests on disk, and for the
     /// masters they do not list yet, the sizes `ManifestPredictor` reads from their headers),
-    /// and the images as predicted.
-    static func imagesAsBuilt(_ build: BuildOptions, root: String) -> (sizes: [String: PixelSize], images: SiteImages) {
-        var sizes = SiteManifests.load(under: root).images.pixelSizes
+    /// the images of the manifests on disk, and the images as predicted.
+    static func imagesAsBuilt(_ build: BuildOptions, root: String) -> (sizes: [String: PixelSize], onDisk: SiteImages, predicted: SiteImages) {
+        let onDisk = SiteManifests.load(under: root).images
+        var sizes = onDisk.pixelSizes
         guard let folder = PathContainment.relativePath(of: build.outputRoot, inside: root),
-              let prediction = try? ManifestPredictor.predict(options: build) else { return (sizes, .empty) }
+              let prediction = try? ManifestPredictor.predict(options: build) else { return (sizes, onDisk, .empty) }
         let predicted = SiteImages(manifests: [(folder: folder, manifest: prediction.manifest)])
         for (path, size) in predicted.pixelSizes where sizes[path] == nil { sizes[path] = size }
-        return (sizes, predicted)
+        return (sizes, onDisk, predicted)
     }
 
     /// What writing the stylesheet and the pages did.

@@ -21,27 +21,29 @@ public struct LayoutComparison: Sendable {
     /// The `<img>` boxes that moved: each one's index among the page's `<img>` tags, how, and a
     /// phrase saying it (`drawn 168.39x112.11 px at a 800 px viewport, 228.44x152.2 px before`,
     /// `drawn at 40,200 at a 1280 px viewport, at 80,200 before`: the first viewport where it
-    /// moved, both there). A box may sit off by the tolerance for each box before it (files of
-    /// whole pixels give `height: auto` boxes a fraction of a pixel more or less, and the
-    /// boxes after them move by as much).
+    /// moved, both there). A box may sit off by the tolerance and by as much as the boxes before
+    /// it changed size at that viewport (files of whole pixels give `height: auto` boxes a
+    /// fraction of a pixel more or less, and the boxes after them move by as much).
     public static func movedImages(before: LayoutFile.Page, after: LayoutFile.Page) -> [(index: Int, move: Move, drawn: String)] {
         var result: [(index: Int, move: Move, drawn: String)] = []
+        // By viewport: how much the boxes so far changed size, which may shift the ones after.
+        var drift: [Double: Double] = [:]
         for (index, (old, new)) in zip(before.images, after.images).enumerated() {
             let newSamples = Dictionary(new.samples.map { ($0.viewport, $0) }, uniquingKeysWith: { a, _ in a })
-            let drift = tolerance * Double(index + 1)
+            var found: (move: Move, drawn: String)?
             for sample in old.samples {
                 guard let moved = newSamples[sample.viewport] else { continue }
                 let at = "at a \(SizesLength.number(sample.viewport)) px viewport"
-                if abs(moved.width - sample.width) > tolerance || abs(moved.height - sample.height) > tolerance {
-                    result.append((index, .resized, "drawn \(size(moved.width, moved.height)) \(at), \(size(sample.width, sample.height)) before"))
-                    break
+                let allowance = tolerance + drift[sample.viewport, default: 0]
+                if found == nil, abs(moved.width - sample.width) > tolerance || abs(moved.height - sample.height) > tolerance {
+                    found = (.resized, "drawn \(size(moved.width, moved.height)) \(at), \(size(sample.width, sample.height)) before")
+                } else if found == nil, let left = sample.left, let top = sample.top, let newLeft = moved.left, let newTop = moved.top,
+                          abs(newLeft - left) > allowance || abs(newTop - top) > allowance {
+                    found = (.displaced, "drawn at \(SizesLength.number(newLeft)),\(SizesLength.number(newTop)) \(at), at \(SizesLength.number(left)),\(SizesLength.number(top)) before")
                 }
-                if let left = sample.left, let top = sample.top, let newLeft = moved.left, let newTop = moved.top,
-                   abs(newLeft - left) > drift || abs(newTop - top) > drift {
-                    result.append((index, .displaced, "drawn at \(SizesLength.number(newLeft)),\(SizesLength.number(newTop)) \(at), at \(SizesLength.number(left)),\(SizesLength.number(top)) before"))
-                    break
-                }
+                drift[sample.viewport, default: 0] += abs(moved.width - sample.width) + abs(moved.height - sample.height)
             }
+            if let found { result.append((index, found.move, found.drawn)) }
         }
         return result
     }
