@@ -92,6 +92,8 @@ struct MeasuredBackgroundBrowserTests {
         for image in manifest.images { sizes["img/" + image.path] = image.cssSize }
         let responder = SiteResponder(root: site, imageSizes: sizes, imageTagOffsets: { _ in [] })
         var measurement = SiteMeasurement(pages: ["index.html"], responder: responder, output: site + "/" + LayoutFile.fileName)
+        // Beside the other browser suites on 2 cores, a page can take over a minute.
+        measurement.timeout = .seconds(240)
         // The window's viewport: the height 70vh is counted against.
         measurement.ladder.height = Int(try #require(before["1280 1.0"]).viewportHeight)
         let measured = try await measurement.run { () throws(MeasureError) in chromium.executable }
