@@ -108,7 +108,11 @@ struct ServeAccessLogTests {
         let notes = lines.filter { $0.hasPrefix("dppx: ") }
         let dropped = notes.compactMap { Int($0.split(separator: " ")[1]) }.reduce(0, +)
         #expect(dropped > 0, "5000 lines (225 KB) past a 64 KB pipe and a 4 KB buffer")
-        #expect(notes.allSatisfy { $0.hasSuffix("access-log lines dropped: the log could not keep up") }, "\(notes)")
+        // "1 access-log line dropped", "9 access-log lines dropped": the count and its noun agree.
+        #expect(notes.allSatisfy { note in
+            let count = Int(note.split(separator: " ")[1]) ?? 0
+            return note.hasSuffix("access-log line\(count == 1 ? "" : "s") dropped: the log could not keep up")
+        }, "\(notes)")
         #expect(lines.count - notes.count + dropped == 5000, "every line is written or counted, once")
         #expect(problems.withLockedValue { $0 } == notes, "each count also goes to the server's logger")
     }
