@@ -21,7 +21,9 @@ public struct ProcessGroup: Sendable {
     public var isAlive: Bool { kill(-leader, 0) == 0 }
 
     /// Sends SIGTERM to every process of the group, waits up to `grace` seconds for them to
-    /// end, then sends SIGKILL to whatever is left.
+    /// end, then sends SIGKILL to whatever is left and waits up to a second more for it to be
+    /// gone (a killed process lingers a moment on a busy machine), so that a caller that exits
+    /// next leaves nothing behind.
     public func end(grace: Double = 2) {
         _ = kill(-leader, SIGTERM)
         var waited = 0.0
@@ -29,6 +31,11 @@ public struct ProcessGroup: Sendable {
             usleep(20_000)
             waited += 0.02
         }
-        if isAlive { _ = kill(-leader, SIGKILL) }
+        guard isAlive else { return }
+        _ = kill(-leader, SIGKILL)
+        while isAlive, waited < grace + 1 {
+            usleep(20_000)
+            waited += 0.02
+        }
     }
 }

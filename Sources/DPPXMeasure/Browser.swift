@@ -14,14 +14,14 @@ public final class Browser: Sendable {
 
     /// The flags of every run. `--no-sandbox`: Chromium refuses to start as root with its
     /// sandbox, and every page it loads is the user's own, every request answered by dppx
-    /// (nothing reaches the network). `--hide-scrollbars` is headless's default, said anyway:
-    /// `vw` and the viewport width are then one number.
+    /// (nothing reaches the network). No `--hide-scrollbars`: pages are measured with and
+    /// without classic scrollbars, which `MeasureScript` turns off per page (`Scrollbars`).
     static func arguments(profile: String) -> [String] {
         [
             "--headless", "--remote-debugging-port=0", "--user-data-dir=\(profile)",
             "--no-sandbox", "--no-first-run", "--no-default-browser-check", "--disable-gpu",
             "--disable-dev-shm-usage", "--disable-extensions", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--mute-audio", "--hide-scrollbars",
+            "--disable-component-update", "--disable-sync", "--mute-audio",
             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
             "--disable-backgrounding-occluded-windows", "about:blank",
         ]

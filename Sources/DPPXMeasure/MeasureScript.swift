@@ -1,6 +1,16 @@
-/// The script evaluated in a page at each viewport, once: it forces layout and returns, as
-/// JSON text, every marked `<img>`'s box and every background layer that paints a `url()`, with
-/// the layer's computed size, its positioning area and the image's natural size.
+/// The script that measures a page at a list of viewport widths in one call, as JSON text: an
+/// array with one report per width, each holding every marked `<img>`'s box and every background
+/// layer that paints a `url()`, with the layer's computed size, its positioning area and the
+/// image's natural size.
+///
+/// It is evaluated in the page's own window, which `SiteResponder`'s host page holds in an
+/// `<iframe>` as wide as the viewport being measured: the script sets the frame's width and
+/// reads the layout at once. Reading a box forces style and layout of the frame and the page in
+/// it, media queries and `vw` included, so one call measures every width with no round trip to
+/// the browser between them. Checking a rewrite (`settle`), it waits at each width for two
+/// frames and for every image still loading (at most 2 s each): a `w`-described `<img>` picks its
+/// file for the new width in the next rendering steps and takes its natural size from that file.
+/// (A frame loaded at each width instead, all at once, took longer: 29 loads of the page.)
 ///
 /// The positioning area is the padding box, or the border or content box per
 /// `background-origin`; the viewport for `background-attachment: fixed`.
@@ -17,8 +27,19 @@
 /// selector that matches, then the later rule. (Cascade layers and `@container` are not
 /// weighed: rare for a background, and a wrong guess only leaves the layer unmatched.)
 enum MeasureScript {
+    /// A function of the widths (CSS px), whether to settle at each, and the scrollbars to
+    /// measure each width with (`Scrollbars`' raw values), giving a report per width and
+    /// scrollbars, in that order.
     static let source = #"""
-    (async () => {
+    (async (widths, settle, modes) => {
+      // No scrollbar taking room (as on phones, and as `sizes` are fitted), or the browser's
+      // classic ones (as on desktop), which `vw` and media queries count and the layout does not.
+      const hidden = window.__dppxNoScrollbars || (window.__dppxNoScrollbars = new CSSStyleSheet());
+      hidden.replaceSync('* { scrollbar-width: none !important }');
+      const scrollbars = (mode) => {
+        document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== hidden)
+          .concat(mode === 'hidden' ? [hidden] : []);
+      };
       const split = (text) => {
         const out = []; let depth = 0, quote = null, start = 0;
         for (let i = 0; i < text.length; i++) {
@@ -104,103 +125,160 @@ enum MeasureScript {
       for (const sheet of document.styleSheets) {
         try { undoRewrite(sheet.cssRules, sheet); } catch (error) {}
       }
-      // Every style rule in effect now that sets background-image, in cascade order.
-      const rules = [];
-      const collect = (list, href) => {
-        for (const rule of list) {
-          const holds = (media) => !media || !media.length || matchMedia(media.mediaText).matches;
-          if (rule instanceof CSSImportRule) {
-            let imported = null;
-            try { imported = rule.styleSheet && rule.styleSheet.cssRules; } catch (error) {}
-            if (imported && holds(rule.media)) collect(imported, rule.styleSheet.href || href);
-          } else if (rule instanceof CSSMediaRule) { if (holds(rule.media)) collect(rule.cssRules, href); }
-          else if (rule instanceof CSSSupportsRule) { if (CSS.supports(rule.conditionText)) collect(rule.cssRules, href); }
-          else if (typeof CSSLayerBlockRule !== 'undefined' && rule instanceof CSSLayerBlockRule) collect(rule.cssRules, href);
-          else if (rule instanceof CSSStyleRule && rule.style.getPropertyValue('background-image')) {
-            rules.push({ href, selector: rule.selectorText, important: rule.style.getPropertyPriority('background-image') === 'important' });
-          }
-        }
-      };
-      for (const sheet of document.styleSheets) {
-        if (sheet.disabled || (sheet.media.length && !matchMedia(sheet.media.mediaText).matches)) continue;
-        let list = null;
-        try { list = sheet.cssRules; } catch (error) {}
-        if (list) collect(list, sheet.href || location.href);
-      }
-      // The stylesheet URL and selector of the background-image that wins on `element`.
-      const sourceOf = (element) => {
-        let best = null, bestKey = null;
-        const consider = (key, source) => {
-          const k = bestKey ? key.findIndex((value, at) => value !== bestKey[at]) : 0;
-          if (!bestKey || (k >= 0 && key[k] > bestKey[k])) { best = source; bestKey = key; }
-        };
-        rules.forEach((rule, order) => {
-          let matching = null;
-          try { matching = split(rule.selector).filter((one) => element.matches(one)); } catch (error) { return; }
-          if (!matching.length) return;
-          const weight = matching.map(specificity).reduce((a, b) => (a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) >= 0 ? a : b);
-          consider([rule.important ? 1 : 0, 0, ...weight, order], [rule.href, rule.selector]);
-        });
-        if (element.style && element.style.getPropertyValue('background-image')) {
-          consider([element.style.getPropertyPriority('background-image') === 'important' ? 1 : 0, 1, 0, 0, 0, 0], [location.href, null]);
-        }
-        return best || [null, null];
-      };
-      const images = [];
-      for (const image of document.querySelectorAll('img[data-dppx-at]')) {
-        const box = image.getBoundingClientRect();
-        images.push([Number(image.getAttribute('data-dppx-at')), box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY]);
-      }
-      const backgrounds = [];
-      // Natural sizes are kept across widths: a probe's load event waits for a task of its own.
+      // Natural sizes are kept across widths and calls: a probe's load event waits for a task of its own.
       const natural = window.__dppxNatural || (window.__dppxNatural = new Map());
-      for (const element of document.querySelectorAll('*')) {
-        const style = getComputedStyle(element);
-        if (!style.backgroundImage.includes('url(')) continue;
-        const layers = split(style.backgroundImage), sizes = split(style.backgroundSize);
-        const origins = split(style.backgroundOrigin), attachments = split(style.backgroundAttachment);
-        const box = element.getBoundingClientRect();
-        const source = sourceOf(element);
-        const px = (name) => parseFloat(style.getPropertyValue(name)) || 0;
-        layers.forEach((layer, index) => {
-          const match = /^url\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^)]*?))\s*\)$/.exec(layer);
-          if (!match) return;
-          const url = (match[1] ?? match[2] ?? match[3]).replace(/\\(.)/g, '$1');
-          let width = box.width, height = box.height;
-          if (attachments[index % attachments.length] === 'fixed') {
-            width = innerWidth; height = innerHeight;
-          } else {
-            const origin = origins[index % origins.length];
-            if (origin !== 'border-box') {
-              width -= px('border-left-width') + px('border-right-width');
-              height -= px('border-top-width') + px('border-bottom-width');
-            }
-            if (origin === 'content-box') {
-              width -= px('padding-left') + px('padding-right');
-              height -= px('padding-top') + px('padding-bottom');
+      const frame = window.frameElement;
+      // Two frames, then every image still loading (at most 2 s each).
+      const settled = async () => {
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        await Promise.all([...document.images].map((image) => image.complete ? null : new Promise((done) => {
+          image.addEventListener('load', done, { once: true });
+          image.addEventListener('error', done, { once: true });
+          setTimeout(done, 2000);
+        })));
+      };
+      const measureNow = () => {
+        // Every style rule in effect now that sets background-image, in cascade order.
+        const rules = [];
+        const collect = (list, href) => {
+          for (const rule of list) {
+            const holds = (media) => !media || !media.length || matchMedia(media.mediaText).matches;
+            if (rule instanceof CSSImportRule) {
+              let imported = null;
+              try { imported = rule.styleSheet && rule.styleSheet.cssRules; } catch (error) {}
+              if (imported && holds(rule.media)) collect(imported, rule.styleSheet.href || href);
+            } else if (rule instanceof CSSMediaRule) { if (holds(rule.media)) collect(rule.cssRules, href); }
+            else if (rule instanceof CSSSupportsRule) { if (CSS.supports(rule.conditionText)) collect(rule.cssRules, href); }
+            else if (typeof CSSLayerBlockRule !== 'undefined' && rule instanceof CSSLayerBlockRule) collect(rule.cssRules, href);
+            else if (rule instanceof CSSStyleRule && rule.style.getPropertyValue('background-image')) {
+              rules.push({ href, selector: rule.selectorText, important: rule.style.getPropertyPriority('background-image') === 'important' });
             }
           }
-          backgrounds.push([pathOf(element), index, url, sizes[index % sizes.length], width, height, ...source]);
-          if (!natural.has(url)) natural.set(url, null);
-        });
+        };
+        for (const sheet of document.styleSheets) {
+          if (sheet.disabled || (sheet.media.length && !matchMedia(sheet.media.mediaText).matches)) continue;
+          let list = null;
+          try { list = sheet.cssRules; } catch (error) {}
+          if (list) collect(list, sheet.href || location.href);
+        }
+        // The stylesheet URL and selector of the background-image that wins on `element`.
+        const sourceOf = (element) => {
+          let best = null, bestKey = null;
+          const consider = (key, source) => {
+            const k = bestKey ? key.findIndex((value, at) => value !== bestKey[at]) : 0;
+            if (!bestKey || (k >= 0 && key[k] > bestKey[k])) { best = source; bestKey = key; }
+          };
+          rules.forEach((rule, order) => {
+            let matching = null;
+            try { matching = split(rule.selector).filter((one) => element.matches(one)); } catch (error) { return; }
+            if (!matching.length) return;
+            const weight = matching.map(specificity).reduce((a, b) => (a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) >= 0 ? a : b);
+            consider([rule.important ? 1 : 0, 0, ...weight, order], [rule.href, rule.selector]);
+          });
+          if (element.style && element.style.getPropertyValue('background-image')) {
+            consider([element.style.getPropertyPriority('background-image') === 'important' ? 1 : 0, 1, 0, 0, 0, 0], [location.href, null]);
+          }
+          return best || [null, null];
+        };
+        const images = [];
+        for (const image of document.querySelectorAll('img[data-dppx-at]')) {
+          const box = image.getBoundingClientRect();
+          images.push([Number(image.getAttribute('data-dppx-at')), box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY]);
+        }
+        const backgrounds = [];
+        for (const element of document.querySelectorAll('*')) {
+          const style = getComputedStyle(element);
+          if (!style.backgroundImage.includes('url(')) continue;
+          const layers = split(style.backgroundImage), sizes = split(style.backgroundSize);
+          const origins = split(style.backgroundOrigin), attachments = split(style.backgroundAttachment);
+          const box = element.getBoundingClientRect();
+          const source = sourceOf(element);
+          const px = (name) => parseFloat(style.getPropertyValue(name)) || 0;
+          layers.forEach((layer, index) => {
+            const match = /^url\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^)]*?))\s*\)$/.exec(layer);
+            if (!match) return;
+            const url = (match[1] ?? match[2] ?? match[3]).replace(/\\(.)/g, '$1');
+            let width = box.width, height = box.height;
+            if (attachments[index % attachments.length] === 'fixed') {
+              width = innerWidth; height = innerHeight;
+            } else {
+              const origin = origins[index % origins.length];
+              if (origin !== 'border-box') {
+                width -= px('border-left-width') + px('border-right-width');
+                height -= px('border-top-width') + px('border-bottom-width');
+              }
+              if (origin === 'content-box') {
+                width -= px('padding-left') + px('padding-right');
+                height -= px('padding-top') + px('padding-bottom');
+              }
+            }
+            backgrounds.push([pathOf(element), index, url, sizes[index % sizes.length], width, height, ...source]);
+            if (!natural.has(url)) natural.set(url, null);
+          });
+        }
+        return {
+          viewport: innerWidth,
+          clientWidth: document.documentElement.clientWidth,
+          // The bottom of what the page held when it loaded (its body's children then): content
+          // a script adds later (a banner, a beacon image) at a moment that varies from run to
+          // run is not the layout's.
+          height: (window.__dppxLoaded || [document.documentElement]).reduce((bottom, element) =>
+            element.isConnected ? Math.max(bottom, element.getBoundingClientRect().bottom + scrollY) : bottom, 0),
+          images,
+          backgrounds,
+        };
+      };
+      // Settled with the first scrollbars, measured with each: showing a scrollbar changes the
+      // width the page lays out in, not the viewport's, so no image picks another file.
+      const reports = [];
+      for (const width of widths) {
+        frame.style.width = width + 'px';
+        scrollbars(modes[0]);
+        if (settle) await settled();
+        for (const mode of modes) {
+          scrollbars(mode);
+          reports.push(measureNow());
+        }
       }
+      scrollbars(modes[0]);
       await Promise.all([...natural.keys()].filter((url) => natural.get(url) === null).map((url) => new Promise((done) => {
         const probe = new Image();
         probe.onload = () => { natural.set(url, [probe.naturalWidth, probe.naturalHeight]); done(); };
         probe.onerror = () => { natural.set(url, [0, 0]); done(); };
         probe.src = url;
       })));
-      return JSON.stringify({
-        viewport: innerWidth,
-        clientWidth: document.documentElement.clientWidth,
-        // The bottom of what the page held when it loaded (its body's children then): content
-        // a script adds later (a banner, a beacon image) at a moment that varies from run to
-        // run is not the layout's.
-        height: (window.__dppxLoaded || [document.documentElement]).reduce((bottom, element) =>
-          element.isConnected ? Math.max(bottom, element.getBoundingClientRect().bottom + scrollY) : bottom, 0),
-        images,
-        backgrounds: backgrounds.map((layer) => layer.slice(0, 6).concat(natural.get(layer[2]), layer.slice(6))),
-      });
-    })()
+      return JSON.stringify(reports.map((report) => Object.assign(report, {
+        backgrounds: report.backgrounds.map((layer) => layer.slice(0, 6).concat(natural.get(layer[2]), layer.slice(6))),
+      })));
+    })
     """#
+
+    /// The expression that evaluates `source` in the window of the host page's frame (its own
+    /// realm: `CSSMediaRule`, `getComputedStyle` and `document` are the page's) and calls it.
+    static func call(widths: [Int], settle: Bool, scrollbars: [Scrollbars]) -> String {
+        let modes = scrollbars.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        return "frames[0].eval(\(javaScriptString(source)))([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)])"
+    }
+
+    /// `script` evaluated in the frame's window.
+    static func inFrame(_ script: String) -> String {
+        "frames[0].eval(\(javaScriptString(script)))"
+    }
+
+    /// `text` as a JavaScript string literal.
+    static func javaScriptString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\u{2028}": result += "\\u2028"
+            case "\u{2029}": result += "\\u2029"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
 }

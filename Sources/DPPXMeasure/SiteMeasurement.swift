@@ -1,6 +1,7 @@
 import DPPXCore
 import DPPXFiles
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Measures a site's pages in one headless Chromium, a few tabs at a time, and keeps the
 /// results in the layout file. A page whose dependencies hash as recorded is not measured
@@ -26,6 +27,8 @@ public struct SiteMeasurement: Sendable {
     /// settles there (its images loaded for the width), instead of the refined ladder. Pages
     /// measured so are hashed as the ladder's, so the layout they give holds on the next run.
     public var checking: [Int]?
+    /// Checking rewritten pages: also measure them with classic scrollbars (`Outcome.classic`).
+    public var checksClassicScrollbars = false
 
     public init(pages: [String], responder: SiteResponder, output: String) {
         self.pages = pages
@@ -46,6 +49,9 @@ public struct SiteMeasurement: Sendable {
         public var written = false
         /// The layout, as written (or as it was).
         public var layout = LayoutFile()
+        /// Checking with `checksClassicScrollbars`: each measured page's layout with classic
+        /// scrollbars.
+        public var classic: [String: LayoutFile.Page] = [:]
     }
 
     /// Measures what changed; `browser` is asked for only when a page must be measured.
@@ -65,7 +71,8 @@ public struct SiteMeasurement: Sendable {
         }
         if !stale.isEmpty {
             let browser = try await Browser.start(executable: try executable())
-            let measurer = PageMeasurer(connection: browser.connection, responder: responder, ladder: ladder, checking: checking)
+            let measurer = PageMeasurer(connection: browser.connection, responder: responder, ladder: ladder, checking: checking,
+                                        checksClassicScrollbars: checksClassicScrollbars)
             let results = await Self.measure(stale, with: measurer, timeout: timeout, parallel: parallelTabs)
             await browser.stop()
             if Browser.interrupted { throw .browser("interrupted") }
@@ -73,6 +80,7 @@ public struct SiteMeasurement: Sendable {
                 switch result {
                 case .success(let measured):
                     layout.pages[page] = measured.layout
+                    outcome.classic[page] = measured.classic
                     outcome.measured.append(page)
                     outcome.widths += measured.widths
                 case .failure(let error):
@@ -108,33 +116,54 @@ public struct SiteMeasurement: Sendable {
         return layout
     }
 
-    /// Measures `pages`, `parallel` at a time, each in a tab of its own; the results in the
-    /// pages' order.
+    /// How many pages a tab measures before it is closed and another opened.
+    static let pagesPerTab = 25
+
+    /// Measures `pages` in `parallel` tabs, each taking the next page when it is done with one;
+    /// the results in the pages' order. A tab whose page failed is closed and another opened
+    /// (the page may have left it stuck in a script), and so is a tab after `pagesPerTab` pages
+    /// (a renderer kept for a whole site grows: 200 pages took twice the memory of a tab each).
     private static func measure(_ pages: [String], with measurer: PageMeasurer, timeout: Duration,
                                 parallel: Int) async -> [(String, Result<PageMeasurer.Outcome, MeasureError>)] {
-        var results = [Result<PageMeasurer.Outcome, MeasureError>?](repeating: nil, count: pages.count)
-        await withTaskGroup(of: (Int, Result<PageMeasurer.Outcome, MeasureError>).self) { group in
-            var started = 0
-            while started < pages.count || !group.isEmpty {
-                while started < pages.count, started - results.lazy.filter({ $0 != nil }).count < max(1, parallel) {
-                    let index = started, page = pages[index]
-                    group.addTask { (index, await Self.result(of: page, with: measurer, timeout: timeout)) }
-                    started += 1
+        let next = NIOLockedValueBox(0)
+        let results = NIOLockedValueBox([Result<PageMeasurer.Outcome, MeasureError>?](repeating: nil, count: pages.count))
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<min(max(1, parallel), pages.count) {
+                group.addTask {
+                    var tab: MeasuringTab?
+                    var measuredInTab = 0
+                    while true {
+                        let index = next.withLockedValue { value in defer { value += 1 }; return value }
+                        guard index < pages.count else { break }
+                        let result: Result<PageMeasurer.Outcome, MeasureError>
+                        do throws(MeasureError) {
+                            let open: MeasuringTab
+                            if let tab { open = tab } else {
+                                open = try await MeasuringTab.open(connection: measurer.connection, responder: measurer.responder,
+                                                                   width: measurer.ladder.highest, height: measurer.ladder.height)
+                                tab = open
+                            }
+                            result = .success(try await measurer.measure(pages[index], in: open, timeout: timeout))
+                            measuredInTab += 1
+                            if measuredInTab == pagesPerTab {
+                                await open.close()
+                                tab = nil
+                                measuredInTab = 0
+                            }
+                        } catch {
+                            if case .page = error { result = .failure(error) } else { result = .failure(.page(pages[index], error.description)) }
+                            await tab?.close()
+                            tab = nil
+                            measuredInTab = 0
+                        }
+                        results.withLockedValue { $0[index] = result }
+                    }
+                    await tab?.close()
                 }
-                if let (index, result) = await group.next() { results[index] = result }
             }
         }
-        return zip(pages, results).map { page, result in
+        return zip(pages, results.withLockedValue { $0 }).map { page, result in
             (page, result ?? .failure(.page(page, "it was not measured")))
-        }
-    }
-
-    /// Measuring one page, its failure as a value.
-    private static func result(of page: String, with measurer: PageMeasurer, timeout: Duration) async -> Result<PageMeasurer.Outcome, MeasureError> {
-        do {
-            return .success(try await measurer.measure(page, timeout: timeout))
-        } catch {
-            return .failure(error)
         }
     }
 }

@@ -55,6 +55,31 @@ public struct SiteResponder: Sendable {
         origin + "/" + page.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/")
     }
 
+    /// The path of the host page (a dot-folder no site serves): the page measured is loaded in
+    /// its `<iframe>`, which `MeasureScript` resizes to each viewport width.
+    static let hostPath = "/.dppx/measure"
+
+    /// The URL of the host page holding `page` in a frame `height` CSS px high.
+    public static func hostURL(ofPage page: String, height: Int) -> String {
+        let query = page.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? page
+        return origin + hostPath + "?height=\(height)&page=" + query
+    }
+
+    /// The host page for a host URL: the frame, with no border or margin, as high as asked and
+    /// as wide as the first viewport, and an icon of its own (no `/favicon.ico` request, which
+    /// would come at a varying moment); nil for any other URL.
+    static func hostPage(for url: String) -> [UInt8]? {
+        guard url.hasPrefix(origin + hostPath + "?"), let query = URLComponents(string: url)?.queryItems,
+              let page = query.first(where: { $0.name == "page" })?.value,
+              let height = query.first(where: { $0.name == "height" })?.value.flatMap(Int.init) else { return nil }
+        let source = Self.url(ofPage: page).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+        return Array("""
+            <!doctype html><html><head><link rel="icon" href="data:,"><style>html, body { margin: 0; overflow: hidden }
+            iframe { display: block; border: 0; width: 320px; height: \(height)px }</style></head>
+            <body><iframe src="\(source)"></iframe></body></html>
+            """.utf8)
+    }
+
     /// The root-relative path of a URL under `origin`, percent-decoded; nil for another origin.
     public static func path(of url: String) -> String? {
         guard url.hasPrefix(origin + "/") else { return nil }
@@ -67,6 +92,9 @@ public struct SiteResponder: Sendable {
 
     /// The answer to a request for `url`.
     public func answer(_ url: String) -> Answer {
+        if let host = Self.hostPage(for: url) {
+            return Answer(status: 200, contentType: "text/html; charset=utf-8", body: host, dependency: nil)
+        }
         guard let path = Self.path(of: url) else { return Self.notFound }
         if let size = imageSizes[path] {
             let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(size.width)\" height=\"\(size.height)\"/>"

@@ -197,7 +197,8 @@ struct MeasureCommandTests {
         child.signal(SIGINT)
         let ended = try await offPool { child.wait(timeout: 30) }
         #expect(ended?.status == 130, "\(String(describing: ended))")
-        #expect(try Self.browsers(under: site.path).isEmpty)
+        let left = try Self.browsers(under: site.path)
+        #expect(left.isEmpty, "left running: \(left)")
     }
 }
 

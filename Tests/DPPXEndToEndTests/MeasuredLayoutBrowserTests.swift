@@ -168,7 +168,7 @@ struct MeasuredLayoutBrowserTests {
         let load: (String, Int) async throws -> Void
     }
 
-    static func engines(dpr: Double) throws -> [Engine] {
+    static func engines(dpr: Double, collector: ReportCollector) throws -> [Engine] {
         var engines: [Engine] = []
         if let chromium = Chromium.installed {
             engines.append(Engine(name: "chromium") { url, width in
@@ -176,15 +176,17 @@ struct MeasuredLayoutBrowserTests {
             })
         }
         if let firefox = Firefox.installed {
-            // Classic scrollbars, as on desktop, so `vw` would count a scrollbar's width:
-            // ui.useOverlayScrollbars = 0 and widget.gtk.overlay-scrollbars.enabled = false. In
-            // the headless `--screenshot` run the page is in a windowless browser, though, and
-            // no scrollbar took width (innerWidth - clientWidth was 0 at every load here, also
-            // with `overflow-y: scroll`); each observation reports it.
+            // Classic scrollbars, as on desktop, where `vw` and media queries count the
+            // scrollbar and the layout does not: ui.useOverlayScrollbars = 0 and
+            // widget.gtk.overlay-scrollbars.enabled = false. The headless `--screenshot` run's
+            // top-level page is windowless and takes no scrollbar width, a frame's does (12 px),
+            // so the page is loaded in a frame as wide as the viewport.
             let profile = try Firefox.Profile(devicePixelRatio: dpr, extra: [
                 ("ui.useOverlayScrollbars", "0"), ("widget.gtk.overlay-scrollbars.enabled", "false"),
             ])
-            engines.append(Engine(name: "firefox") { url, width in try await firefox.load(url, in: profile, windowSize: (width, 800)) })
+            engines.append(Engine(name: "firefox") { url, width in
+                try await firefox.load(collector.frameURL(of: url, width: width, height: 800), in: profile, windowSize: (width, 800))
+            })
         }
         return engines
     }
@@ -206,8 +208,9 @@ struct MeasuredLayoutBrowserTests {
         let server = try StaticServer(root: scenario.scratch("site"))
         let collector = try ReportCollector()
         var runs = 0
+        var classicScrollbars: [Double] = []
         for dpr in [1.0, 2.0] {
-            for engine in try Self.engines(dpr: dpr) {
+            for engine in try Self.engines(dpr: dpr, collector: collector) {
                 for viewport in [500, 1280] {
                     for page in Self.pages.keys.sorted() {
                         var observed: [Observation] = []
@@ -218,6 +221,7 @@ struct MeasuredLayoutBrowserTests {
                         }
                         let (before, after) = (observed[0], observed[1])
                         let context = "\(engine.name) at \(viewport) px, DPR \(dpr), \(page) (scrollbar \(after.scrollbar) px)"
+                        if engine.name == "firefox" { classicScrollbars.append(after.scrollbar) }
                         #expect(after.dpr == dpr && after.innerWidth == Double(viewport), "\(context)")
                         #expect(Set(after.images.keys) == Set(before.images.keys), "\(context)")
                         // Each box keeps its size within 0.5 px. A smaller file's height is
@@ -254,6 +258,12 @@ struct MeasuredLayoutBrowserTests {
                     }
                 }
             }
+        }
+
+        // The sizes were fitted without scrollbars; Firefox drew classic ones where a page
+        // was taller than its frame, and every box and file above held there too.
+        if Firefox.installed != nil {
+            #expect(classicScrollbars.contains { $0 >= 10 }, "Firefox drew no classic scrollbar: \(classicScrollbars)")
         }
 
         // A second build: nothing measured, nothing written.

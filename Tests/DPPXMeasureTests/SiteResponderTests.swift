@@ -30,6 +30,16 @@ struct SiteResponderTests {
         #expect(String(decoding: answer.body, as: UTF8.self) == "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"2400\" height=\"1200\"/>")
     }
 
+    @Test("the host page holds the page in a frame, its URL escaped, and is no dependency")
+    func hostPage() {
+        let answer = responder.answer(SiteResponder.hostURL(ofPage: "a & b/\"x\".html", height: 800))
+        #expect(answer.status == 200 && answer.contentType.hasPrefix("text/html") && answer.dependency == nil)
+        let page = String(decoding: answer.body, as: UTF8.self)
+        #expect(page.contains(#"<iframe src="\#(SiteResponder.origin)/a%20&amp;%20b/%22x%22.html"></iframe>"#), "\(page)")
+        #expect(page.contains("height: 800px") && page.contains(#"<link rel="icon" href="data:,">"#), "\(page)")
+        #expect(responder.answer(SiteResponder.origin + "/.dppx/measure?height=800").status == 404, "no page, no host")
+    }
+
     @Test("a page gets each <img> marked with its source offset; <image> is left as written")
     func pageIsMarked() {
         let answer = responder.answer(SiteResponder.origin + "/")

@@ -152,7 +152,8 @@ public struct MeasuredRewrite: Sendable {
 
     /// Measures every HTML page whose rewrite changes it or a stylesheet it loaded twice, the
     /// same way: as it would be written, and as it is untouched, and compares the two
-    /// (`LayoutComparison`). Both are measured at the ladder's checking widths, ascending, each
+    /// (`LayoutComparison`), without scrollbars taking room (as on phones) and with classic ones
+    /// (as on desktop: `Scrollbars`). Both are measured at the ladder's checking widths, ascending, each
     /// once the page has settled there (its images' files picked for the width and loaded, as in
     /// a browser opened at that width), so what the page's own scripts do in that time is done
     /// on both sides.
@@ -223,8 +224,16 @@ public struct MeasuredRewrite: Sendable {
                       let index = changes.firstIndex(where: { $0.relative == page }) else { continue }
                 let original = changes[index].original
                 let line = { (offset: Int) in Self.line(of: offset, in: original) }
-                let moved = LayoutComparison.movedImages(before: then, after: now)
-                if moved.isEmpty, LayoutComparison.pageDifference(before: then, after: now) == nil {
+                // With classic scrollbars too: `vw` counts the scrollbar there, the layout does not.
+                let classic = before.classic[page].flatMap { then in after.classic[page].map { (then, $0) } }
+                var moved = LayoutComparison.movedImages(before: then, after: now)
+                for image in classic.map({ LayoutComparison.movedImages(before: $0.0, after: $0.1) }) ?? []
+                where !moved.contains(where: { $0.index == image.index }) {
+                    moved.append(image)
+                }
+                let pageMoved = LayoutComparison.pageDifference(before: then, after: now)
+                    ?? classic.flatMap { LayoutComparison.pageDifference(before: $0.0, after: $0.1) }
+                if moved.isEmpty, pageMoved == nil {
                     if round == 1 { report.checked.append(page) }
                     // Kept: the untouched page's refined samples, under the rewritten page's offsets
                     // (the n-th <img> is the n-th) and what the rewritten page loaded, so the next
@@ -249,7 +258,10 @@ public struct MeasuredRewrite: Sendable {
                     again.append(page)
                 } else {
                     if round == 1 { report.checked.append(page) }
-                    let what = LayoutComparison.difference(before: then, after: now, lineOfOffset: line) ?? "its layout changed"
+                    let what = LayoutComparison.difference(before: then, after: now, lineOfOffset: line)
+                        ?? classic.flatMap { LayoutComparison.difference(before: $0.0, after: $0.1, lineOfOffset: line) }
+                            .map { $0 + " (with classic scrollbars)" }
+                        ?? "its layout changed"
                     let culprits = [page] + recorded.dependencies.filter { changed[$0] != nil && $0 != page }
                     fail(page)
                     layout.pages[page]?.restored = what
@@ -268,13 +280,15 @@ public struct MeasuredRewrite: Sendable {
     /// moves once the first keeps its width).
     static let checkRounds = 3
 
-    /// `pages` measured at the ladder's checking widths, each after the page settles.
+    /// `pages` measured at the ladder's checking widths, each after the page settles, without
+    /// scrollbars taking room and with classic ones.
     private func checkingMeasurement(of pages: [String], responder: SiteResponder) async throws(MeasureError) -> SiteMeasurement.Outcome {
         var measurement = SiteMeasurement(pages: pages, responder: responder, output: layoutPath())
         measurement.timeout = timeout
         measurement.reusesRecorded = false
         measurement.writesLayoutFile = false
         measurement.checking = measurement.ladder.checking
+        measurement.checksClassicScrollbars = true
         let explicit = browser
         return try await measurement.run(browser: { () throws(MeasureError) in try Browser.find(explicit: explicit) })
     }

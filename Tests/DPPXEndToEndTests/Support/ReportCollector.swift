@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Pages load `COLLECTOR/report?...` as an image, which also works from another origin and in
 /// a browser that cannot dump its DOM (Firefox). A page tags each report with the `run` value
-/// the test put in its URL, so a report is never taken for another load's.
+/// the test put in its URL, so a report is never taken for another load's. `frameURL` gives a
+/// page holding another in an `<iframe>`: headless Firefox draws a frame's classic scrollbars,
+/// where its windowless top-level page takes none.
 final class ReportCollector {
     private let folder = ScratchFolder("dppx-collector")
     private let server: PythonServer
@@ -15,11 +17,24 @@ final class ReportCollector {
 
     init() throws {
         let script = """
-        import http.server, sys, urllib.parse
+        import html, http.server, sys, urllib.parse
         GIF = bytes.fromhex("47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b")
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
                 target = urllib.parse.urlsplit(self.path)
+                if target.path == "/frame":
+                    query = urllib.parse.parse_qs(target.query)
+                    width, height = int(query["width"][0]), int(query["height"][0])
+                    body = ('<!doctype html><html><head><link rel="icon" href="data:,"><style>html, body { margin: 0; overflow: hidden }'
+                            + ' iframe { display: block; border: 0; width: %dpx; height: %dpx }</style></head>' % (width, height)
+                            + '<body><iframe src="%s"></iframe></body></html>' % html.escape(query["src"][0], quote=True)).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.send_header("Cache-Control", "no-store")
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
                 if target.path == "/report":
                     with open(sys.argv[1], "a") as reports:
                         reports.write(urllib.parse.unquote(target.query) + "\\n")
@@ -42,6 +57,12 @@ final class ReportCollector {
 
     /// `http://127.0.0.1:PORT`, for pages to send reports to.
     var origin: String { "http://127.0.0.1:\(port)" }
+
+    /// A page holding `url` in an `<iframe>` of `width` x `height` CSS px, with no margin or border.
+    func frameURL(of url: String, width: Int, height: Int) -> String {
+        let source = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url
+        return origin + "/frame?width=\(width)&height=\(height)&src=" + source
+    }
 
     /// Every report received so far, in order.
     func reports() -> [String] {
