@@ -254,10 +254,14 @@ enum MeasureScript {
     """#
 
     /// The expression that evaluates `source` in the window of the host page's frame (its own
-    /// realm: `CSSMediaRule`, `getComputedStyle` and `document` are the page's) and calls it.
+    /// realm: `CSSMediaRule`, `getComputedStyle` and `document` are the page's) as
+    /// `__dppxMeasure`, once a page: each round then sends only `call`, not the script.
+    static let install = inFrame("window.__dppxMeasure = \(source); true")
+
+    /// The expression that calls the installed script.
     static func call(widths: [Int], settle: Bool, scrollbars: [Scrollbars]) -> String {
         let modes = scrollbars.map { "'\($0.rawValue)'" }.joined(separator: ",")
-        return "frames[0].eval(\(javaScriptString(source)))([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)])"
+        return "frames[0].__dppxMeasure([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)])"
     }
 
     /// `script` evaluated in the frame's window.

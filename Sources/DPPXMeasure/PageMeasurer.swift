@@ -34,7 +34,7 @@ struct PageMeasurer: Sendable {
         guard responder.read(page) != nil else { throw .page(page, "there is no such file under the root") }
         do {
             let outcome = try await withTimeout(timeout) {
-                try await self.run(page, session: tab.session, watcher: try await tab.watch())
+                try await self.run(page, session: tab.session, watcher: tab.watch())
             }
             guard let outcome else {
                 throw MeasureError.page(page, "it did not load and measure within \(timeout.components.seconds) s (a script that never ends, or a load that never finishes)")
@@ -60,6 +60,10 @@ struct PageMeasurer: Sendable {
             "expression": .string(MeasureScript.inFrame("window.__dppxLoaded = [...(document.body ? document.body.children : [])]; true")),
             "returnByValue": true,
         ], session: session)
+        let installed = try await connection.send("Runtime.evaluate", ["expression": .string(MeasureScript.install), "returnByValue": true], session: session)
+        if let details = installed["exceptionDetails"] {
+            throw MeasureError.page(page, "the measuring script could not be put in it: \(details["exception"]?["description"]?.string ?? details.text)")
+        }
 
         var samples = Samples()
         var classicSamples: Samples?
