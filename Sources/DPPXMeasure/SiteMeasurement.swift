@@ -54,8 +54,23 @@ public struct SiteMeasurement: Sendable {
         public var classic: [String: LayoutFile.Page] = [:]
     }
 
-    /// Measures what changed; `browser` is asked for only when a page must be measured.
-    public func run(browser executable: @Sendable () throws(MeasureError) -> String) async throws(MeasureError) -> Outcome {
+    /// Measures what changed in a browser of its own; `executable` is asked for only when a page
+    /// must be measured.
+    public func run(browser executable: @escaping @Sendable () throws(MeasureError) -> String) async throws(MeasureError) -> Outcome {
+        let shared = SharedBrowser(executable: executable)
+        do {
+            let outcome = try await run(in: shared)
+            await shared.stop()
+            return outcome
+        } catch {
+            await shared.stop()
+            throw error
+        }
+    }
+
+    /// Measures what changed in `shared`'s browser (started only when a page must be
+    /// measured), which the caller stops.
+    public func run(in shared: SharedBrowser) async throws(MeasureError) -> Outcome {
         var outcome = Outcome()
         let previous = reusesRecorded ? Self.read(output) : LayoutFile()
         var layout = LayoutFile()
@@ -70,11 +85,10 @@ public struct SiteMeasurement: Sendable {
             }
         }
         if !stale.isEmpty {
-            let browser = try await Browser.start(executable: try executable())
+            let browser = try await shared.browser()
             let measurer = PageMeasurer(connection: browser.connection, responder: responder, ladder: ladder, checking: checking,
                                         checksClassicScrollbars: checksClassicScrollbars)
             let results = await Self.measure(stale, with: measurer, timeout: timeout, parallel: parallelTabs)
-            await browser.stop()
             if Browser.interrupted { throw .browser("interrupted") }
             for (page, result) in results {
                 switch result {

@@ -171,20 +171,28 @@ public struct MeasuredRewrite: Sendable {
                                 report: inout Report) async {
         let started = ContinuousClock.now
         defer { report.seconds += Self.seconds(since: started) }
-        func overlay() -> [String: [UInt8]] {
-            Dictionary(changes.filter { $0.result.bytes != $0.original }.map { ($0.relative, $0.result.bytes) }, uniquingKeysWith: { a, _ in a })
-        }
-        let changed = overlay()
+        let changed = Self.overlay(of: changes)
         guard !changed.isEmpty else { return }
-        var pending = changes.filter { change in
+        let pending = changes.filter { change in
             guard change.isHTML, let recorded = layout.pages[change.relative], recorded.restored == nil else { return false }
             return changed[change.relative] != nil || recorded.dependencies.contains { changed[$0] != nil }
         }.map(\.relative)
         guard !pending.isEmpty else { return }
+        // One browser for every pass of the check.
+        let explicit = browser
+        let shared = SharedBrowser(executable: { () throws(MeasureError) in try Browser.find(explicit: explicit) })
+        await checkInBrowser(&changes, pending: pending, changed: changed, images: images, layout: &layout, report: &report, in: shared)
+        await shared.stop()
+    }
+
+    /// `checkInBrowser`, `pending` the pages to check, `changed` what the rewrite changes.
+    private func checkInBrowser(_ changes: inout [SiteRewrite.PageChange], pending: [String], changed: [String: [UInt8]],
+                                images: SiteImages, layout: inout LayoutFile, report: inout Report, in shared: SharedBrowser) async {
+        var pending = pending
         let before: SiteMeasurement.Outcome
         do {
             before = try await checkingMeasurement(of: pending, responder: Self.untouchedResponder(
-                root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes))
+                root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes), in: shared)
         } catch {
             // The browser that measured the pages a moment ago is gone: nothing is written unchecked.
             report.failures.append(error)
@@ -204,10 +212,10 @@ public struct MeasuredRewrite: Sendable {
         pending.removeAll { undo.contains($0) }
         for round in 1...Self.checkRounds where !pending.isEmpty {
             var written = SiteResponder(root: rewrite.root, imageSizes: images.pixelSizes, imageTagOffsets: { ImageTagOffsets.of($0) })
-            written.overlay = overlay()
+            written.overlay = Self.overlay(of: changes)
             let after: SiteMeasurement.Outcome
             do {
-                after = try await checkingMeasurement(of: pending, responder: written)
+                after = try await checkingMeasurement(of: pending, responder: written, in: shared)
             } catch {
                 report.failures.append(error)
                 for index in changes.indices { changes[index].result = Self.unchanged(changes[index]) }
@@ -282,15 +290,14 @@ public struct MeasuredRewrite: Sendable {
 
     /// `pages` measured at the ladder's checking widths, each after the page settles, without
     /// scrollbars taking room and with classic ones.
-    private func checkingMeasurement(of pages: [String], responder: SiteResponder) async throws(MeasureError) -> SiteMeasurement.Outcome {
+    private func checkingMeasurement(of pages: [String], responder: SiteResponder, in shared: SharedBrowser) async throws(MeasureError) -> SiteMeasurement.Outcome {
         var measurement = SiteMeasurement(pages: pages, responder: responder, output: layoutPath())
         measurement.timeout = timeout
         measurement.reusesRecorded = false
         measurement.writesLayoutFile = false
         measurement.checking = measurement.ladder.checking
         measurement.checksClassicScrollbars = true
-        let explicit = browser
-        return try await measurement.run(browser: { () throws(MeasureError) in try Browser.find(explicit: explicit) })
+        return try await measurement.run(in: shared)
     }
 
     /// The responder that shows the pages under `root` untouched: each image's plain file at
@@ -302,6 +309,11 @@ public struct MeasuredRewrite: Sendable {
             let marks = marker.measurementMarks(bytes, at: path)
             return PageMarks(imageTags: marks.imageTags, disabledAttributes: marks.dppxAttributes)
         })
+    }
+
+    /// The pages and stylesheets as the rewrite would write them, by root-relative path.
+    private static func overlay(of changes: [SiteRewrite.PageChange]) -> [String: [UInt8]] {
+        Dictionary(changes.filter { $0.result.bytes != $0.original }.map { ($0.relative, $0.result.bytes) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// `change` left as it was: its original bytes, no findings of its own.
