@@ -146,6 +146,23 @@ struct MeasureCommandTests {
         #expect(try Self.browsers(under: site.path).isEmpty)
     }
 
+    @Test("a page's requests are its own: one that keeps asking for files after its turn adds nothing to the pages measured after it in its tab")
+    func lateRequestsStayWithTheirPage() async throws {
+        let site = try Self.makeSite()
+        try "<!doctype html><script>let n = 0; setInterval(() => { new Image().src = 'late/' + (n++) + '.png'; }, 1);</script>"
+            .write(toFile: site("noisy.html"), atomically: true, encoding: .utf8)
+        let quiet = (1...6).map { "quiet-\($0).html" }
+        for page in quiet { try "<!doctype html><p>quiet</p>".write(toFile: site(page), atomically: true, encoding: .utf8) }
+        let result = try await Self.measure(site, "--pages", "noisy.html", "quiet-*.html")
+        #expect(result.status == 0, "\(result)")
+        let layout = try Self.layout(site)
+        #expect(layout.pages["noisy.html"]?.dependencies.contains { $0.hasPrefix("late/") } == true, "the noisy page's own requests count")
+        for page in quiet {
+            let dependencies = try #require(layout.pages[page]?.dependencies, "\(page) measured")
+            #expect(dependencies == [page], "\(page): \(dependencies)")
+        }
+    }
+
     @Test("a page that throws a JavaScript error is named and skipped; the others are measured")
     func namesABrokenPage() async throws {
         let site = try Self.makeSite()
