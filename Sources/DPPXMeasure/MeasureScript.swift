@@ -269,20 +269,9 @@ enum MeasureScript {
         "frames[0].eval(\(javaScriptString(script)))"
     }
 
-    /// `text` as a JavaScript string literal.
+    /// `text` as a JavaScript string literal: its JSON string (JSON is JavaScript's literal
+    /// syntax, U+2028 and U+2029 included since ES2019).
     static func javaScriptString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\u{2028}": result += "\\u2028"
-            case "\u{2029}": result += "\\u2029"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONValue.string(text).text
     }
 }
