@@ -20,6 +20,13 @@ final class ReportCollector {
         import html, http.server, sys, urllib.parse
         GIF = bytes.fromhex("47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b")
         class Handler(http.server.BaseHTTPRequestHandler):
+            def reply(self, body, content_type):
+                self.send_response(200)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(body)
             def do_GET(self):
                 target = urllib.parse.urlsplit(self.path)
                 if target.path == "/frame":
@@ -28,22 +35,11 @@ final class ReportCollector {
                     body = ('<!doctype html><html><head><link rel="icon" href="data:,"><style>html, body { margin: 0; overflow: hidden }'
                             + ' iframe { display: block; border: 0; width: %dpx; height: %dpx }</style></head>' % (width, height)
                             + '<body><iframe src="%s"></iframe></body></html>' % html.escape(query["src"][0], quote=True)).encode()
-                    self.send_response(200)
-                    self.send_header("Content-Type", "text/html; charset=utf-8")
-                    self.send_header("Content-Length", str(len(body)))
-                    self.send_header("Cache-Control", "no-store")
-                    self.end_headers()
-                    self.wfile.write(body)
-                    return
+                    return self.reply(body, "text/html; charset=utf-8")
                 if target.path == "/report":
                     with open(sys.argv[1], "a") as reports:
                         reports.write(urllib.parse.unquote(target.query) + "\\n")
-                self.send_response(200)
-                self.send_header("Content-Type", "image/gif")
-                self.send_header("Content-Length", str(len(GIF)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(GIF)
+                self.reply(GIF, "image/gif")
             def log_message(self, *arguments):
                 pass
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
