@@ -56,6 +56,7 @@ final class MeasuringTab: Sendable {
         let tab = MeasuringTab(connection: connection, context: context, target: target, session: session, responder: responder)
         do {
             for domain in ["Page.enable", "Runtime.enable"] { try await connection.send(domain, session: session) }
+            try await connection.send("Page.addScriptToEvaluateOnNewDocument", ["source": .string(loadedChildren)], session: session)
             try await connection.send("Fetch.enable", ["patterns": [["urlPattern": "*"]]], session: session)
             try await connection.send("Emulation.setDeviceMetricsOverride", [
                 "width": .number(Double(width)), "height": .number(Double(height)), "deviceScaleFactor": 1, "mobile": false,
@@ -66,6 +67,14 @@ final class MeasuringTab: Sendable {
         }
         return tab
     }
+
+    /// Run in every frame before its own scripts: what the page held when its `load` event
+    /// fired, before its own handlers run, is the layout's (`MeasureScript` measures the
+    /// page's height to its bottom). Taken later, after the event reached dppx, a script's late
+    /// content (a beacon image 300 ms after load) was in it on a busy machine and not on an idle one.
+    static let loadedChildren = """
+        addEventListener('load', () => { window.__dppxLoaded = [...(document.body ? document.body.children : [])]; }, { once: true });
+        """
 
     /// A watcher for the next page: its events go there from now on, but for those of frames
     /// attached before.

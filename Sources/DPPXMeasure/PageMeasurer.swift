@@ -55,11 +55,6 @@ struct PageMeasurer: Sendable {
         await watcher.waitForLoad()
         try Task.checkCancellation()
         try check(watcher, page: page)
-        // What the page holds at its load event: its height is measured as theirs (`MeasureScript`).
-        try await connection.send("Runtime.evaluate", [
-            "expression": .string(MeasureScript.inFrame("window.__dppxLoaded = [...(document.body ? document.body.children : [])]; true")),
-            "returnByValue": true,
-        ], session: session)
         let installed = try await connection.send("Runtime.evaluate", ["expression": .string(MeasureScript.install), "returnByValue": true], session: session)
         if let details = installed["exceptionDetails"] {
             throw MeasureError.page(page, "the measuring script could not be put in it: \(details["exception"]?["description"]?.string ?? details.text)")
