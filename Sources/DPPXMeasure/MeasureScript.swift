@@ -34,8 +34,11 @@ enum MeasureScript {
     (async (widths, settle, modes) => {
       // No scrollbar taking room (as on phones, and as `sizes` are fitted), or the browser's
       // classic ones (as on desktop), which `vw` and media queries count and the layout does not.
-      const hidden = window.__dppxNoScrollbars || (window.__dppxNoScrollbars = new CSSStyleSheet());
-      hidden.replaceSync('* { scrollbar-width: none !important }');
+      if (!window.__dppxNoScrollbars) {
+        window.__dppxNoScrollbars = new CSSStyleSheet();
+        window.__dppxNoScrollbars.replaceSync('* { scrollbar-width: none !important }');
+      }
+      const hidden = window.__dppxNoScrollbars;
       const scrollbars = (mode) => {
         document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== hidden)
           .concat(mode === 'hidden' ? [hidden] : []);

@@ -130,13 +130,8 @@ public struct SiteMeasurement: Sendable {
         return layout
     }
 
-    /// How many pages a tab measures before it is closed and another opened.
-    static let pagesPerTab = 25
-
     /// Measures `pages` in `parallel` tabs, each taking the next page when it is done with one;
-    /// the results in the pages' order. A tab whose page failed is closed and another opened
-    /// (the page may have left it stuck in a script), and so is a tab after `pagesPerTab` pages
-    /// (a renderer kept for a whole site grows: 200 pages took twice the memory of a tab each).
+    /// the results in the pages' order.
     private static func measure(_ pages: [String], with measurer: PageMeasurer, timeout: Duration,
                                 parallel: Int) async -> [(String, Result<PageMeasurer.Outcome, MeasureError>)] {
         let next = NIOLockedValueBox(0)
@@ -145,31 +140,8 @@ public struct SiteMeasurement: Sendable {
             for _ in 0..<min(max(1, parallel), pages.count) {
                 group.addTask {
                     var tab: MeasuringTab?
-                    var measuredInTab = 0
-                    while true {
-                        let index = next.withLockedValue { value in defer { value += 1 }; return value }
-                        guard index < pages.count else { break }
-                        let result: Result<PageMeasurer.Outcome, MeasureError>
-                        do throws(MeasureError) {
-                            let open: MeasuringTab
-                            if let tab { open = tab } else {
-                                open = try await MeasuringTab.open(connection: measurer.connection, responder: measurer.responder,
-                                                                   width: measurer.ladder.highest, height: measurer.ladder.height)
-                                tab = open
-                            }
-                            result = .success(try await measurer.measure(pages[index], in: open, timeout: timeout))
-                            measuredInTab += 1
-                            if measuredInTab == pagesPerTab {
-                                await open.close()
-                                tab = nil
-                                measuredInTab = 0
-                            }
-                        } catch {
-                            if case .page = error { result = .failure(error) } else { result = .failure(.page(pages[index], error.description)) }
-                            await tab?.close()
-                            tab = nil
-                            measuredInTab = 0
-                        }
+                    while let index = next.withLockedValue({ value in defer { value += 1 }; return value < pages.count ? value : nil }) {
+                        let result = await measure(pages[index], with: measurer, in: &tab, timeout: timeout)
                         results.withLockedValue { $0[index] = result }
                     }
                     await tab?.close()
@@ -178,6 +150,26 @@ public struct SiteMeasurement: Sendable {
         }
         return zip(pages, results.withLockedValue { $0 }).map { page, result in
             (page, result ?? .failure(.page(page, "it was not measured")))
+        }
+    }
+
+    /// Measures `page` in `tab`, opening one when there is none. A tab whose page failed is
+    /// closed (the page may have left it stuck in a script): the next page opens another.
+    private static func measure(_ page: String, with measurer: PageMeasurer, in tab: inout MeasuringTab?,
+                                timeout: Duration) async -> Result<PageMeasurer.Outcome, MeasureError> {
+        do throws(MeasureError) {
+            let open: MeasuringTab
+            if let tab { open = tab } else {
+                open = try await MeasuringTab.open(connection: measurer.connection, responder: measurer.responder,
+                                                   width: measurer.ladder.highest, height: measurer.ladder.height)
+            }
+            tab = open
+            return .success(try await measurer.measure(page, in: open, timeout: timeout))
+        } catch {
+            await tab?.close()
+            tab = nil
+            if case .page = error { return .failure(error) }
+            return .failure(.page(page, error.description))
         }
     }
 }

@@ -181,12 +181,13 @@ public struct MeasuredRewrite: Sendable {
         // One browser for every pass of the check.
         let explicit = browser
         let shared = SharedBrowser(executable: { () throws(MeasureError) in try Browser.find(explicit: explicit) })
-        await checkInBrowser(&changes, pending: pending, changed: changed, images: images, layout: &layout, report: &report, in: shared)
+        await check(&changes, pending: pending, changed: changed, images: images, layout: &layout, report: &report, in: shared)
         await shared.stop()
     }
 
-    /// `checkInBrowser`, `pending` the pages to check, `changed` what the rewrite changes.
-    private func checkInBrowser(_ changes: inout [SiteRewrite.PageChange], pending: [String], changed: [String: [UInt8]],
+    /// `checkInBrowser`'s rounds in `shared`'s browser: `pending` the pages to check, `changed`
+    /// what the rewrite changes.
+    private func check(_ changes: inout [SiteRewrite.PageChange], pending: [String], changed: [String: [UInt8]],
                                 images: SiteImages, layout: inout LayoutFile, report: inout Report, in shared: SharedBrowser) async {
         var pending = pending
         let before: SiteMeasurement.Outcome

@@ -31,6 +31,7 @@ public struct LayoutComparison: Sendable {
         var drift: [Double: Double] = [:]
         for (index, (old, new)) in zip(before.images, after.images).enumerated() {
             let newSamples = Dictionary(new.samples.map { ($0.viewport, $0) }, uniquingKeysWith: { a, _ in a })
+            defer { drift.merge(sizeChange(from: old, to: new), uniquingKeysWith: +) }
             var found: (move: Move, drawn: String)?
             for sample in old.samples {
                 guard let moved = newSamples[sample.viewport] else { continue }
@@ -42,7 +43,6 @@ public struct LayoutComparison: Sendable {
                           abs(newLeft - left) > allowance || abs(newTop - top) > allowance {
                     found = (.displaced, "drawn at \(SizesLength.number(newLeft)),\(SizesLength.number(newTop)) \(at), at \(SizesLength.number(left)),\(SizesLength.number(top)) before")
                 }
-                drift[sample.viewport, default: 0] += abs(moved.width - sample.width) + abs(moved.height - sample.height)
             }
             if let found { result.append((index, found.move, found.drawn)) }
         }
@@ -67,13 +67,8 @@ public struct LayoutComparison: Sendable {
             return "it drew \(after.images.count) <img> where it drew \(before.images.count)"
         }
         // By viewport: how much the boxes changed size, which the height may follow.
-        var drift: [Double: Double] = [:]
-        for (old, new) in zip(before.images, after.images) {
-            let newSamples = Dictionary(new.samples.map { ($0.viewport, $0) }, uniquingKeysWith: { a, _ in a })
-            for sample in old.samples {
-                guard let now = newSamples[sample.viewport] else { continue }
-                drift[sample.viewport, default: 0] += abs(now.width - sample.width) + abs(now.height - sample.height)
-            }
+        let drift = zip(before.images, after.images).reduce(into: [Double: Double]()) { drift, pair in
+            drift.merge(sizeChange(from: pair.0, to: pair.1), uniquingKeysWith: +)
         }
         let newHeights = Dictionary(after.heights.map { ($0.viewport, $0.height) }, uniquingKeysWith: { a, _ in a })
         for height in before.heights {
@@ -93,6 +88,15 @@ public struct LayoutComparison: Sendable {
             }
         }
         return nil
+    }
+
+    /// How much an `<img>` box changed in width and height together, by viewport (those both
+    /// were measured at).
+    private static func sizeChange(from old: LayoutFile.Image, to new: LayoutFile.Image) -> [Double: Double] {
+        let newSamples = Dictionary(new.samples.map { ($0.viewport, $0) }, uniquingKeysWith: { a, _ in a })
+        return Dictionary(old.samples.compactMap { sample in
+            newSamples[sample.viewport].map { (sample.viewport, abs($0.width - sample.width) + abs($0.height - sample.height)) }
+        }, uniquingKeysWith: { a, _ in a })
     }
 
     private static func size(_ width: Double, _ height: Double) -> String {
