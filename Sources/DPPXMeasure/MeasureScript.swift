@@ -227,6 +227,7 @@ enum MeasureScript {
           // run is not the layout's.
           height: (window.__dppxLoaded || [document.documentElement]).reduce((bottom, element) =>
             element.isConnected ? Math.max(bottom, element.getBoundingClientRect().bottom + scrollY) : bottom, 0),
+          loadedElements: window.__dppxLoadedElements ?? null,
           images,
           backgrounds,
         };

@@ -72,8 +72,14 @@ final class MeasuringTab: Sendable {
     /// fired, before its own handlers run, is the layout's (`MeasureScript` measures the
     /// page's height to its bottom). Taken later, after the event reached dppx, a script's late
     /// content (a beacon image 300 ms after load) was in it on a busy machine and not on an idle one.
+    /// How many elements the body held then (but `<picture>` and `<source>`, which a rewrite
+    /// adds) tells two loads that held the same content: a script's content that comes before
+    /// the event in one load and after it in another changes the count.
     static let loadedChildren = """
-        addEventListener('load', () => { window.__dppxLoaded = [...(document.body ? document.body.children : [])]; }, { once: true });
+        addEventListener('load', () => {
+          window.__dppxLoaded = [...(document.body ? document.body.children : [])];
+          window.__dppxLoadedElements = document.body ? document.body.querySelectorAll(':not(picture):not(source)').length : 0;
+        }, { once: true });
         """
 
     /// A watcher for the next page: its events go there from now on, but for those of frames

@@ -80,7 +80,8 @@ struct PageMeasurer: Sendable {
         func layout(_ samples: Samples) -> LayoutFile.Page {
             LayoutFile.Page(hash: hash, dependencies: dependencies, viewportHeight: Double(ladder.height),
                             scrollbars: samples.scrollbarsShown ? "shown" : "hidden",
-                            images: samples.images, backgrounds: samples.backgrounds, heights: samples.heights)
+                            images: samples.images, backgrounds: samples.backgrounds, heights: samples.heights,
+                            loadedElements: samples.loadedElements)
         }
         return Outcome(layout: layout(samples), classic: classicSamples.map(layout),
                        widths: samples.viewports.count + (classicSamples?.viewports.count ?? 0))

@@ -11,6 +11,8 @@ struct Samples {
     private(set) var scrollbarsShown = false
     /// The document's height at each viewport.
     private var pageHeights: [Double: Double] = [:]
+    /// How many elements the page's body held when it loaded (`MeasuringTab.loadedChildren`).
+    private(set) var loadedElements: Int?
 
     /// A layer of an element, and the declaration that paints it: where another rule wins at
     /// some viewports (one in an `@media` block), each rule's viewports are a layer of their own.
@@ -30,6 +32,7 @@ struct Samples {
         viewports.insert(viewport)
         if let client = report["clientWidth"]?.number, client < viewport { scrollbarsShown = true }
         if let height = report["height"]?.number { pageHeights[viewport] = height }
+        if loadedElements == nil, let count = report["loadedElements"]?.number { loadedElements = Int(count) }
         for image in report["images"]?.array ?? [] {
             guard let fields = image.array, fields.count >= 4, let offset = fields[0].number, let width = fields[1].number,
                   let height = fields[2].number else { continue }

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("comparing a rewritten page's layout with the untouched one")
 struct LayoutComparisonTests {
-    static func page(images: [[Double]], heights: [Double] = [900, 900], painted: Double = 1280) -> LayoutFile.Page {
+    static func page(images: [[Double]], heights: [Double] = [900, 900], painted: Double = 1280, loadedElements: Int? = 12) -> LayoutFile.Page {
         LayoutFile.Page(
             hash: "", dependencies: [], viewportHeight: 800, scrollbars: "hidden",
             images: images.enumerated().map { index, widths in
@@ -13,7 +13,7 @@ struct LayoutComparisonTests {
             backgrounds: [LayoutFile.Background(element: "html > body:nth-child(2)", layer: 1, url: "/img/hero.jpg", size: "cover",
                                                 samples: [LayoutFile.BackgroundSample(viewport: 1280, areaWidth: 1280, areaHeight: 560,
                                                                                       paintedWidth: painted, paintedHeight: painted / 2)])],
-            heights: zip([500.0, 1280], heights).map { LayoutFile.PageHeight(viewport: $0, height: $1) })
+            heights: zip([500.0, 1280], heights).map { LayoutFile.PageHeight(viewport: $0, height: $1) }, loadedElements: loadedElements)
     }
 
     @Test("within half a pixel everywhere is the same layout")
@@ -54,14 +54,28 @@ struct LayoutComparisonTests {
         #expect(moved.first?.drawn == "drawn at 40,0 at a 500 px viewport, at 0,0 before")
     }
 
-    @Test("a background painted at another size, or an image gone, is a different layout; the page's height alone is not")
+    @Test("a background painted at another size, an image gone or a page grown more than its boxes did is a different layout")
     func heightsBackgroundsCount() {
         let before = Self.page(images: [[476, 402.67]])
-        #expect(LayoutComparison.difference(before: before, after: Self.page(images: [[476, 402.67]], heights: [1217, 900]), lineOfOffset: { _ in 1 }) == nil,
-                "a script's content before the load event comes or not from load to load")
+        #expect(LayoutComparison.difference(before: before, after: Self.page(images: [[476, 402.67]], heights: [1217, 900]), lineOfOffset: { _ in 1 })
+                == "the page was 1217 px high at a 500 px viewport, 900 px before", "317 px of blank page")
+        #expect(LayoutComparison.difference(before: before, after: Self.page(images: [[476.4, 402.67]], heights: [900.7, 900]), lineOfOffset: { _ in 1 }) == nil,
+                "as high as its box grew (0.4 px wide, 0.2 px high) and half a pixel")
         #expect(LayoutComparison.difference(before: before, after: Self.page(images: [[476, 402.67]], painted: 1300), lineOfOffset: { _ in 1 })?
             .contains("the background /img/hero.jpg") == true)
         #expect(LayoutComparison.difference(before: Self.page(images: [[476, 402.67], [1, 1]]), after: before, lineOfOffset: { _ in 1 })?
             .contains("drew 1 <img> where it drew 2") == true)
+    }
+
+    @Test("heights are compared only between loads that held as many elements: a script's content before the load event comes or not from load to load")
+    func heightsOfOtherContent() {
+        let before = Self.page(images: [[476, 402.67]], loadedElements: 12)
+        #expect(LayoutComparison.difference(before: before, after: Self.page(images: [[476, 402.67]], heights: [916, 900], loadedElements: 13),
+                                            lineOfOffset: { _ in 1 }) == nil, "a report image appended when the page's images were in")
+        #expect(LayoutComparison.difference(before: Self.page(images: [[476, 402.67]], loadedElements: nil),
+                                            after: Self.page(images: [[476, 402.67]], heights: [916, 900], loadedElements: nil),
+                                            lineOfOffset: { _ in 1 }) == nil, "a layout recorded before the count was")
+        #expect(LayoutComparison.difference(before: before, after: Self.page(images: [[476, 402.67]], heights: [916, 900], loadedElements: 12),
+                                            lineOfOffset: { _ in 1 }) != nil)
     }
 }

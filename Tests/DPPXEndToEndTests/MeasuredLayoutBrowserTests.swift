@@ -417,6 +417,17 @@ struct MeasuredLayoutBrowserTests {
         #expect(shift.status == 0, "\(shift)")
         #expect(shift.stderr.contains("shift.html:1: left as it was: rewritten"), "\(shift)")
         #expect(scenario.read("site/shift.html") == shifted, "the page is left as it was")
+
+        // And where it moves no box at all: out of `.grid > img:last-child`, the last image
+        // loses its 200 px bottom margin, and the page is 200 px shorter below it.
+        let shorter = page.replacingOccurrences(of: ".grid { width: 600px } .grid > img { width: 300px; height: 120px; object-fit: cover }",
+                                                with: "img { width: 300px; height: 120px; object-fit: cover } .grid { width: 600px; display: flow-root } .grid > img:last-child { margin-bottom: 200px }")
+        #expect(shorter != page)
+        try scenario.write(shorter, to: "site/tall.html")
+        let tall = try await scenario.dppx("rewrite", "site/tall.html", "--picture")
+        #expect(tall.status == 0, "\(tall)")
+        #expect(tall.stderr.contains("tall.html:1: left as it was: rewritten, the page was 240 px high at a 320 px viewport, 440 px before"), "\(tall)")
+        #expect(scenario.read("site/tall.html") == shorter, "the page is left as it was")
     }
 
     /// Every regular file under `path` (hidden ones too), relative, with its bytes and

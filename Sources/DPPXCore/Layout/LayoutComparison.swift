@@ -1,9 +1,10 @@
 /// Whether a rewritten page lays out as the untouched one did: every `<img>` box (its size, and
-/// where it is) and every background's painted size within `tolerance`, at every viewport both
-/// were measured at. The page's height is not compared: content a page's own timers add before
-/// its load event (a report image 300 ms in) comes or not depending on how fast the page loads,
-/// which made the same page 16 px higher or lower from one run to the next on a busy machine;
-/// blank space a rewrite adds above content moves the boxes below it, which are compared. What
+/// where it is), every background's painted size and the page's height within `tolerance`, at
+/// every viewport both were measured at. The height (the bottom of what the body held when the
+/// page loaded) may differ by what the boxes changed in size there, and is compared only when
+/// both loads held as many elements: content a page's own script adds when its images are in
+/// (a report image) comes before the load event in one load and after it in another on a busy
+/// machine, which made the same page 16 px higher or lower from one run to the next. What
 /// checking a rewrite in the browser decides with.
 ///
 /// Occurrences are paired by their order in the page: a rewrite adds attributes and
@@ -61,11 +62,23 @@ public struct LayoutComparison: Sendable {
         return pageDifference(before: before, after: after)
     }
 
-    /// A difference other than an `<img>` box: the number of images, a background's painted
-    /// size; nil when there is none.
+    /// A difference other than an `<img>` box: the number of images, the page's height, a
+    /// background's painted size; nil when there is none.
     public static func pageDifference(before: LayoutFile.Page, after: LayoutFile.Page) -> String? {
         if before.images.count != after.images.count {
             return "it drew \(after.images.count) <img> where it drew \(before.images.count)"
+        }
+        if let held = before.loadedElements, held == after.loadedElements {
+            // By viewport: how much the boxes changed size, which the height may follow.
+            var drift: [Double: Double] = [:]
+            for (old, new) in zip(before.images, after.images) {
+                drift.merge(sizeChange(from: old, to: new), uniquingKeysWith: +)
+            }
+            let newHeights = Dictionary(after.heights.map { ($0.viewport, $0.height) }, uniquingKeysWith: { a, _ in a })
+            for height in before.heights {
+                guard let now = newHeights[height.viewport], abs(now - height.height) > tolerance + drift[height.viewport, default: 0] else { continue }
+                return "the page was \(SizesLength.number(now)) px high at a \(SizesLength.number(height.viewport)) px viewport, \(SizesLength.number(height.height)) px before"
+            }
         }
         let newLayers = Dictionary(after.backgrounds.map { ("\($0.element) \($0.layer)", $0) }, uniquingKeysWith: { a, _ in a })
         for layer in before.backgrounds {

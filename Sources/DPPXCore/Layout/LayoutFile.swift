@@ -36,9 +36,13 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         public var images: [Image]
         /// Every background layer that paints an image.
         public var backgrounds: [Background]
-        /// The document's height (`scrollHeight`) at each measured viewport, in viewport
-        /// order: a rewrite that changes it moved the page.
+        /// The page's height at each measured viewport, in viewport order: the bottom of what
+        /// its body held when it loaded. A rewrite that changes it moved the page.
         public var heights: [PageHeight]
+        /// How many elements the body held when the page loaded, `<picture>` and `<source>`
+        /// not counted: two loads' heights are compared only when they held as many (a
+        /// script's content comes before the load event in one load and after it in another).
+        public var loadedElements: Int?
         /// The `sizes` values dppx wrote on this page (a `sizes` found on a tag is dppx's to
         /// replace when it is one of them; any other is the page's own and wins).
         public var sizesWritten: [String]
@@ -47,7 +51,8 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         public var restored: String?
 
         public init(hash: String, dependencies: [String], viewportHeight: Double, scrollbars: String, images: [Image],
-                    backgrounds: [Background], heights: [PageHeight] = [], sizesWritten: [String] = [], restored: String? = nil) {
+                    backgrounds: [Background], heights: [PageHeight] = [], loadedElements: Int? = nil, sizesWritten: [String] = [],
+                    restored: String? = nil) {
             self.hash = hash
             self.dependencies = dependencies
             self.viewportHeight = viewportHeight
@@ -55,6 +60,7 @@ public struct LayoutFile: Codable, Hashable, Sendable {
             self.images = images
             self.backgrounds = backgrounds
             self.heights = heights
+            self.loadedElements = loadedElements
             self.sizesWritten = sizesWritten
             self.restored = restored
         }
