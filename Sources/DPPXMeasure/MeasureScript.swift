@@ -262,6 +262,10 @@ enum MeasureScript {
     /// `__dppxMeasure`, once a page: each round then sends only `call`, not the script.
     static let install = inFrame("window.__dppxMeasure = \(source); true")
 
+    /// True while the window still shows dppx's host page with the page in its frame: a page
+    /// that breaks out of frames (`top.location = self.location`) has replaced it.
+    static let hostHolds = "location.pathname === '\(SiteResponder.hostPath)' && frames.length === 1"
+
     /// The expression that calls the installed script.
     static func call(widths: [Int], settle: Bool, scrollbars: [Scrollbars]) -> String {
         let modes = scrollbars.map { "'\($0.rawValue)'" }.joined(separator: ",")

@@ -185,6 +185,18 @@ struct MeasureCommandTests {
         #expect(try Self.browsers(under: site.path).isEmpty)
     }
 
+    @Test("a page that breaks out of frames is named with why it cannot be measured; the others are measured")
+    func frameBustingPage() async throws {
+        let site = try Self.makeSite()
+        try "<!doctype html><script>if (top !== self) top.location = self.location;</script><p>framed</p>"
+            .write(toFile: site("bust.html"), atomically: true, encoding: .utf8)
+        let result = try await Self.measure(site, "--pages", "bust.html", "index.html")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("bust.html: not measured: it took over the window it was shown in (a frame-busting script"), "\(result)")
+        #expect(result.stdout.contains("measured 1 page (0 unchanged, 1 failed)"), "\(result)")
+        #expect(try Self.browsers(under: site.path).isEmpty)
+    }
+
     @Test("without Chromium, one line says how to install it and the exit status is 1")
     func noBrowser() async throws {
         let site = try Self.makeSite()
