@@ -129,21 +129,14 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let root = settings.servedRoot ?? Self.defaultRoot
-        var options = ServerOptions(root: root, host: settings.host ?? ServerOptions.defaultHost,
-                                    port: settings.port ?? ServerOptions.defaultPort,
-                                    idleTimeout: settings.idleTimeout.map { .seconds($0) } ?? ServerOptions.defaultIdleTimeout,
-                                    templatesFolder: settings.templates)
+        var options: ServerOptions
+        do { options = try ServerOptions(settings: settings, root: root) } catch {
+            // A flag's value was checked in `validate`: this one came from the project file.
+            Terminal.error("serve.cache-control in the project file: \(error)")
+            throw ExitCode(ExitStatus.usage)
+        }
         options.privateFolders = settings.privateFolders(source: source)
         options.inspector = inspector || source != nil
-        // [rewrite] in the project file: pages are served as 'dppx rewrite' writes them.
-        if settings.rewritePages != nil { options.rewrite = settings.rewriteOptions }
-        if let cacheControl = settings.cacheControl {
-            do { options.cachePolicy = try CachePolicy(parsing: cacheControl) } catch {
-                // A flag's value was checked in `validate`: this one came from the project file.
-                Terminal.error("serve.cache-control in the project file: \(error)")
-                throw ExitCode(ExitStatus.usage)
-            }
-        }
         if let source {
             // The build writes where 'dppx build' would ([build] out), which may be a folder
             // inside ROOT: its manifest is found there.
