@@ -192,5 +192,5 @@ struct RewriteCommand: AsyncParsableCommand {
 
 extension ProjectSettings {
     /// The site's root for `dppx rewrite`: `[rewrite] root`, else `[serve] root`, else this folder.
-    var rewriteSiteRoot: String { rewriteRoot ?? serveRoot ?? "." }
+    var rewriteSiteRoot: String { self.rewriteRoot ?? self.serveRoot ?? "." }
 }

@@ -157,14 +157,14 @@ extension ProjectSettings {
     /// The folder `dppx serve` publishes when given none: `[serve] root` (or ROOT, which the
     /// command line sets there), else the site `[rewrite]` works on, else where the build writes;
     /// nil when none is named.
-    var servedRoot: String? { serveRoot ?? rewriteRoot ?? output }
+    var servedRoot: String? { self.serveRoot ?? self.rewriteRoot ?? self.output }
 
     /// The folders `dppx serve` must not publish: the masters (`--watch SRC`, else `[build]
     /// source`), unless the build writes into them (an in-place site, or OUT inside SRC, where
     /// the masters' folder holds what is published).
     func privateFolders(source: String?) -> [String] {
         guard let source = source ?? self.source else { return [] }
-        if let output, PathContainment.isInside(output, root: source) { return [] }
+        if let output = self.output, PathContainment.isInside(output, root: source) { return [] }
         return [source]
     }
 }

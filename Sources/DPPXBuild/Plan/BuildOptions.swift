@@ -76,35 +76,6 @@ extension BuildOptions {
     }
 }
 
-extension EncodeSettings {
-    /// The encoder settings `settings` give, the defaults for the rest.
-    public init(settings: ProjectSettings) {
-        self.init()
-        if let value = settings.jpegQuality { jpegQuality = value }
-        if let value = settings.webpQuality { webpQuality = value }
-        if let value = settings.avifQuality { avifQuality = value }
-        if let value = settings.webpEffort { webpEffort = value }
-        if let value = settings.avifEffort { avifEffort = value }
-        if let value = settings.jxlQuality { jxlQuality = value }
-        if let value = settings.pngCompression { pngCompression = value }
-        if SettingRegistry.compareFixed.resolved(in: settings) { compareFixed = true }
-        qualityTargets = QualityTargets(standard: settings.qualityTarget, hiDPI: settings.qualityTargetHiDPI, base: QualityTargets())
-    }
-
-    /// These settings with the qualities and efforts `rule` sets for its masters.
-    public func applying(_ rule: ImageRule) -> EncodeSettings {
-        var result = self
-        if let value = rule.jpegQuality { result.jpegQuality = value }
-        if let value = rule.webpQuality { result.webpQuality = value }
-        if let value = rule.avifQuality { result.avifQuality = value }
-        if let value = rule.jxlQuality { result.jxlQuality = value }
-        if let value = rule.webpEffort { result.webpEffort = value }
-        if let value = rule.avifEffort { result.avifEffort = value }
-        result.qualityTargets = QualityTargets(standard: rule.qualityTarget, hiDPI: rule.qualityTargetHiDPI, base: qualityTargets)
-        return result
-    }
-}
-
 extension BuildOptions {
     /// The masters this build takes: the source folder's, less those a rule excludes (their
     /// outputs, if any, are removed as if the master were deleted); and the files that are not
