@@ -65,7 +65,7 @@ public struct Setting<Value: Hashable & Sendable>: Sendable {
     var erased: AnySetting {
         let read = value.read
         return AnySetting(
-            key: key, table: table, inRules: rule != nil, buildName: rule?.buildName,
+            key: key, table: table, flag: flag, inRules: rule != nil, buildName: rule?.buildName,
             read: { entry, settings throws(ProjectFileError) in settings[self] = try read(entry) },
             readRule: { entry, rule throws(ProjectFileError) in rule[self] = try read(entry) },
             problem: { settings in settings[self].flatMap(problem(with:)) },
@@ -85,6 +85,8 @@ public struct Setting<Value: Hashable & Sendable>: Sendable {
 struct AnySetting: Sendable {
     let key: String
     let table: ProjectTable
+    /// The command-line flag, without dashes; nil when only the file says it.
+    let flag: String?
     /// Whether `[[rule]]` may say it too.
     let inRules: Bool
     /// Its name in a rule's encoding when it changes what a build writes (`RuleUse.build`).
