@@ -24,11 +24,11 @@ extension RuleUse where Value: Codable {
 }
 
 /// A key of a rule's encoding, named at run time by `RuleUse.build`.
-public struct SettingCodingKey: CodingKey, Sendable {
-    public let stringValue: String
-    public var intValue: Int? { nil }
+struct SettingCodingKey: CodingKey, Sendable {
+    let stringValue: String
+    var intValue: Int? { nil }
 
-    public init(_ name: String) { stringValue = name }
-    public init?(stringValue: String) { self.stringValue = stringValue }
-    public init?(intValue: Int) { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

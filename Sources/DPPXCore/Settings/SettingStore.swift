@@ -1,6 +1,6 @@
 /// The values said of settings, by setting: what `ProjectSettings` and `ImageRule` keep, so
 /// neither has a field per setting. Not saying a setting and saying nil are one thing.
-public struct SettingStore: Hashable, Sendable {
+struct SettingStore: Hashable, Sendable {
     private var values: [String: Said] = [:]
 
     /// A value of any setting's type, compared and hashed as itself.
@@ -11,19 +11,16 @@ public struct SettingStore: Hashable, Sendable {
         func hash(into hasher: inout Hasher) { AnyHashable(value).hash(into: &hasher) }
     }
 
-    public init() {}
+    init() {}
 
     /// The value said of `setting`, nil when none is.
-    public subscript<Value>(setting: Setting<Value>) -> Value? {
+    subscript<Value>(setting: Setting<Value>) -> Value? {
         get { values[setting.qualifiedKey].map { $0.value as! Value } }
         set { values[setting.qualifiedKey] = newValue.map { Said(value: $0) } }
     }
 
-    /// Whether nothing is said.
-    public var isEmpty: Bool { values.isEmpty }
-
     /// These values with every one `other` says taken from `other`.
-    public func overlaid(by other: SettingStore) -> SettingStore {
+    func overlaid(by other: SettingStore) -> SettingStore {
         SettingStore(values: values.merging(other.values) { _, theirs in theirs })
     }
 
