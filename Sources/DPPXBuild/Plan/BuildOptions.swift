@@ -67,12 +67,9 @@ extension BuildOptions {
     /// for what they do not say.
     public init(settings: ProjectSettings, sourceRoot: String, outputRoot: String) {
         self.init(sourceRoot: sourceRoot, outputRoot: outputRoot, plan: settings.planSettings,
-                  maxPixels: settings.maxPixels ?? Self.defaultMaxPixels,
-                  maxFrames: settings.maxFrames ?? DecodeLimits.defaultMaxFrames,
-                  maxScans: settings.maxScans ?? DecodeLimits.defaultMaxScans,
                   jobs: settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                   encode: EncodeSettings(settings: settings))
-        limits.failOn = SettingRegistry.failOn.resolved(in: settings)
+        limits = DecodeLimits(settings: settings)
     }
 }
 

@@ -1,11 +1,35 @@
+import DPPXBuild
 @testable import DPPXCore
 import DPPXImaging
 import Testing
 
-/// `EncodeSettings(settings:)` and `applying(_:)`: every encoder setting of the project file,
-/// the flags and a rule reaches its field through `EncodeSettings.settingFields`.
-@Suite("Encoder settings from the project's settings")
-struct EncodeSettingsFromSettingsTests {
+/// `BuildOptions(settings:)`, `EncodeSettings(settings:)` and `applying(_:)`: every build setting
+/// of the project file, the flags and a rule reaches its field (`EncodeSettings.settingFields`,
+/// `DecodeLimits.settingFields`).
+@Suite("Build options from the project's settings")
+struct BuildOptionsFromSettingsTests {
+    @Test("the limits and jobs of [build] reach the build's options; nothing said keeps the registry's defaults")
+    func limitsAndJobs() throws {
+        let plain = BuildOptions(settings: ProjectSettings(), sourceRoot: "src", outputRoot: "out")
+        #expect(plain.limits == DecodeLimits() && plain.limits.failOn == SettingRegistry.failOn.fallback)
+        #expect(plain.encode == EncodeSettings() && plain.sourceRoot == "src" && plain.outputRoot == "out")
+        let settings = try ProjectFile.settings(parsing: """
+            [build]
+            max-pixels = 1000
+            max-frames = 3
+            max-scans = 4
+            fail-on = "warning"
+            jobs = 2
+            webp-effort = 6
+            densities = [1, 2]
+            """)
+        let options = BuildOptions(settings: settings, sourceRoot: "src", outputRoot: "out")
+        var limits = DecodeLimits(maxPixels: 1000, maxFrames: 3, maxScans: 4)
+        limits.failOn = .warning
+        #expect(options.limits == limits && options.jobs == 2)
+        #expect(options.encode.webpEffort == 6 && options.densities == [Density(1), Density(2)])
+    }
+
     @Test("every encoder key of [build] reaches its field; nothing said keeps the registry's defaults")
     func fromTable() throws {
         #expect(EncodeSettings(settings: ProjectSettings()) == EncodeSettings())
