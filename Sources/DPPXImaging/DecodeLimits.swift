@@ -34,3 +34,19 @@ public struct DecodeLimits: Sendable, Hashable {
         self.maxScans = maxScans
     }
 }
+
+extension DecodeLimits {
+    /// The fields the settings fill (`SettingRegistry`): a new limit is its registry line, its
+    /// field and its line here.
+    public static let settingFields: [SettingField<DecodeLimits>] = [
+        SettingField(SettingRegistry.maxPixels, \.maxPixels),
+        SettingField(SettingRegistry.maxFrames, \.maxFrames),
+        SettingField(SettingRegistry.maxScans, \.maxScans),
+        SettingField(SettingRegistry.failOn, \.failOn),
+    ]
+
+    /// The limits `settings` give, the defaults for the rest.
+    public init(settings: ProjectSettings) {
+        self = Self.settingFields.filling(DecodeLimits(), from: settings)
+    }
+}

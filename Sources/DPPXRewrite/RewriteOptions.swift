@@ -35,3 +35,13 @@ public struct RewriteOptions: Hashable, Sendable {
         self.layout = layout
     }
 }
+
+extension RewriteOptions {
+    /// How `settings` (`[rewrite]`, its flags) say pages are rewritten, with the defaults for
+    /// what they do not say: as `dppx rewrite`, `dppx build` and `dppx serve` all rewrite them.
+    public init(settings: ProjectSettings) {
+        self.init(baseURL: settings.rewriteBaseURL, sizes: settings.rewriteSizes, rules: settings.rules,
+                  dimensions: SettingRegistry.rewriteDimensions.resolved(in: settings),
+                  picture: SettingRegistry.rewritePicture.resolved(in: settings), placeholder: settings.rewritePlaceholder)
+    }
+}

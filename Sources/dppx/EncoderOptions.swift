@@ -20,7 +20,7 @@ struct EncoderOptions: ParsableArguments {
     @Option(name: SettingRegistry.jobs.name(short: "j"), help: SettingRegistry.jobs.argumentHelp)
     var jobs: Int?
 
-    @Option(name: SettingRegistry.quality.name(), help: SettingRegistry.quality.argumentHelp)
+    @Option(name: SettingRegistry.jpegQuality.name(), help: SettingRegistry.jpegQuality.argumentHelp)
     var quality: EncoderQuality?
 
     @Option(name: SettingRegistry.webpQuality.name(), help: SettingRegistry.webpQuality.argumentHelp)

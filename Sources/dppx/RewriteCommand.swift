@@ -103,7 +103,7 @@ struct RewriteCommand: AsyncParsableCommand {
             Terminal.warning("no page matches [rewrite] pages (\((settings.rewritePages ?? []).joined(separator: ", "))); nothing to rewrite")
             return
         }
-        let rewrite = SiteRewrite(root: settings.rewriteSiteRoot, pages: files, output: out, options: settings.rewriteOptions)
+        let rewrite = SiteRewrite(root: settings.rewriteSiteRoot, pages: files, output: out, options: RewriteOptions(settings: settings))
         let outcome: SiteRewrite.Outcome
         if SettingRegistry.rewriteMeasure.resolved(in: settings) {
             var measured = MeasuredRewrite(rewrite: rewrite, browser: settings.rewriteBrowser)
@@ -192,11 +192,5 @@ struct RewriteCommand: AsyncParsableCommand {
 
 extension ProjectSettings {
     /// The site's root for `dppx rewrite`: `[rewrite] root`, else `[serve] root`, else this folder.
-    var rewriteSiteRoot: String { rewriteRoot ?? serveRoot ?? "." }
-
-    /// How `dppx rewrite`, `dppx build` and `dppx serve` rewrite pages.
-    var rewriteOptions: RewriteOptions {
-        RewriteOptions(baseURL: rewriteBaseURL, sizes: rewriteSizes, rules: rules, dimensions: SettingRegistry.rewriteDimensions.resolved(in: self),
-                       picture: SettingRegistry.rewritePicture.resolved(in: self), placeholder: rewritePlaceholder)
-    }
+    var rewriteSiteRoot: String { self.rewriteRoot ?? self.serveRoot ?? "." }
 }

@@ -129,21 +129,14 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let root = settings.servedRoot ?? Self.defaultRoot
-        var options = ServerOptions(root: root, host: settings.host ?? ServerOptions.defaultHost,
-                                    port: settings.port ?? ServerOptions.defaultPort,
-                                    idleTimeout: settings.idleTimeout.map { .seconds($0) } ?? ServerOptions.defaultIdleTimeout,
-                                    templatesFolder: settings.templates)
+        var options: ServerOptions
+        do { options = try ServerOptions(settings: settings, root: root) } catch {
+            // A flag's value was checked in `validate`: this one came from the project file.
+            Terminal.error("serve.cache-control in the project file: \(error)")
+            throw ExitCode(ExitStatus.usage)
+        }
         options.privateFolders = settings.privateFolders(source: source)
         options.inspector = inspector || source != nil
-        // [rewrite] in the project file: pages are served as 'dppx rewrite' writes them.
-        if settings.rewritePages != nil { options.rewrite = settings.rewriteOptions }
-        if let cacheControl = settings.cacheControl {
-            do { options.cachePolicy = try CachePolicy(parsing: cacheControl) } catch {
-                // A flag's value was checked in `validate`: this one came from the project file.
-                Terminal.error("serve.cache-control in the project file: \(error)")
-                throw ExitCode(ExitStatus.usage)
-            }
-        }
         if let source {
             // The build writes where 'dppx build' would ([build] out), which may be a folder
             // inside ROOT: its manifest is found there.
@@ -164,14 +157,14 @@ extension ProjectSettings {
     /// The folder `dppx serve` publishes when given none: `[serve] root` (or ROOT, which the
     /// command line sets there), else the site `[rewrite]` works on, else where the build writes;
     /// nil when none is named.
-    var servedRoot: String? { serveRoot ?? rewriteRoot ?? output }
+    var servedRoot: String? { self.serveRoot ?? self.rewriteRoot ?? self.output }
 
     /// The folders `dppx serve` must not publish: the masters (`--watch SRC`, else `[build]
     /// source`), unless the build writes into them (an in-place site, or OUT inside SRC, where
     /// the masters' folder holds what is published).
     func privateFolders(source: String?) -> [String] {
         guard let source = source ?? self.source else { return [] }
-        if let output, PathContainment.isInside(output, root: source) { return [] }
+        if let output = self.output, PathContainment.isInside(output, root: source) { return [] }
         return [source]
     }
 }

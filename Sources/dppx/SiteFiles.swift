@@ -1,5 +1,6 @@
 import DPPXBuild
 import DPPXCore
+import DPPXRewrite
 
 /// What a whole build writes besides the images, as the settings ask: the stylesheet (`--css`,
 /// `[css] file`) and the `[rewrite]` pages. `dppx build` writes them after its images (in its
@@ -17,7 +18,7 @@ struct SiteFiles: Sendable {
 
     init(settings: ProjectSettings) {
         stylesheet = StylesheetTarget(settings: settings)
-        let site = (root: settings.rewriteSiteRoot, options: settings.rewriteOptions)
+        let site = (root: settings.rewriteSiteRoot, options: RewriteOptions(settings: settings))
         pages = settings.rewritePages.map { patterns -> @Sendable () -> SiteRewrite in
             { SiteRewrite(root: site.root, pages: SiteRewrite.files(matching: patterns), options: site.options) }
         }

@@ -6,15 +6,33 @@ import Testing
 /// bounds all follow from the declarations.
 @Suite("The settings registry")
 struct SettingRegistryTests {
-    @Test("every field of ProjectSettings is one declared setting, and every key is unique in its table")
+    @Test("every key is unique in its table, and every key a rule may hold is named in the build's fingerprint or left out of it on purpose")
     func complete() {
-        let fields = Mirror(reflecting: ProjectSettings()).children.compactMap(\.label).filter { $0 != "rules" }
-        let declared = SettingRegistry.all.filter { $0.table != .rule }
-        #expect(declared.count == fields.count, "\(fields.count) fields, \(declared.count) settings")
         for table in ProjectTable.allCases {
             let keys = SettingRegistry.keys(of: table)
             #expect(Set(keys).count == keys.count, "a key twice in [\(table)]: \(keys)")
         }
+        let names = SettingRegistry.all.compactMap(\.buildName)
+        #expect(Set(names).count == names.count, "two settings under one name in a rule's encoding: \(names)")
+        #expect(!names.contains("match"))
+    }
+
+    @Test("a setting is a property of ProjectSettings and of ImageRule by its name in the registry, kept by its setting")
+    func properties() {
+        var settings = ProjectSettings()
+        settings.webpEffort = 6
+        #expect(settings[SettingRegistry.webpEffort] == 6 && settings.webpEffort == 6)
+        settings[SettingRegistry.port] = 3000
+        #expect(settings.port == 3000 && settings != ProjectSettings())
+        settings.webpEffort = nil
+        settings.port = nil
+        #expect(settings == ProjectSettings(), "saying nil is not saying")
+        var rule = ImageRule(match: [PathGlob("**")], density: Density(1))
+        rule.webpEffort = 5
+        #expect(rule[SettingRegistry.Rule.density] == Density(1) && rule[SettingRegistry.webpEffort] == 5 && rule.cover == nil)
+        // Same-named keys of two tables are two settings.
+        settings.sizes = "50vw"
+        #expect(settings.rewriteSizes == nil)
     }
 
     @Test("every declared setting is read from its table and overlaid by flags")
@@ -91,11 +109,11 @@ struct SettingRegistryTests {
 
     @Test("defaults and bounds come from the declarations")
     func defaultsAndBounds() {
-        #expect(SettingRegistry.quality.help.contains("(default: \(SettingRegistry.quality.fallback))"))
+        #expect(SettingRegistry.jpegQuality.help.contains("(default: \(SettingRegistry.jpegQuality.fallback))"))
         #expect(SettingRegistry.densities.help.contains("(default: 1,1.5,2)"))
         #expect(SettingRegistry.qualityTargetHiDPI.help.contains("(default: 65, or 15 below --quality-target)"))
-        #expect(SettingRegistry.quality.problem(with: .fixed(101))?.message(flags: true) == "--quality must be between 1 and 100, or auto, e.g. --quality 80; got 101")
-        #expect(SettingRegistry.quality.problem(with: .auto) == nil)
+        #expect(SettingRegistry.jpegQuality.problem(with: .fixed(101))?.message(flags: true) == "--quality must be between 1 and 100, or auto, e.g. --quality 80; got 101")
+        #expect(SettingRegistry.jpegQuality.problem(with: .auto) == nil)
         #expect(SettingRegistry.port.problem(with: 70000)?.message(flags: false) == "serve.port must be between 0 and 65535, e.g. port = 8080; got 70000")
         var settings = ProjectSettings()
         #expect(SettingRegistry.box.resolved(in: settings) == true)

@@ -165,7 +165,7 @@ struct BuildCommandTests {
         #expect(jobsHelp.components(separatedBy: "default").count == 2, "--jobs states its default once: \(jobsHelp)")
         // Each default is the one the build uses, declared once with the setting.
         let flat = build.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for setting in [SettingRegistry.quality, SettingRegistry.webpQuality, SettingRegistry.avifQuality] {
+        for setting in [SettingRegistry.jpegQuality, SettingRegistry.webpQuality, SettingRegistry.avifQuality] {
             #expect(flat.contains("(default: \(setting.fallback))"), "--\(setting.key) states its default")
         }
         #expect(flat.contains("--png-compression <N> PNG compression level, 0 (fast) to 9 (small) (default: 6)."))

@@ -67,41 +67,9 @@ extension BuildOptions {
     /// for what they do not say.
     public init(settings: ProjectSettings, sourceRoot: String, outputRoot: String) {
         self.init(sourceRoot: sourceRoot, outputRoot: outputRoot, plan: settings.planSettings,
-                  maxPixels: settings.maxPixels ?? Self.defaultMaxPixels,
-                  maxFrames: settings.maxFrames ?? DecodeLimits.defaultMaxFrames,
-                  maxScans: settings.maxScans ?? DecodeLimits.defaultMaxScans,
                   jobs: settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                   encode: EncodeSettings(settings: settings))
-        limits.failOn = SettingRegistry.failOn.resolved(in: settings)
-    }
-}
-
-extension EncodeSettings {
-    /// The encoder settings `settings` give, the defaults for the rest.
-    public init(settings: ProjectSettings) {
-        self.init()
-        if let value = settings.jpegQuality { jpegQuality = value }
-        if let value = settings.webpQuality { webpQuality = value }
-        if let value = settings.avifQuality { avifQuality = value }
-        if let value = settings.webpEffort { webpEffort = value }
-        if let value = settings.avifEffort { avifEffort = value }
-        if let value = settings.jxlQuality { jxlQuality = value }
-        if let value = settings.pngCompression { pngCompression = value }
-        if SettingRegistry.compareFixed.resolved(in: settings) { compareFixed = true }
-        qualityTargets = QualityTargets(standard: settings.qualityTarget, hiDPI: settings.qualityTargetHiDPI, base: QualityTargets())
-    }
-
-    /// These settings with the qualities and efforts `rule` sets for its masters.
-    public func applying(_ rule: ImageRule) -> EncodeSettings {
-        var result = self
-        if let value = rule.jpegQuality { result.jpegQuality = value }
-        if let value = rule.webpQuality { result.webpQuality = value }
-        if let value = rule.avifQuality { result.avifQuality = value }
-        if let value = rule.jxlQuality { result.jxlQuality = value }
-        if let value = rule.webpEffort { result.webpEffort = value }
-        if let value = rule.avifEffort { result.avifEffort = value }
-        result.qualityTargets = QualityTargets(standard: rule.qualityTarget, hiDPI: rule.qualityTargetHiDPI, base: qualityTargets)
-        return result
+        limits = DecodeLimits(settings: settings)
     }
 }
 

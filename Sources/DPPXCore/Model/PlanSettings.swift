@@ -47,9 +47,7 @@ public struct PlanSettings: Hashable, Codable, Sendable {
     /// that sets it.
     public func rule(for path: String) -> ImageRule {
         var merged = ImageRule(match: [])
-        for rule in rules where rule.matches(path) {
-            for setting in SettingRegistry.all { setting.mergeRule(rule, &merged) }
-        }
+        for rule in rules where rule.matches(path) { merged.take(rule) }
         return merged
     }
 

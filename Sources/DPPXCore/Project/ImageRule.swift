@@ -2,45 +2,20 @@
 /// apply in file order and the last rule that matches a master and sets a field wins for that
 /// field, so a general rule first and exceptions after read naturally.
 ///
-/// Which keys a rule may hold is declared in `SettingRegistry` (a setting with a rule field).
+/// Which keys a rule may hold is declared in `SettingRegistry` (a setting with a `rule:`), and
+/// they are its properties: `rule.webpEffort` is `SettingRegistry.webpEffort` as this rule says
+/// it, `rule.density` the rule-only `SettingRegistry.Rule.density`. Those declared `.build`
+/// are its encoding, which is part of the build's settings fingerprint; the others (`sizes`,
+/// `css`, `cover`) change only the stylesheet or the markup and are left out of it.
 ///
 /// The fields are the image's intent: a `density` or a display `width` given here is intent
 /// the server may act on (see `SizeIntent`).
+@dynamicMemberLookup
 public struct ImageRule: Hashable, Sendable, Codable {
     /// Masters matched (any of them).
     public var match: [PathGlob]
-    /// The master's own density (`density = 1` for photos exported at the size they are shown).
-    public var density: Density?
-    /// The width the image is shown at, in CSS px: the master's density follows from it.
-    public var width: Int?
-    /// Makes these masters fluid: written at these widths (or the automatic ladder) for a
-    /// page that sizes them, instead of at densities of one CSS size.
-    public var widths: WidthRequest?
-    /// The `sizes` attribute `dppx html` writes for these fluid masters (`(min-width: 768px) 50vw, 100vw`).
-    /// Not part of what a build writes, so it is left out of the build's settings fingerprint.
-    public var sizes: String? = nil
-    /// Extra encodings for these masters, replacing the build's.
-    public var formats: [ImageFormat]?
-    public var jpegQuality: EncoderQuality?
-    public var webpQuality: EncoderQuality?
-    public var avifQuality: EncoderQuality?
-    /// The scores `auto` qualities aim at for these masters (at 1x and from 2x, interpolated between).
-    public var qualityTarget: Double? = nil
-    public var qualityTargetHiDPI: Double? = nil
-    /// JPEG XL quality for these masters' variants encoded from pixels (`jxl-quality`).
-    public var jxlQuality: EncoderQuality? = nil
-    /// Encoder efforts for these masters (`webp-effort`, `avif-effort`): more time for fewer
-    /// bytes where it pays, such as a site's few large hero images.
-    public var webpEffort: Int? = nil
-    public var avifEffort: Int? = nil
-    /// Leave these masters out of the build, the stylesheet and the markup.
-    public var exclude: Bool?
-    /// Whether these masters get stylesheet rules (`css = false` for images only ever shown
-    /// with `<img>`). Stylesheet only: left out of the build's settings fingerprint.
-    public var css: Bool? = nil
-    /// The box these fluid backgrounds cover (`cover = "100vw 100vh"`). Stylesheet only: left
-    /// out of the build's settings fingerprint.
-    public var cover: CoverBox? = nil
+    /// What the rule says, by setting.
+    private var said = SettingStore()
 
     public init(match: [PathGlob], density: Density? = nil, width: Int? = nil, widths: WidthRequest? = nil, sizes: String? = nil, formats: [ImageFormat]? = nil,
                 jpegQuality: EncoderQuality? = nil, webpQuality: EncoderQuality? = nil, avifQuality: EncoderQuality? = nil, exclude: Bool? = nil) {
@@ -56,11 +31,45 @@ public struct ImageRule: Hashable, Sendable, Codable {
         self.exclude = exclude
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case match, density, width, widths, formats, jpegQuality, webpQuality, avifQuality, qualityTarget, qualityTargetHiDPI, jxlQuality, webpEffort,
-             avifEffort, exclude
+    /// The value this rule says of `setting`, nil when it says none. Only settings rules may
+    /// hold have one.
+    public subscript<Value>(setting: Setting<Value>) -> Value? {
+        get { said[setting] }
+        set {
+            precondition(setting.rule != nil, "\(setting.qualifiedKey) is not declared for rules")
+            said[setting] = newValue
+        }
+    }
+
+    /// `rule.webpEffort`: the value of a setting rules share with a table.
+    public subscript<Value>(dynamicMember name: KeyPath<SettingRegistry.Type, Setting<Value>>) -> Value? {
+        get { self[SettingRegistry.self[keyPath: name]] }
+        set { self[SettingRegistry.self[keyPath: name]] = newValue }
+    }
+
+    /// `rule.density`: the value of a setting only rules have.
+    public subscript<Value>(dynamicMember name: KeyPath<SettingRegistry.Rule.Type, Setting<Value>>) -> Value? {
+        get { self[SettingRegistry.Rule.self[keyPath: name]] }
+        set { self[SettingRegistry.Rule.self[keyPath: name]] = newValue }
     }
 
     /// Whether the rule applies to the master at `path`.
     public func matches(_ path: String) -> Bool { match.contains { $0.matches(path) } }
+
+    /// Takes every value `other` says, over this rule's: the merge of rules that match one master.
+    mutating func take(_ other: ImageRule) {
+        said = said.overlaid(by: other.said)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SettingCodingKey.self)
+        try container.encode(match, forKey: SettingCodingKey("match"))
+        for setting in SettingRegistry.all { try setting.encode(said, &container) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SettingCodingKey.self)
+        match = try container.decode([PathGlob].self, forKey: SettingCodingKey("match"))
+        for setting in SettingRegistry.all { try setting.decode(container, &said) }
+    }
 }

@@ -1,8 +1,9 @@
 /// One setting, declared once (in `SettingRegistry`): its project-file key and table, its flag,
-/// what it takes, its default and its help. The project file's keys, the `[[rule]]` keys, the
-/// range checks of flags, `ProjectSettings.overlaid(by:)` and the flags' help (with the
-/// default in it) all follow from these declarations, so a default or a range is written once.
-public struct Setting<Value: Sendable>: Sendable {
+/// what it takes, its default, its help and whether `[[rule]]` may say it. The project file's
+/// keys, the `[[rule]]` keys, where `ProjectSettings` and `ImageRule` keep its value, the range
+/// checks of flags, `ProjectSettings.overlaid(by:)` and the flags' help (with the default in it)
+/// all follow from these declarations, so a setting is written once.
+public struct Setting<Value: Hashable & Sendable>: Sendable {
     /// The key in its table: `webp-quality`.
     public let key: String
     /// The table the key belongs to; `.rule` for a key only rules have (`density`, `exclude`).
@@ -18,14 +19,11 @@ public struct Setting<Value: Sendable>: Sendable {
     public let help: String
     /// How the flag's value is named in help: `Q`, `N`, `LIST`.
     public let valueName: String
-    /// Where `ProjectSettings` holds it; nil for a key only rules have.
-    let field: (WritableKeyPath<ProjectSettings, Value?> & Sendable)?
-    /// Where an `ImageRule` holds it, when `[[rule]]` may say it too.
-    let ruleField: (WritableKeyPath<ImageRule, Value?> & Sendable)?
+    /// How a `[[rule]]` holds it; nil when rules may not say it.
+    public let rule: RuleUse<Value>?
 
     init(_ key: String, in table: ProjectTable, flag: String? = nil, _ value: SettingValue<Value>, default defaultValue: Value? = nil,
-         help: String = "", valueName: String = "VALUE",
-         field: (WritableKeyPath<ProjectSettings, Value?> & Sendable)?, rule ruleField: (WritableKeyPath<ImageRule, Value?> & Sendable)? = nil) {
+         help: String = "", valueName: String = "VALUE", rule: RuleUse<Value>? = nil) {
         self.key = key
         self.table = table
         self.flag = flag
@@ -33,16 +31,16 @@ public struct Setting<Value: Sendable>: Sendable {
         self.defaultValue = defaultValue
         self.help = help
         self.valueName = valueName
-        self.field = field
-        self.ruleField = ruleField
+        self.rule = rule
     }
 
-    /// `table.key`, as errors name it: `build.quality`.
+    /// `table.key`, as errors name it: `build.quality`. Also what `ProjectSettings` and
+    /// `ImageRule` keep its value under (unique: a table's keys are).
     public var qualifiedKey: String { "\(table.rawValue).\(key)" }
 
     /// The value `settings` give, else the default.
     public func value(in settings: ProjectSettings) -> Value? {
-        field.flatMap { settings[keyPath: $0] } ?? defaultValue
+        settings[self] ?? defaultValue
     }
 
     /// The value `settings` give, else the default, for a setting declared with one.
@@ -65,47 +63,42 @@ public struct Setting<Value: Sendable>: Sendable {
 
     /// The type-erased form the registry lists.
     var erased: AnySetting {
-        let field = field, ruleField = ruleField, read = value.read
+        let read = value.read
         return AnySetting(
-            key: key, table: table, inRules: ruleField != nil,
-            read: { entry, settings throws(ProjectFileError) in
-                guard let field else { return }
-                settings[keyPath: field] = try read(entry)
+            key: key, table: table, flag: flag, inRules: rule != nil, buildName: rule?.buildName,
+            read: { entry, settings throws(ProjectFileError) in settings[self] = try read(entry) },
+            readRule: { entry, rule throws(ProjectFileError) in rule[self] = try read(entry) },
+            problem: { settings in settings[self].flatMap(problem(with:)) },
+            encode: { values, container in
+                guard let name = rule?.buildName, let encode = rule?.encode, let value = values[self] else { return }
+                try encode(value, name, &container)
             },
-            readRule: { entry, rule throws(ProjectFileError) in
-                guard let ruleField else { return }
-                rule[keyPath: ruleField] = try read(entry)
-            },
-            overlay: { other, settings in
-                guard let field, let value = other[keyPath: field] else { return }
-                settings[keyPath: field] = value
-            },
-            mergeRule: { rule, merged in
-                guard let ruleField, let value = rule[keyPath: ruleField] else { return }
-                merged[keyPath: ruleField] = value
-            },
-            problem: { settings in
-                guard let field, let value = settings[keyPath: field] else { return nil }
-                return problem(with: value)
+            decode: { container, values in
+                guard let name = rule?.buildName, let decode = rule?.decode else { return }
+                values[self] = try decode(name, container)
             })
     }
 }
 
-/// A `Setting` of any type, for going through all of them: reading a table, overlaying
-/// settings, merging rules, checking bounds.
+/// A `Setting` of any type, for going through all of them: reading a table, checking bounds,
+/// encoding a rule.
 struct AnySetting: Sendable {
     let key: String
     let table: ProjectTable
+    /// The command-line flag, without dashes; nil when only the file says it.
+    let flag: String?
     /// Whether `[[rule]]` may say it too.
     let inRules: Bool
-    /// Reads a project-file entry into its `ProjectSettings` field.
+    /// Its name in a rule's encoding when it changes what a build writes (`RuleUse.build`).
+    let buildName: String?
+    /// Reads a project-file entry into its `ProjectSettings` value.
     let read: @Sendable (SettingEntry, inout ProjectSettings) throws(ProjectFileError) -> Void
-    /// Reads a `[[rule]]` entry into its `ImageRule` field.
+    /// Reads a `[[rule]]` entry into its `ImageRule` value.
     let readRule: @Sendable (SettingEntry, inout ImageRule) throws(ProjectFileError) -> Void
-    /// Takes the value of the first settings, when they say one, into the second.
-    let overlay: @Sendable (ProjectSettings, inout ProjectSettings) -> Void
-    /// Takes the value of a rule, when it says one, into the merged rule.
-    let mergeRule: @Sendable (ImageRule, inout ImageRule) -> Void
     /// The value of these settings out of bounds, or nil.
     let problem: @Sendable (ProjectSettings) -> SettingProblem?
+    /// Encodes a rule's value, when it has one and the setting changes what a build writes.
+    let encode: @Sendable (SettingStore, inout KeyedEncodingContainer<SettingCodingKey>) throws -> Void
+    /// Decodes what `encode` wrote.
+    let decode: @Sendable (KeyedDecodingContainer<SettingCodingKey>, inout SettingStore) throws -> Void
 }

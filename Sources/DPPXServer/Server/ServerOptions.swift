@@ -55,3 +55,19 @@ public struct ServerOptions: Sendable {
         self.maximumConnections = maximumConnections
     }
 }
+
+extension ServerOptions {
+    /// The server `settings` describe (`[serve]`, `[rewrite]`, `[build] templates` and their
+    /// flags), serving `root`, with the defaults for what they do not say: `dppx serve` maps its
+    /// settings here as `dppx build` does with `BuildOptions(settings:)`. Pages are rewritten as
+    /// they are served when `[rewrite] pages` is said.
+    ///
+    /// Throws when `cache-control` is not a list of directives (a flag's value is checked
+    /// before, so this one came from the project file).
+    public init(settings: ProjectSettings, root: String) throws(CachePolicyError) {
+        self.init(root: root, host: SettingRegistry.host.resolved(in: settings), port: SettingRegistry.port.resolved(in: settings),
+                  idleTimeout: .seconds(SettingRegistry.idleTimeout.resolved(in: settings)), templatesFolder: settings.templates)
+        if let cacheControl = settings.cacheControl { cachePolicy = try CachePolicy(parsing: cacheControl) }
+        if settings.rewritePages != nil { rewrite = RewriteOptions(settings: settings) }
+    }
+}
