@@ -29,8 +29,9 @@ import NIOPosix
 final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = IOData
+    /// Answers leave as bytes (`HTTP1ResponseHead`), straight to `CloseAfterWritesHandler`.
+    typealias OutboundOut = IOData
 
     /// Bodies are written in pieces of this size, each one's completion counting as progress.
     static let pieceSize = 256 * 1024
@@ -45,16 +46,13 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let accessLog: AccessLog?
     private let timeout: TimeAmount
 
-    /// Where answers enter the pipeline: the HTTP encoder's position, so they pass only the
-    /// handlers before it (`CloseAfterWritesHandler`).
-    private var bytesOutlet: ChannelHandlerContext?
     private var state: ConnectionState
     private var needsFlush = false
     private var timer: Scheduled<Void>?
     private var date: (second: Int, text: String) = (-1, "")
     private var last: (request: HTTPRequestHead, answer: Answer)?
 
-    /// The live-reload events being sent, while `state.work` is `.streaming`.
+    /// The live-reload events being sent, while `state.phase` is `.streaming`.
     private var eventStream: EventStream?
 
     /// The live-reload events being sent on this connection.
@@ -84,7 +82,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        bytesOutlet = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
         state.started(now: context.eventLoop.now)
         if context.channel.isActive { schedule(context, at: context.eventLoop.now + timeout) }
     }
@@ -93,7 +90,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         eventStream?.task.cancel()
         timer?.cancel()
         timer = nil
-        bytesOutlet = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -251,7 +247,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             stream(events, after: answer, for: head, start: start, context: context)
             return
         }
-        let outlet = bytesOutlet ?? context
         let closes = answer.closesConnection || !head.isKeepAlive
         let connection: HTTP1ResponseHead.Connection = closes ? .close : head.version.minor == 0 ? .keepAlive : .unsaid
         let encodedHead = HTTP1ResponseHead.encode(status: answer.status, fieldLines: answer.fieldLines, connection: connection,
@@ -266,8 +261,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if start == nil, !closes, parts.count <= 1 {
             let bytes = first ?? nil
             if parts.isEmpty || (bytes?.readableBytes ?? .max) <= Self.pieceSize {
-                outlet.write(NIOAny(IOData.byteBuffer(encodedHead)), promise: nil)
-                if let bytes { outlet.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil) }
+                context.write(wrapOutboundOut(.byteBuffer(encodedHead)), promise: nil)
+                if let bytes { context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: nil) }
                 return
             }
         }
@@ -310,7 +305,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     handler.state.progressed(now: context.eventLoop.now)
                 }
             }
-            outlet.write(NIOAny(piece), promise: promise)
+            context.write(wrapOutboundOut(piece), promise: promise)
         }
         if !files.isEmpty || state.closing { flushIfNeeded(context) }
         let logLine = start.map { AccessLogLine(method: head.method.rawValue, target: head.uri, status: answer.status.code,
@@ -353,17 +348,16 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// (a graceful shutdown ends it) or the client goes away. Nothing else is taken up meanwhile.
     private func stream(_ events: AsyncStream<String>, after answer: Answer, for head: HTTPRequestHead,
                         start: ContinuousClock.Instant?, context: ChannelHandlerContext) {
-        let outlet = bytesOutlet ?? context
         let chunked = head.version.minor > 0 || head.version.major > 1
         let closes = answer.closesConnection || !head.isKeepAlive || !chunked
         var fieldLines = answer.fieldLines
         if chunked { fieldLines.writeStaticString("Transfer-Encoding: chunked\r\n") }
         let encodedHead = HTTP1ResponseHead.encode(status: answer.status, fieldLines: fieldLines, connection: closes ? .close : .unsaid,
                                                    date: currentDate(), allocator: context.channel.allocator)
-        outlet.write(NIOAny(IOData.byteBuffer(encodedHead)), promise: nil)
+        context.write(wrapOutboundOut(.byteBuffer(encodedHead)), promise: nil)
         var sent = 0
         for case .bytes(let bytes) in answer.body.parts {
-            outlet.write(NIOAny(IOData.byteBuffer(chunked ? Self.chunk(bytes) : bytes)), promise: nil)
+            context.write(wrapOutboundOut(.byteBuffer(chunked ? Self.chunk(bytes) : bytes)), promise: nil)
             sent += bytes.readableBytes
         }
         needsFlush = true
@@ -393,7 +387,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func writeEvent(_ text: String, context: ChannelHandlerContext) {
         guard var stream = eventStream, context.channel.isActive, context.channel.isWritable else { return }
         let bytes = ByteBuffer(string: text)
-        (bytesOutlet ?? context).writeAndFlush(NIOAny(IOData.byteBuffer(stream.chunked ? Self.chunk(bytes) : bytes)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(stream.chunked ? Self.chunk(bytes) : bytes)), promise: nil)
         stream.sentBytes += bytes.readableBytes
         eventStream = stream
         state.progressed(now: context.eventLoop.now)
@@ -406,7 +400,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let next = state.streamEnded(now: context.eventLoop.now)
         let active = context.channel.isActive
         if active, stream.chunked {
-            (bytesOutlet ?? context).write(NIOAny(IOData.byteBuffer(ByteBuffer(string: "0\r\n\r\n"))), promise: nil)
+            context.write(wrapOutboundOut(.byteBuffer(ByteBuffer(string: "0\r\n\r\n"))), promise: nil)
             needsFlush = true
         }
         if let logLine = stream.logLine { log(logLine, bytes: stream.sentBytes, aborted: !active) }
