@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 /// The one place that decides what every request is answered with: a complete `Answer`, which
-/// `ConnectionHandler` writes. It decides without waiting. The server's own pages (`/_dppx/`)
+/// `AnswerWriter` writes. It decides without waiting. The server's own pages (`/_dppx/`)
 /// are `ServerPages`'s to answer.
 ///
 /// For a GET or HEAD, in one pass:
@@ -120,6 +120,13 @@ struct StaticResponder: Sendable {
         return plainFile(entry, at: relative, request: request, decidedWith: decidedWith)
     }
 
+    /// Whether an answer decided from `source` is still the answer to the same request: the
+    /// manifest is the same load and the file the same version (one `stat`), as nothing else
+    /// went into it (`Answer.decidedFrom`).
+    func stillHolds(_ source: Answer.Source) -> Bool {
+        manifests.index().isSameLoad(as: source.manifest) && files.entry(source.path) == source.file
+    }
+
     /// Where a folder's path without its slash redirects: the path with one leading `/` (and a
     /// `\\` encoded), so `//icons` gives `/icons/`, never `//icons/`, which a browser reads as
     /// another host.
@@ -132,7 +139,7 @@ struct StaticResponder: Sendable {
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: nil)) {
             FileResponse.headers(file: file, path: path, length: file.size, cachePolicy: cachePolicy)
         }
-        let slice = FileSlice(path: files.absolutePath(path), file: file)
+        let slice = files.slice(path, file: file)
         let isStylesheet = headers.fields[.contentType]?.hasPrefix("text/css") == true
         if file.size <= files.cachedFileLimit,
            (addsReloadScript && headers.isHTMLPage) || (rewrite != nil && (headers.isHTMLPage || isStylesheet)) {
@@ -208,7 +215,7 @@ struct StaticResponder: Sendable {
         let fields = FileResponse.headers(file: file, path: relative, length: file.size, cachePolicy: cachePolicy.privateVariant) { fields in
             if !choice.vary.isEmpty { fields[.vary] = choice.vary.joined(separator: ", ") }
         }
-        let body = AnswerBody([.file(FileSlice(path: files.absolutePath(relative), file: file))])
+        let body = AnswerBody([.file(files.slice(relative, file: file))])
         return .answer(FileResponse(file: file, cached: ResponseHeaderCache.Headers(fields)).answer(to: request, body: body))
     }
 
@@ -232,17 +239,16 @@ struct StaticResponder: Sendable {
         }
         guard case .variant(var choice) = negotiation, let file = entry else { return nil }
         let path = Substring(choice.variant.path)
-        let absolutePath = files.absolutePath(path)
-        let whole = FileSlice(path: absolutePath, file: file)
+        let whole = files.slice(path, file: file)
         var body = AnswerBody([.file(whole)])
         // A file that cannot carry EXIF density (not the JPEG or PNG the manifest says) gets
         // the header instead.
         if case .exif(let exif) = choice.signal {
             let format = choice.variant.format
-            switch densityPrefixes.prefix(writing: exif, into: format, file: whole, files: files) {
+            switch densityPrefixes.prefix(writing: exif, into: format, file: whole) {
             case .success(let prefix)?:
                 body = AnswerBody([.bytes(prefix.bytes),
-                                   .file(FileSlice(path: absolutePath, file: file, range: prefix.resumeOffset..<file.size))])
+                                   .file(whole.part(prefix.resumeOffset..<file.size))])
             case .failure?:
                 choice = choice.sayingDensityInHeader()
             case nil:

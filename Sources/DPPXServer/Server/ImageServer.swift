@@ -13,7 +13,7 @@ import ServiceLifecycle
 /// One path answers every request: `StaticResponder` decides the complete answer (files,
 /// variants, HTML pages with `Accept-CH` and in dev mode the reload script, error pages,
 /// redirects, and through `ServerPages` the server's own pages under `/_dppx/`: DPR script,
-/// inspector, live reload) and `ConnectionHandler` writes it, right where NIO parsed the request
+/// inspector, live reload) and `AnswerWriter` writes it, right where NIO parsed the request
 /// (`ServerChannel`): no conversion to Swift HTTP types, no Swift task, no middleware.
 /// `HTTPListener` runs it as a ServiceLifecycle service.
 public struct ImageServer: Sendable {

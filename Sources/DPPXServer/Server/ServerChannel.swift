@@ -4,9 +4,10 @@ import NIOHTTP1
 /// An HTTP/1.1 connection of `dppx serve`. From the socket inwards:
 /// 1. `CloseAfterWritesHandler`: a close waits for the bytes already written;
 /// 2. NIO's HTTP/1 request decoder;
-/// 3. `ConnectionHandler`: every answer decided (`StaticResponder`) and written, the timeouts.
+/// 3. `ConnectionHandler`: every answer decided (`StaticResponder`) and written (`AnswerWriter`),
+///    the timeouts.
 ///
-/// No HTTP encoder: `ConnectionHandler` writes each answer as bytes (`HTTP1ResponseHead`),
+/// No HTTP encoder: each answer is written as bytes (`AnswerWriter`, `HTTP1ResponseHead`),
 /// which pass the decoder (NIO's request decoder observes no writes; its response decoder,
 /// a client's, does) and go straight to the socket. NIO's `HTTPResponseEncoder` here would
 /// take every write for an `HTTPServerResponsePart` and trap on the first bytes.
