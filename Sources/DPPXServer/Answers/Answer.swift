@@ -1,7 +1,7 @@
 import HTTPTypes
 import NIOCore
 
-/// A complete HTTP answer, as `StaticResponder` decides it and `AnswerWriter` writes it: the
+/// A complete HTTP answer, as `Responder` decides it and `AnswerWriter` writes it: the
 /// status, the head's field lines, and the body as parts (bytes made here, or stretches of
 /// files that the writer takes from memory or streams from disk). It is self-contained: each
 /// file part carries what reads it (`FileSlice`), so writing it asks nothing of the responder.
@@ -24,7 +24,7 @@ struct Answer {
     /// The request cannot be read further (it is malformed): the connection closes after this.
     var closesConnection = false
     /// Set when the answer follows from ROOT's manifest and one file alone, so the same request
-    /// again may be given it again while both are unchanged (`ConnectionHandler`).
+    /// again may be given it again while both are unchanged (`LastAnswer`).
     var decidedFrom: Source?
 
     /// What an answer was decided from.

@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// One HTTP/1 connection: reads its requests as NIO parses them, asks `StaticResponder` for
+/// One HTTP/1 connection: reads its requests as NIO parses them, asks `Responder` for
 /// each answer (the server's own pages under `/_dppx/` included) and has it written:
 /// `AnswerWriter` writes an answer's head and body, `LiveReloadStream` the live-reload events
 /// as they come; each answer's access-log line (`PendingLogLine`) is recorded once its body
@@ -19,10 +19,8 @@ import NIOPosix
 /// A parsed request head costs about half a kilobyte however short its line: NIO's default reads
 /// (four of up to 64 KB a wake-up) held some 340 of them, 180 KB, per stalled client.
 ///
-/// **The same request again.** A client that repeats its last request on the connection (a
-/// reload, a poll, a benchmark) gets the last answer once one `stat` shows the file is the same
-/// and the manifest is the same load (`Answer.decidedFrom`): the decision costs more than the
-/// rest of the request. The answer's body is taken from the file cache again, never kept here.
+/// **The same request again.** A client that repeats its last request on the connection gets
+/// the last answer while its file and the manifest are unchanged (`LastAnswer`).
 ///
 /// **Closing.** HTTP/1.0 without keep-alive, `Connection: close`, a malformed request, or a
 /// client that shut its side: the answer says `Connection: close` and the connection closes once
@@ -38,10 +36,10 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// past that the connection is closed.
     static let maximumWaitingParts = 256
     /// Socket reads: from 64 bytes to 2 KB by what the last reads filled, one read per wake-up
-    /// (`ServerChannel`). Request heads are short; a longer one takes two reads.
+    /// (`ConnectionPipeline`). Request heads are short; a longer one takes two reads.
     static let readSizes = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 2048)
 
-    private let responder: StaticResponder
+    private let responder: Responder
     private let accessLog: AccessLog?
     private let timeout: TimeAmount
 
@@ -49,11 +47,11 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var writer = AnswerWriter()
     private var needsFlush = false
     private var timer: Scheduled<Void>?
-    private var last: (request: HTTPRequestHead, answer: Answer)?
+    private var last: LastAnswer?
     /// The live-reload events being sent, while `state.phase` is `.streaming`.
     private var eventStream: LiveReloadStream?
 
-    init(responder: StaticResponder, accessLog: AccessLog?, timeout: TimeAmount) {
+    init(responder: Responder, accessLog: AccessLog?, timeout: TimeAmount) {
         self.responder = responder
         self.accessLog = accessLog
         self.timeout = timeout
@@ -164,7 +162,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
                         context: ChannelHandlerContext) {
         switch responder.decide(request) {
         case .answer(let answer):
-            if answer.decidedFrom != nil { last = (head, answer) }
+            if let kept = LastAnswer(answer, to: head) { last = kept }
             send(answer, for: head, start: start, context: context)
         case .needsRead(let read):
             guard mayLoad else {
@@ -203,16 +201,10 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// The last answer again, for a client that sends the same request again on this connection:
-    /// valid while the manifest is the same load and the file answered with is the same file
-    /// (one `stat`), because nothing else went into it (`Answer.decidedFrom`).
+    /// The last answer again, when `head` repeats its request and it still holds.
     private func reusableAnswer(to head: HTTPRequestHead) -> Answer? {
-        guard let last, head.method == last.request.method, head.uri == last.request.uri,
-              head.version == last.request.version,
-              head.headers.elementsEqual(last.request.headers, by: { $0.name == $1.name && $0.value == $1.value }),
-              let source = last.answer.decidedFrom
-        else { return nil }
-        guard responder.stillHolds(source) else {
+        guard let last, last.isRepeated(by: head) else { return nil }
+        guard responder.stillHolds(last.source) else {
             self.last = nil
             return nil
         }

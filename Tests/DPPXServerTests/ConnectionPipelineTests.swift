@@ -3,18 +3,18 @@ import NIOCore
 import NIOEmbedded
 import Testing
 
-/// A connection's pipeline as `ServerChannel` sets it up, driven without a socket: request bytes
+/// A connection's pipeline as `ConnectionPipeline` sets it up, driven without a socket: request bytes
 /// in, answer bytes out, in order.
 @Suite("a connection's pipeline")
-struct ServerChannelTests {
-    /// A connected channel with `ServerChannel`'s handlers over ROOT of a `ServerFixture`.
+struct ConnectionPipelineTests {
+    /// A connected channel with `ConnectionPipeline`'s handlers over ROOT of a `ServerFixture`.
     static func connected(_ fixture: ServerFixture) throws -> EmbeddedChannel {
         let files = RootedFileSystem(root: fixture.root)
         let manifests = ManifestStore(root: fixture.root, recheckInterval: .seconds(3600))
         let pages = ServerPages(manifests: manifests, files: files, session: nil, templatesFolder: nil, inspector: false)
-        let responder = StaticResponder(files: files, manifests: manifests, pages: pages, cachePolicy: .revalidate)
+        let responder = Responder(files: files, manifests: manifests, pages: pages, cachePolicy: .revalidate)
         let channel = EmbeddedChannel()
-        try ServerChannel(timeout: .seconds(30), responder: responder, accessLog: nil).configure(channel).wait()
+        try ConnectionPipeline(timeout: .seconds(30), responder: responder, accessLog: nil).configure(channel).wait()
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         return channel
     }

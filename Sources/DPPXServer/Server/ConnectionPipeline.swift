@@ -1,21 +1,21 @@
 import NIOCore
 import NIOHTTP1
 
-/// An HTTP/1.1 connection of `dppx serve`. From the socket inwards:
+/// The handlers of each HTTP/1.1 connection `dppx serve` accepts. From the socket inwards:
 /// 1. `CloseAfterWritesHandler`: a close waits for the bytes already written;
 /// 2. NIO's HTTP/1 request decoder;
-/// 3. `ConnectionHandler`: every answer decided (`StaticResponder`) and written (`AnswerWriter`),
+/// 3. `ConnectionHandler`: every answer decided (`Responder`) and written (`AnswerWriter`),
 ///    the timeouts.
 ///
 /// No HTTP encoder: each answer is written as bytes (`AnswerWriter`, `HTTP1ResponseHead`),
 /// which pass the decoder (NIO's request decoder observes no writes; its response decoder,
 /// a client's, does) and go straight to the socket. NIO's `HTTPResponseEncoder` here would
 /// take every write for an `HTTPServerResponsePart` and trap on the first bytes.
-struct ServerChannel: Sendable {
+struct ConnectionPipeline: Sendable {
     /// The connection's timeout (`ConnectionHandler`), and the longest a close waits for unsent bytes.
     let timeout: TimeAmount
     /// Decides every answer, the server's own pages included.
-    let responder: StaticResponder
+    let responder: Responder
     let accessLog: AccessLog?
 
     /// Sets up a newly accepted connection.
