@@ -187,4 +187,54 @@ struct ConnectionStateTests {
         loading.loadStarted()
         #expect(loading.deadline(now: Self.at(100), isWritable: true) == .wait(until: Self.at(130)))
     }
+
+    @Test("the phase says what holds the next request: a file being read, the files an answer is sent from, the event stream")
+    func phases() {
+        var state = fresh()
+        #expect(state.phase == .ready)
+        _ = state.partRead(Self.head("/page"), isWritable: true, now: Self.at(0))
+        state.loadStarted()
+        #expect(state.phase == .loading)
+        #expect(state.loadFinished() == true)
+        state.answerStarted(closes: false, now: Self.at(0))
+        state.filesOpened(0)
+        #expect(state.phase == .ready, "an answer from memory holds nothing")
+        state.filesOpened(2)
+        #expect(state.phase == .sending(files: 2))
+        #expect(state.answerSent(files: 0, now: Self.at(1)) == .none, "an earlier answer from memory")
+        #expect(state.phase == .sending(files: 2))
+        #expect(state.answerSent(files: 2, now: Self.at(1)) == .resume)
+        #expect(state.phase == .ready)
+        state.streamStarted(closes: false, now: Self.at(2))
+        #expect(state.phase == .streaming)
+        #expect(state.streamEnded(now: Self.at(3)) == .resume)
+        #expect(state.phase == .ready)
+    }
+
+    @Test("a request NIO cannot parse behind an answer sent from a file is answered 400 after it")
+    func parseErrorWhileSending() {
+        var state = fresh()
+        _ = state.partRead(Self.head("/big"), isWritable: true, now: Self.at(0))
+        state.answerStarted(closes: false, now: Self.at(0))
+        state.filesOpened(1)
+        #expect(state.parseError() == .answerBadRequest)
+        #expect(!state.readingRequest)
+    }
+
+    @Test("how a connection ends: graceful shutdown outranks a shut input, and closing outranks both")
+    func lifecycle() {
+        var state = fresh()
+        state.inputClosed()
+        #expect(state.lifecycle == .inputEnded)
+        state.quiesce()
+        #expect(state.lifecycle == .quiescing)
+        state.inputClosed()
+        #expect(state.lifecycle == .quiescing, "a shut input after shutdown began changes nothing")
+        #expect(state.resume(isWritable: true, now: Self.at(0)) == .close)
+        #expect(state.lifecycle == .closing)
+        state.quiesce()
+        state.inputClosed()
+        #expect(state.closing, "nothing reopens a closing connection")
+        #expect(state.resume(isWritable: true, now: Self.at(0)) == .none, "and it is closed once")
+    }
 }

@@ -35,7 +35,7 @@ struct ServeStaticFileTests {
             let answer = try await connection.request(path)
             #expect(answer.status == 301 && answer.header("Location") == location, "\(path): \(answer.header("Location") ?? "none")")
         }
-        #expect(StaticResponder.folderLocation("/\\evil.com") == "/%5Cevil.com/")
+        #expect(Responder.folderLocation("/\\evil.com") == "/%5Cevil.com/")
         try await running.shutdown()
     }
 

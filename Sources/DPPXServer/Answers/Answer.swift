@@ -1,9 +1,10 @@
 import HTTPTypes
 import NIOCore
 
-/// A complete HTTP answer, as `StaticResponder` decides it and `ConnectionHandler` writes it:
-/// the status, the head's field lines, and the body as parts (bytes made here, or stretches of
-/// files that the writer takes from memory or streams from disk).
+/// A complete HTTP answer, as `Responder` decides it and `AnswerWriter` writes it: the
+/// status, the head's field lines, and the body as parts (bytes made here, or stretches of
+/// files that the writer takes from memory or streams from disk). It is self-contained: each
+/// file part carries what reads it (`FileSlice`), so writing it asks nothing of the responder.
 ///
 /// Every answer is one of these: files and negotiated variants, HTML pages with `Accept-CH` (and
 /// the reload script in dev mode), error pages, redirects, 304, 416, and the server's own pages
@@ -23,7 +24,7 @@ struct Answer {
     /// The request cannot be read further (it is malformed): the connection closes after this.
     var closesConnection = false
     /// Set when the answer follows from ROOT's manifest and one file alone, so the same request
-    /// again may be given it again while both are unchanged (`ConnectionHandler`).
+    /// again may be given it again while both are unchanged (`LastAnswer`).
     var decidedFrom: Source?
 
     /// What an answer was decided from.
@@ -79,6 +80,14 @@ struct AnswerBody {
         case bytes(ByteBuffer)
         case file(FileSlice)
 
+        /// The bytes when they are in memory: a buffer's always, a file's when it is kept there.
+        var bytesInMemory: ByteBuffer? {
+            switch self {
+            case .bytes(let bytes): bytes
+            case .file(let slice): slice.bytesInMemory
+            }
+        }
+
         var count: Int {
             switch self {
             case .bytes(let buffer): buffer.readableBytes
@@ -113,7 +122,7 @@ struct AnswerBody {
                 result.append(.bytes(buffer.getSlice(at: buffer.readerIndex + local.lowerBound, length: local.count) ?? ByteBuffer()))
             case .file(let slice):
                 let start = slice.range.lowerBound + local.lowerBound
-                result.append(.file(FileSlice(path: slice.path, file: slice.file, range: start..<(start + local.count))))
+                result.append(.file(slice.part(start..<(start + local.count))))
             }
         }
         return AnswerBody(result)

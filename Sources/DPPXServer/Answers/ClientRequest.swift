@@ -1,7 +1,7 @@
 import HTTPTypes
 import HummingbirdCore
 
-/// Every request as the responders read it (`StaticResponder`, `ServerPages`): the method, the
+/// Every request as the responders read it (`Responder`, `ServerPages`): the method, the
 /// target, and the few headers an answer depends on, gathered in one pass over the header lines
 /// of NIO's parsed head (no conversion to Swift HTTP types, no lookup per header).
 struct ClientRequest {

@@ -2,7 +2,7 @@ import NIOConcurrencyHelpers
 
 /// Values worked out once per key and shared by every request, bounded so that endless distinct
 /// keys (URLs, file versions) cannot grow the server: past `maxEntries` it is emptied and fills
-/// again with what is asked for. `ResponseHeaderCache` and `DensityInsertionCache` keep theirs
+/// again with what is asked for. `AnswerHeaderCache` and `DensityInsertionCache` keep theirs
 /// in one.
 final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     let maxEntries: Int

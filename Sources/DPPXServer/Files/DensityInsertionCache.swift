@@ -38,10 +38,10 @@ final class DensityInsertionCache: Sendable {
     /// The outcome of writing `exif` into `slice`'s file (whole, in `format`) while it is that
     /// version; nil when its head is neither known nor in memory: `read` it, then ask again.
     /// Never reads a file.
-    func prefix(writing exif: ExifDensity, into format: ImageFormat, file slice: FileSlice, files: RootedFileSystem) -> Outcome? {
+    func prefix(writing exif: ExifDensity, into format: ImageFormat, file slice: FileSlice) -> Outcome? {
         let key = Key(path: slice.path, file: slice.file, format: format, exif: exif)
         if let known = entries[key] { return known }
-        guard let contents = files.bodyInMemory(slice) else { return nil }
+        guard let contents = slice.bytesInMemory else { return nil }
         let head = contents.getBytes(at: contents.readerIndex, length: min(contents.readableBytes, DensityInsertion.headLength)) ?? []
         return remember(Self.outcome(writing: exif, into: format, head: head), for: key)
     }
@@ -51,8 +51,8 @@ final class DensityInsertionCache: Sendable {
     /// on `eventLoop`.
     func read(writing exif: ExifDensity, into format: ImageFormat, file slice: FileSlice, files: RootedFileSystem,
               on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        if files.keepsInMemory(slice) {
-            return files.load(slice, on: eventLoop).map { _ in }
+        if slice.fitsInMemory {
+            return slice.load(on: eventLoop).map { _ in }
         }
         let key = Key(path: slice.path, file: slice.file, format: format, exif: exif)
         return files.head(of: slice, length: DensityInsertion.headLength, on: eventLoop).map { head in

@@ -48,38 +48,10 @@ public struct RootedFileSystem: Sendable {
         root + "/" + relativePath
     }
 
-    /// The bytes of `slice` when its file is in memory, as the same version: no read, no waiting.
-    func bodyInMemory(_ slice: FileSlice) -> ByteBuffer? {
-        guard slice.file.size <= cachedFileLimit, let buffer = cache.contents(of: slice.path, identity: slice.file) else { return nil }
-        guard slice.range != 0..<buffer.readableBytes else { return buffer }
-        return buffer.getSlice(at: buffer.readerIndex + slice.range.lowerBound, length: slice.range.count)
-    }
-
-    /// Whether `slice`'s file is small enough to be kept in memory.
-    func keepsInMemory(_ slice: FileSlice) -> Bool {
-        slice.file.size <= cachedFileLimit
-    }
-
-    /// Reads `slice`'s file into memory on NIO's thread pool; true when it is there now, as the
-    /// same version. Nothing is read for a file above `cachedFileLimit`. Requests that ask for
-    /// the same version while it is being read wait for that one read (`FileCache.sharedLoad`):
-    /// a page that hundreds of clients ask for at once is read, and held, once. Completes on
-    /// `eventLoop`.
-    func load(_ slice: FileSlice, on eventLoop: any EventLoop) -> EventLoopFuture<Bool> {
-        guard keepsInMemory(slice) else { return eventLoop.makeSucceededFuture(false) }
-        if cache.contents(of: slice.path, identity: slice.file) != nil { return eventLoop.makeSucceededFuture(true) }
-        let limit = cachedFileLimit
-        let path = slice.path
-        let cache = self.cache
-        let confirmed = slice.file
-        return cache.sharedLoad(of: path, identity: confirmed, on: eventLoop) {
-            // Only the version found inside ROOT is kept: a path replaced meanwhile (a link
-            // pointed out of ROOT) is read but never stored, as storing it would vouch for it.
-            guard let (read, identity) = try? Self.readWhole(path, limit: limit), let identity, identity == confirmed
-            else { return nil }
-            cache.store(read, for: path, identity: identity)
-            return identity
-        }.map { $0 == confirmed }
+    /// The whole file at `relativePath` (no leading slash), the version `file` names, as an
+    /// answer's body takes it: read from this file system's memory when it is there.
+    func slice(_ relativePath: some StringProtocol, file: FileIdentity) -> FileSlice {
+        FileSlice(path: absolutePath(relativePath), file: file, range: 0..<file.size, memory: cache, cachedFileLimit: cachedFileLimit)
     }
 
     /// The first `length` bytes of `slice`'s file (fewer when it is shorter), read on NIO's
@@ -89,22 +61,11 @@ public struct RootedFileSystem: Sendable {
         let path = slice.path
         let file = slice.file
         return NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) { () -> [UInt8]? in
-            guard let descriptor = openForReading(path) else { return nil }
+            guard let descriptor = Self.openForReading(path) else { return nil }
             defer { try? descriptor.close() }
             guard FileIdentity(descriptor: descriptor) == file else { return nil }
             return try? descriptor.read(upTo: min(file.size, length), at: 0)
         }.recover { _ in nil }
-    }
-
-    /// The open file for sending `slice` from disk, when the file at its path is still the
-    /// version it describes; nil when it changed or is gone.
-    func open(_ slice: FileSlice) -> NIOFileHandle? {
-        guard let descriptor = openForReading(slice.path) else { return nil }
-        guard FileIdentity(descriptor: descriptor) == slice.file else {
-            try? descriptor.close()
-            return nil
-        }
-        return NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor.rawValue)
     }
 
     /// The size of the regular file at `relativePath` (no leading slash), nil when it is missing,
@@ -135,7 +96,7 @@ public struct RootedFileSystem: Sendable {
     /// Reads a file whole, with the identity of exactly the file read (not of a file that
     /// replaced it in between); nil identity when the file changed during the read.
     static func readWhole(_ path: String, limit: Int) throws(FileReadError) -> (ByteBuffer, FileIdentity?) {
-        guard let descriptor = openForReading(path) else { throw FileReadError() }
+        guard let descriptor = Self.openForReading(path) else { throw FileReadError() }
         defer { try? descriptor.close() }
         guard let identity = FileIdentity(descriptor: descriptor), identity.isRegularFile, identity.size <= limit else {
             throw FileReadError()
@@ -154,9 +115,9 @@ public struct RootedFileSystem: Sendable {
 
     /// A file that could not be read whole (gone, not a regular file, too large).
     struct FileReadError: Error {}
-}
 
-/// The file at `path`, opened for reading; nil when it cannot be.
-private func openForReading(_ path: String) -> SystemPackage.FileDescriptor? {
-    try? SystemPackage.FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+    /// The file at `path`, opened for reading; nil when it cannot be.
+    static func openForReading(_ path: String) -> SystemPackage.FileDescriptor? {
+        try? SystemPackage.FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+    }
 }

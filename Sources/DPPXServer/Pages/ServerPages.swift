@@ -3,7 +3,7 @@ import HTTPTypes
 import NIOCore
 
 /// The server's own pages under `/_dppx/`: the DPR cookie script, the inspector, and in dev mode
-/// the live-reload script and its event stream (`DevelopmentPages`). `StaticResponder` hands it
+/// the live-reload script and its event stream (`DevelopmentPages`). `Responder` hands it
 /// every request for these paths; it answers with `Answer`s like any file, so one writer sends
 /// them all.
 ///
@@ -42,7 +42,7 @@ struct ServerPages: Sendable {
 
     /// How `request` (whose path `owns`) is answered: an inspector page off the event loop,
     /// anything else at once.
-    func decide(_ request: ClientRequest) -> StaticResponder.Decision {
+    func decide(_ request: ClientRequest) -> Responder.Decision {
         if inspectorEnabled, request.method != .other, Self.isInspector(request.uri.path) {
             return .madeOffLoop { inspectorPage(request) }
         }
@@ -92,7 +92,7 @@ struct ServerPages: Sendable {
                                      acceptText: accept.joined(separator: ", "), build: session?.latestStatus,
                                      page: Self.pageNumber(request.uri.query), perPage: Self.imagesPerPage)
             return Self.text(template.render(view), contentType: "text/html; charset=utf-8", cacheControl: "no-store",
-                             isHead: isHead, extra: [.acceptCH: StaticResponder.acceptCH])
+                             isHead: isHead, extra: [.acceptCH: Responder.acceptCH])
         }
     }
 

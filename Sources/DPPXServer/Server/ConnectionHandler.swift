@@ -4,10 +4,11 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// The one writer of answers: reads an HTTP/1 connection's requests as NIO parses them, asks
-/// `StaticResponder` for each answer (the server's own pages under `/_dppx/` included), and
-/// writes it (head bytes, then the body from memory or, through `sendfile`, from disk; the
-/// live-reload events as they come).
+/// One HTTP/1 connection: reads its requests as NIO parses them, asks `Responder` for
+/// each answer (the server's own pages under `/_dppx/` included) and has it written:
+/// `AnswerWriter` writes an answer's head and body, `LiveReloadStream` the live-reload events
+/// as they come; each answer's access-log line (`PendingLogLine`) is recorded once its body
+/// is sent. What is left here is what happens around an answer, and the timer.
 ///
 /// **Rules.** When a request is taken up, when the socket is read, when the connection closes and
 /// which deadline applies are `ConnectionState`'s, a value with no channel: this handler tells it
@@ -18,10 +19,8 @@ import NIOPosix
 /// A parsed request head costs about half a kilobyte however short its line: NIO's default reads
 /// (four of up to 64 KB a wake-up) held some 340 of them, 180 KB, per stalled client.
 ///
-/// **The same request again.** A client that repeats its last request on the connection (a
-/// reload, a poll, a benchmark) gets the last answer once one `stat` shows the file is the same
-/// and the manifest is the same load (`Answer.decidedFrom`): the decision costs more than the
-/// rest of the request. The answer's body is taken from the file cache again, never kept here.
+/// **The same request again.** A client that repeats its last request on the connection gets
+/// the last answer while its file and the manifest are unchanged (`LastAnswer`).
 ///
 /// **Closing.** HTTP/1.0 without keep-alive, `Connection: close`, a malformed request, or a
 /// client that shut its side: the answer says `Connection: close` and the connection closes once
@@ -29,54 +28,30 @@ import NIOPosix
 final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = IOData
+    /// Answers leave as bytes (`HTTP1ResponseHead`), straight to `CloseAfterWritesHandler`.
+    typealias OutboundOut = IOData
 
-    /// Bodies are written in pieces of this size, each one's completion counting as progress.
-    static let pieceSize = 256 * 1024
     /// Request parts kept waiting at most (one read of the shortest requests, two parts each);
     /// past that the connection is closed.
     static let maximumWaitingParts = 256
     /// Socket reads: from 64 bytes to 2 KB by what the last reads filled, one read per wake-up
-    /// (`ServerChannel`). Request heads are short; a longer one takes two reads.
+    /// (`ConnectionPipeline`). Request heads are short; a longer one takes two reads.
     static let readSizes = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 2048)
 
-    private let responder: StaticResponder
+    private let responder: Responder
     private let accessLog: AccessLog?
     private let timeout: TimeAmount
 
-    /// Where answers enter the pipeline: the HTTP encoder's position, so they pass only the
-    /// handlers before it (`CloseAfterWritesHandler`).
-    private var bytesOutlet: ChannelHandlerContext?
     private var state: ConnectionState
+    private var writer = AnswerWriter()
     private var needsFlush = false
     private var timer: Scheduled<Void>?
-    private var date: (second: Int, text: String) = (-1, "")
-    private var last: (request: HTTPRequestHead, answer: Answer)?
+    private var last: LastAnswer?
+    /// The live-reload events being sent, while `state.phase` is `.streaming`.
+    private var eventStream: LiveReloadStream?
 
-    /// The live-reload events being sent, while `state.work` is `.streaming`.
-    private var eventStream: EventStream?
-
-    /// The live-reload events being sent on this connection.
-    private struct EventStream {
-        /// Reads the events and hands each to the event loop.
-        let task: Task<Void, Never>
-        /// HTTP/1.1: each event is a chunk; HTTP/1.0: the body ends when the connection closes.
-        let chunked: Bool
-        var sentBytes: Int
-        let logLine: AccessLogLine?
-    }
-
-    /// What the access-log line of an answer needs once its body is sent.
-    private struct AccessLogLine {
-        let method: String
-        let target: String
-        let status: Int
-        let variant: String?
-        let start: ContinuousClock.Instant
-    }
-
-    init(responder: StaticResponder, accessLog: AccessLog?, timeout: TimeAmount) {
+    init(responder: Responder, accessLog: AccessLog?, timeout: TimeAmount) {
         self.responder = responder
         self.accessLog = accessLog
         self.timeout = timeout
@@ -84,16 +59,14 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        bytesOutlet = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
         state.started(now: context.eventLoop.now)
         if context.channel.isActive { schedule(context, at: context.eventLoop.now + timeout) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        eventStream?.task.cancel()
+        eventStream?.cancel()
         timer?.cancel()
         timer = nil
-        bytesOutlet = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -106,7 +79,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         timer?.cancel()
         timer = nil
         state.closed()
-        eventStream?.task.cancel()
+        eventStream?.cancel()
         context.fireChannelInactive()
     }
 
@@ -189,7 +162,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
                         context: ChannelHandlerContext) {
         switch responder.decide(request) {
         case .answer(let answer):
-            if answer.decidedFrom != nil { last = (head, answer) }
+            if let kept = LastAnswer(answer, to: head) { last = kept }
             send(answer, for: head, start: start, context: context)
         case .needsRead(let read):
             guard mayLoad else {
@@ -228,16 +201,10 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// The last answer again, for a client that sends the same request again on this connection:
-    /// valid while the manifest is the same load and the file answered with is the same file
-    /// (one `stat`), because nothing else went into it (`Answer.decidedFrom`).
+    /// The last answer again, when `head` repeats its request and it still holds.
     private func reusableAnswer(to head: HTTPRequestHead) -> Answer? {
-        guard let last, head.method == last.request.method, head.uri == last.request.uri,
-              head.version == last.request.version,
-              head.headers.elementsEqual(last.request.headers, by: { $0.name == $1.name && $0.value == $1.value }),
-              let source = last.answer.decidedFrom
-        else { return nil }
-        guard responder.manifests.index().isSameLoad(as: source.manifest), responder.files.entry(source.path) == source.file else {
+        guard let last, last.isRepeated(by: head) else { return nil }
+        guard responder.stillHolds(last.source) else {
             self.last = nil
             return nil
         }
@@ -251,78 +218,29 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             stream(events, after: answer, for: head, start: start, context: context)
             return
         }
-        let outlet = bytesOutlet ?? context
         let closes = answer.closesConnection || !head.isKeepAlive
         let connection: HTTP1ResponseHead.Connection = closes ? .close : head.version.minor == 0 ? .keepAlive : .unsaid
-        let encodedHead = HTTP1ResponseHead.encode(status: answer.status, fieldLines: answer.fieldLines, connection: connection,
-                                                   date: currentDate(), allocator: context.channel.allocator)
         needsFlush = true
         state.answerStarted(closes: closes, now: context.eventLoop.now)
-        let parts = answer.body.parts
-        // Each part is looked up in memory once: the first here, the rest in the loop below; a
-        // file that is not there is then opened, not looked for again.
-        let first = parts.first.map(inMemory)
-        // The common answer (a head and at most one small body in memory) needs no promise.
-        if start == nil, !closes, parts.count <= 1 {
-            let bytes = first ?? nil
-            if parts.isEmpty || (bytes?.readableBytes ?? .max) <= Self.pieceSize {
-                outlet.write(NIOAny(IOData.byteBuffer(encodedHead)), promise: nil)
-                if let bytes { outlet.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil) }
-                return
-            }
-        }
-        let done = context.eventLoop.makePromise(of: Void.self)
-        var pieces: [IOData] = [.byteBuffer(encodedHead)]
-        var files: [NIOFileHandle] = []
-        var sentBytes = 0
-        for (index, part) in parts.enumerated() {
-            if let bytes = index == 0 ? first ?? nil : inMemory(part) {
-                var rest = bytes
-                while let piece = rest.readSlice(length: min(rest.readableBytes, Self.pieceSize)), piece.readableBytes > 0 {
-                    pieces.append(.byteBuffer(piece))
-                }
-                sentBytes += bytes.readableBytes
-            } else if case .file(let slice) = part, let file = responder.files.open(slice) {
-                files.append(file)
-                var offset = slice.range.lowerBound
-                while offset < slice.range.upperBound {
-                    let end = min(offset + Self.pieceSize, slice.range.upperBound)
-                    pieces.append(.fileRegion(FileRegion(fileHandle: file, readerIndex: offset, endIndex: end)))
-                    offset = end
-                }
-                sentBytes += slice.range.count
-                if responder.files.keepsInMemory(slice) { warm(slice, on: context.eventLoop) }
-            } else {
-                // Replaced since the decision: the head promised bytes that are gone. Closing
-                // tells the client the answer is incomplete.
-                state.answerCut()
-                break
-            }
-        }
-        state.filesOpened(files.count)
+        guard case .pieces(let pieces) = writer.start(answer, connection: connection, awaited: start != nil || closes, context: context)
+        else { return }
+        let files = pieces.files.count
+        if pieces.isCut { state.answerCut() }
+        state.filesOpened(files)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        for (index, piece) in pieces.enumerated() {
-            let isLast = index == pieces.count - 1
-            let promise = isLast ? done : context.eventLoop.makePromise(of: Void.self)
-            if !isLast {
-                promise.futureResult.assumeIsolated().whenSuccess {
-                    let (handler, context) = loopBound.value
-                    handler.state.progressed(now: context.eventLoop.now)
-                }
-            }
-            outlet.write(NIOAny(piece), promise: promise)
-        }
-        if !files.isEmpty || state.closing { flushIfNeeded(context) }
-        let logLine = start.map { AccessLogLine(method: head.method.rawValue, target: head.uri, status: answer.status.code,
-                                                variant: answer.variant, start: $0) }
-        let bytesSent = sentBytes
-        done.futureResult.assumeIsolated().whenComplete { result in
+        let done = pieces.write(to: context) {
             let (handler, context) = loopBound.value
-            for file in files { try? file.close() }
-            let next = handler.state.answerSent(files: files.count, now: context.eventLoop.now)
+            handler.state.progressed(now: context.eventLoop.now)
+        }
+        if files > 0 || state.closing { flushIfNeeded(context) }
+        let logLine = start.map { PendingLogLine(head, answer, start: $0) }
+        let bodyBytes = pieces.bodyBytes
+        done.assumeIsolated().whenComplete { result in
+            let (handler, context) = loopBound.value
+            let next = handler.state.answerSent(files: files, now: context.eventLoop.now)
             if let logLine {
                 let aborted = (try? result.get()) == nil
-                handler.log(logLine, bytes: aborted ? 0 : bytesSent, aborted: aborted)
+                handler.accessLog?.record(logLine.entry(bytes: aborted ? 0 : bodyBytes, aborted: aborted))
             }
             switch next {
             case .close: context.close(promise: nil)
@@ -332,59 +250,28 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// `part`'s bytes when they are in memory.
-    private func inMemory(_ part: AnswerBody.Part) -> ByteBuffer? {
-        switch part {
-        case .bytes(let bytes): bytes
-        case .file(let slice): responder.files.bodyInMemory(slice)
-        }
-    }
-
-    /// Reads a small file into memory on NIO's thread pool, so the next requests for it are
-    /// answered from there.
-    private func warm(_ slice: FileSlice, on eventLoop: any EventLoop) {
-        _ = responder.files.load(slice, on: eventLoop)
-    }
-
     // MARK: The live-reload events
 
-    /// Sends an endless answer: its head and first bytes now, then each event as it comes
-    /// (chunked; for HTTP/1.0 the connection's close ends the body), until the stream ends
-    /// (a graceful shutdown ends it) or the client goes away. Nothing else is taken up meanwhile.
+    /// Sends an endless answer (`LiveReloadStream`). Nothing else is taken up meanwhile.
     private func stream(_ events: AsyncStream<String>, after answer: Answer, for head: HTTPRequestHead,
                         start: ContinuousClock.Instant?, context: ChannelHandlerContext) {
-        let outlet = bytesOutlet ?? context
-        let chunked = head.version.minor > 0 || head.version.major > 1
-        let closes = answer.closesConnection || !head.isKeepAlive || !chunked
-        var fieldLines = answer.fieldLines
-        if chunked { fieldLines.writeStaticString("Transfer-Encoding: chunked\r\n") }
-        let encodedHead = HTTP1ResponseHead.encode(status: answer.status, fieldLines: fieldLines, connection: closes ? .close : .unsaid,
-                                                   date: currentDate(), allocator: context.channel.allocator)
-        outlet.write(NIOAny(IOData.byteBuffer(encodedHead)), promise: nil)
-        var sent = 0
-        for case .bytes(let bytes) in answer.body.parts {
-            outlet.write(NIOAny(IOData.byteBuffer(chunked ? Self.chunk(bytes) : bytes)), promise: nil)
-            sent += bytes.readableBytes
-        }
+        var stream = LiveReloadStream(chunked: head.version.minor > 0 || head.version.major > 1,
+                                      logLine: start.map { PendingLogLine(head, answer, start: $0) })
+        let closes = answer.closesConnection || !head.isKeepAlive || !stream.chunked
+        let encodedHead = writer.head(status: answer.status, fieldLines: stream.fieldLines(of: answer), connection: closes ? .close : .unsaid,
+                                      allocator: context.channel.allocator)
+        stream.writeStart(head: encodedHead, of: answer, to: context)
         needsFlush = true
         state.streamStarted(closes: closes, now: context.eventLoop.now)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let eventLoop = context.eventLoop
-        let task = Task {
-            for await text in events {
-                eventLoop.execute {
-                    let (handler, context) = loopBound.value
-                    handler.writeEvent(text, context: context)
-                }
-            }
-            eventLoop.execute {
-                let (handler, context) = loopBound.value
-                handler.endStream(context: context)
-            }
+        stream.start(events, on: context.eventLoop) { text in
+            let (handler, context) = loopBound.value
+            handler.writeEvent(text, context: context)
+        } onEnd: {
+            let (handler, context) = loopBound.value
+            handler.endStream(context: context)
         }
-        let logLine = start.map { AccessLogLine(method: head.method.rawValue, target: head.uri, status: answer.status.code,
-                                                variant: nil, start: $0) }
-        eventStream = EventStream(task: task, chunked: chunked, sentBytes: sent, logLine: logLine)
+        eventStream = stream
         flushIfNeeded(context)
     }
 
@@ -392,9 +279,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// the connection, and the page reconnects for the latest status).
     private func writeEvent(_ text: String, context: ChannelHandlerContext) {
         guard var stream = eventStream, context.channel.isActive, context.channel.isWritable else { return }
-        let bytes = ByteBuffer(string: text)
-        (bytesOutlet ?? context).writeAndFlush(NIOAny(IOData.byteBuffer(stream.chunked ? Self.chunk(bytes) : bytes)), promise: nil)
-        stream.sentBytes += bytes.readableBytes
+        stream.write(text, to: context)
         eventStream = stream
         state.progressed(now: context.eventLoop.now)
     }
@@ -405,11 +290,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         eventStream = nil
         let next = state.streamEnded(now: context.eventLoop.now)
         let active = context.channel.isActive
-        if active, stream.chunked {
-            (bytesOutlet ?? context).write(NIOAny(IOData.byteBuffer(ByteBuffer(string: "0\r\n\r\n"))), promise: nil)
-            needsFlush = true
-        }
-        if let logLine = stream.logLine { log(logLine, bytes: stream.sentBytes, aborted: !active) }
+        if active, stream.writeEnd(to: context) { needsFlush = true }
+        if let logLine = stream.logLine { accessLog?.record(logLine.entry(bytes: stream.sentBytes, aborted: !active)) }
         guard active else { return }
         switch next {
         case .close:
@@ -418,23 +300,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .resume, .none:
             resume(context)
         }
-    }
-
-    /// The access-log line of an answer whose body is sent (or was cut short).
-    private func log(_ line: AccessLogLine, bytes: Int, aborted: Bool) {
-        accessLog?.record(AccessLogEntry(method: line.method, target: line.target, status: line.status, bytes: bytes,
-                                         variant: line.variant, duration: .now - line.start, aborted: aborted))
-    }
-
-    /// `bytes` as one chunk of a chunked body.
-    private static func chunk(_ bytes: ByteBuffer) -> ByteBuffer {
-        var framed = ByteBuffer()
-        framed.reserveCapacity(bytes.readableBytes + 12)
-        framed.writeString(String(bytes.readableBytes, radix: 16))
-        framed.writeStaticString("\r\n")
-        framed.writeImmutableBuffer(bytes)
-        framed.writeStaticString("\r\n")
-        return framed
     }
 
     /// Takes up waiting requests while nothing is in the way, then closes or reads on if that
@@ -463,15 +328,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard needsFlush else { return }
         needsFlush = false
         context.flush()
-    }
-
-    /// The `Date` header, formatted once a second.
-    private func currentDate() -> String {
-        let now = HTTPDate.now()
-        if now != date.second {
-            date = (now, HTTPDate.format(now))
-        }
-        return date.text
     }
 
     // MARK: Timeouts

@@ -5,7 +5,11 @@ import NIOHTTP1
 /// up now and which wait, when the socket is read again, when the connection closes, and which
 /// deadline applies. `ConnectionHandler` tells it what happened and does what it answers, in the
 /// manner of NIO's own state machines (`HTTPServerPipelineHandler`, `NIOAsyncWriter`), so the
-/// rules are tested without a channel (`ConnectionStateTests`).
+/// rules are tested without a channel (`ConnectionStateTests`). Like NIO's, it is kept in
+/// enums, one per thing that moves on its own: the answer in progress (`Phase`, with the files
+/// it holds open), the request being read (`Reading`, with when it began) and how the
+/// connection ends (`Lifecycle`), so no contradictory state (a file open while another answer
+/// is being made, quiescing while closed) can be written down.
 ///
 /// **Order and memory.** A new request is taken up only when nothing is in the way: no answer
 /// being made (a file being read) or streamed, no file open for an answer being sent, a client
@@ -18,13 +22,38 @@ import NIOHTTP1
 /// long after its head, and one whose answers have not moved for that long (a client that
 /// stopped reading). A request waiting for its answer is not idle.
 struct ConnectionState {
-    /// What is in progress besides answers being written.
-    enum Work: Equatable {
-        case none
+    /// The answer in progress that holds the next request back, with what it holds. Answers
+    /// written from memory hold nothing back, so several may be on their way in any phase.
+    enum Phase: Equatable {
+        /// Requests are taken up as they come.
+        case ready
         /// An answer is being made from a file being read.
         case loading
+        /// An answer is being sent from `files` open files (at least one).
+        case sending(files: Int)
         /// An endless answer is being sent (the live-reload events).
         case streaming
+    }
+
+    /// Where the request being read is: NIO hands a request over as a head, body parts and an end.
+    enum Reading: Equatable {
+        /// Between requests: the next part is a head.
+        case betweenRequests
+        /// From a request's head, taken up `since`, to its end.
+        case request(since: NIODeadline)
+    }
+
+    /// How the connection ends, the phase aside (as NIO keeps `lifecycleState` apart from
+    /// `state` in `HTTPServerPipelineHandler`): each case is stronger than those above it.
+    enum Lifecycle: Equatable {
+        /// Open for requests.
+        case open
+        /// The client shut its side: every request read is answered, then the connection closes.
+        case inputEnded
+        /// Graceful shutdown: no new request is taken up; it closes once the answers are sent.
+        case quiescing
+        /// It closes once its answers are written, or has closed: nothing more is taken up.
+        case closing
     }
 
     /// What to do with a request part just read.
@@ -65,33 +94,31 @@ struct ConnectionState {
 
     let timeout: TimeAmount
     let maximumWaitingParts: Int
+    private(set) var phase = Phase.ready
+    private(set) var reading = Reading.betweenRequests
+    private(set) var lifecycle = Lifecycle.open
     /// Request parts read and not taken up yet.
     private(set) var waiting = CircularBuffer<HTTPServerRequestPart>()
-    private(set) var work = Work.none
-    /// Files open for answers being sent.
-    private(set) var openFiles = 0
-    /// From a request's head to its end.
-    private(set) var readingRequest = false
     /// A read was asked for while no request could be taken up: it is done on resuming.
     private var readHeld = false
-    /// The connection closes once its answers are sent, or has closed.
-    private(set) var closing = false
-    /// Graceful shutdown: no new request is taken up; close once the answers are sent.
-    private var quiescing = false
-    /// The client shut its side: close once every request read is answered.
-    private var inputEnded = false
-    /// By the event loop's clock (which tests can move).
+    /// By the event loop's clock (which tests can move): the last request head or end taken
+    /// up, answer sent or client read (the idle rule), and the last time an answer moved (the
+    /// rule for a client that stopped reading).
     private var lastActivity: NIODeadline
     private var lastProgress: NIODeadline
-    private var requestStarted: NIODeadline
 
     init(timeout: TimeAmount, maximumWaitingParts: Int, now: NIODeadline) {
         self.timeout = timeout
         self.maximumWaitingParts = maximumWaitingParts
         lastActivity = now
         lastProgress = now
-        requestStarted = now
     }
+
+    /// The connection closes once its answers are written, or has closed.
+    var closing: Bool { lifecycle == .closing }
+
+    /// From a request's head to its end.
+    var readingRequest: Bool { reading != .betweenRequests }
 
     /// The connection is open: the idle rule starts now.
     mutating func started(now: NIODeadline) {
@@ -133,9 +160,9 @@ struct ConnectionState {
             takingUp(part, now: now)
             return .takeUp(part)
         }
-        guard !closing, work == .none, openFiles == 0 else { return .none }
-        if quiescing || (inputEnded && waiting.isEmpty) {
-            closing = true
+        guard phase == .ready, !closing else { return .none }
+        if lifecycle == .quiescing || (lifecycle == .inputEnded && waiting.isEmpty) {
+            lifecycle = .closing
             return .close
         }
         if readHeld, waiting.isEmpty, isWritable {
@@ -148,8 +175,9 @@ struct ConnectionState {
     /// A request NIO cannot parse: nothing more can be read.
     mutating func parseError() -> ParseErrorAction {
         waiting.removeAll()
-        readingRequest = false
-        guard work == .none, !closing else {
+        reading = .betweenRequests
+        // An answer still being sent from files is not in the way: the 400 goes out after it.
+        guard phase != .loading, phase != .streaming, !closing else {
             abort()
             return .abort
         }
@@ -158,12 +186,12 @@ struct ConnectionState {
 
     /// Graceful shutdown began; resume next.
     mutating func quiesce() {
-        quiescing = true
+        if lifecycle != .closing { lifecycle = .quiescing }
     }
 
     /// The client shut its side of the connection; resume next.
     mutating func inputClosed() {
-        inputEnded = true
+        if lifecycle == .open { lifecycle = .inputEnded }
     }
 
     /// The channel became writable again (the client read), or not; resume next.
@@ -178,12 +206,18 @@ struct ConnectionState {
     /// An answer's head is written; `closes`: the connection closes once it is sent.
     mutating func answerStarted(closes: Bool, now: NIODeadline) {
         lastProgress = now
-        if closes { closing = true }
+        if closes { lifecycle = .closing }
     }
 
     /// Files were opened to send an answer's body from.
     mutating func filesOpened(_ count: Int) {
-        openFiles += count
+        guard count > 0 else { return }
+        // Only ever while ready or sending: a new request waits for anything else.
+        if case .sending(let files) = phase {
+            phase = .sending(files: files + count)
+        } else {
+            phase = .sending(files: count)
+        }
     }
 
     /// A piece of a body reached the socket.
@@ -194,7 +228,7 @@ struct ConnectionState {
     /// An answer's body cannot be completed (its file changed after the head was written):
     /// closing tells the client it is incomplete.
     mutating func answerCut() {
-        closing = true
+        lifecycle = .closing
     }
 
     /// What to do once an answer with `files` open files was sent.
@@ -206,7 +240,9 @@ struct ConnectionState {
 
     /// An answer was sent (or failed), its files closed.
     mutating func answerSent(files: Int, now: NIODeadline) -> SentAction {
-        openFiles -= files
+        if files > 0, case .sending(let open) = phase {
+            phase = open > files ? .sending(files: open - files) : .ready
+        }
         lastProgress = now
         lastActivity = now
         if closing { return .close }
@@ -215,25 +251,25 @@ struct ConnectionState {
 
     /// The answer is made from a file being read first.
     mutating func loadStarted() {
-        work = .loading
+        phase = .loading
     }
 
     /// The read is done: true to decide the answer again, false when the connection closed meanwhile.
     mutating func loadFinished() -> Bool {
         guard !closing else { return false }
-        work = .none
+        phase = .ready
         return true
     }
 
     /// An endless answer began; `closes`: the connection closes when it ends.
     mutating func streamStarted(closes: Bool, now: NIODeadline) {
-        work = .streaming
+        phase = .streaming
         answerStarted(closes: closes, now: now)
     }
 
     /// The endless answer ended: close, or resume.
     mutating func streamEnded(now: NIODeadline) -> SentAction {
-        work = .none
+        phase = .ready
         lastActivity = now
         return closing ? .close : .resume
     }
@@ -242,23 +278,25 @@ struct ConnectionState {
 
     /// Closing now, whatever is unsent.
     mutating func abort() {
-        closing = true
+        lifecycle = .closing
         waiting.removeAll()
     }
 
     /// The channel closed.
     mutating func closed() {
-        closing = true
+        lifecycle = .closing
     }
 
     /// The rule that applies now, and whether its deadline has passed.
     func deadline(now: NIODeadline, isWritable: Bool) -> TimerAction {
         let deadline: NIODeadline
-        if openFiles > 0 || !isWritable {
+        if case .sending = phase {
             deadline = lastProgress + timeout           // the client stopped reading
-        } else if readingRequest {
-            deadline = requestStarted + timeout         // a request body dribbled
-        } else if work == .none, waiting.isEmpty {
+        } else if !isWritable {
+            deadline = lastProgress + timeout           // the same, of answers from memory
+        } else if case .request(let since) = reading {
+            deadline = since + timeout                  // a request body dribbled
+        } else if phase == .ready, waiting.isEmpty {
             deadline = lastActivity + timeout           // idle, or headers dribbled
         } else {
             deadline = now + timeout                    // an answer being made
@@ -274,19 +312,18 @@ struct ConnectionState {
     }
 
     private func isStalled(isWritable: Bool) -> Bool {
-        closing || quiescing || work != .none || openFiles > 0 || !isWritable
+        lifecycle == .closing || lifecycle == .quiescing || phase != .ready || !isWritable
     }
 
     private mutating func takingUp(_ part: HTTPServerRequestPart, now: NIODeadline) {
         switch part {
         case .head:
             lastActivity = now
-            requestStarted = now
-            readingRequest = true
+            reading = .request(since: now)
         case .body:
             break
         case .end:
-            readingRequest = false
+            reading = .betweenRequests
             lastActivity = now
         }
     }

@@ -7,7 +7,7 @@ import NIOCore
 /// `Content-Type` does not say), `Date` last, the blank line.
 ///
 /// The field lines of a file's full answer are the same for every request for that version of
-/// the file, so they are encoded once (`ResponseHeaderCache`); only the status line, `Date` and
+/// the file, so they are encoded once (`AnswerHeaderCache`); only the status line, `Date` and
 /// `Connection` are written per request. NIO's `HTTPResponseEncoder` cost 1-2.5 µs more per small
 /// answer (8-15 % of the icon's), measured side by side in BENCHMARKS.md (bench/serve).
 enum HTTP1ResponseHead {

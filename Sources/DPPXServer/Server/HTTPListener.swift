@@ -6,7 +6,7 @@ import NIOPosix
 import ServiceLifecycle
 
 /// `dppx serve`'s listening socket, as a ServiceLifecycle service: binds, announces its port,
-/// accepts connections (`ServerChannel`) until graceful shutdown, then stops accepting and
+/// accepts connections (`ConnectionPipeline`) until graceful shutdown, then stops accepting and
 /// returns once every open connection has finished the answers it had begun.
 ///
 /// Everything runs on NIO's event loops and thread pool, never on Swift's cooperative pool:
@@ -16,14 +16,14 @@ public struct HTTPListener: Service {
     let port: Int
     /// Connections past this many wait in the listen queue until others close (`DescriptorLimit`).
     let maximumConnections: Int
-    let connection: ServerChannel
+    let pipeline: ConnectionPipeline
     let onRunning: @Sendable (Int) async -> Void
     let logger: Logger
 
     public func run() async throws {
         let group = MultiThreadedEventLoopGroup.singleton
         let quiescing = ServerQuiescingHelper(group: group)
-        let (maximumConnections, logger, connection) = (self.maximumConnections, self.logger, self.connection)
+        let (maximumConnections, logger, pipeline) = (self.maximumConnections, self.logger, self.pipeline)
         let listener = try await ServerBootstrap(group: group)
             // Clients past the maximum wait in the listen queue (nginx's is 511 on Linux).
             .serverChannelOption(ChannelOptions.backlog, value: 1024)
@@ -37,7 +37,7 @@ public struct HTTPListener: Service {
             }
             // A client that shuts its side still gets the answers it asked for.
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-            .childChannelInitializer { channel in connection.configure(channel) }
+            .childChannelInitializer { channel in pipeline.configure(channel) }
             .bind(host: host, port: port)
             .get()
         await onRunning(listener.localAddress?.port ?? port)

@@ -10,11 +10,11 @@ import ServiceLifecycle
 /// `dppx serve`: a static file server over ROOT that answers an image's 1x URL with the variant
 /// each screen needs.
 ///
-/// One path answers every request: `StaticResponder` decides the complete answer (files,
+/// One path answers every request: `Responder` decides the complete answer (files,
 /// variants, HTML pages with `Accept-CH` and in dev mode the reload script, error pages,
 /// redirects, and through `ServerPages` the server's own pages under `/_dppx/`: DPR script,
-/// inspector, live reload) and `ConnectionHandler` writes it, right where NIO parsed the request
-/// (`ServerChannel`): no conversion to Swift HTTP types, no Swift task, no middleware.
+/// inspector, live reload) and `AnswerWriter` writes it, right where NIO parsed the request
+/// (`ConnectionPipeline`): no conversion to Swift HTTP types, no Swift task, no middleware.
 /// `HTTPListener` runs it as a ServiceLifecycle service.
 public struct ImageServer: Sendable {
     public let options: ServerOptions
@@ -63,15 +63,15 @@ public struct ImageServer: Sendable {
         let files = RootedFileSystem(root: options.root, privateFolders: options.privateFolders)
         let pages = ServerPages(manifests: manifests, files: files, session: session, templatesFolder: options.templatesFolder,
                                 inspector: options.inspector)
-        let responder = StaticResponder(files: files, manifests: manifests, pages: pages,
+        let responder = Responder(files: files, manifests: manifests, pages: pages,
                                         cachePolicy: options.cachePolicy, addsReloadScript: session != nil,
                                         rewrite: options.rewrite, logger: logger)
         let maximumConnections = options.maximumConnections ?? DescriptorLimit.maximumConnections(for: DescriptorLimit.raiseToHard())
-        let connection = ServerChannel(
+        let pipeline = ConnectionPipeline(
             timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000),
             responder: responder, accessLog: accessLog)
         return HTTPListener(host: options.host, port: options.port, maximumConnections: maximumConnections,
-                            connection: connection, onRunning: onRunning, logger: quietLogger())
+                            pipeline: pipeline, onRunning: onRunning, logger: quietLogger())
     }
 
     /// The services `run` starts, in start order: the listener, then dev mode's watcher.

@@ -8,8 +8,8 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 /// The one place that decides what every request is answered with: a complete `Answer`, which
-/// `ConnectionHandler` writes. It decides without waiting. The server's own pages (`/_dppx/`)
-/// are `ServerPages`'s to answer.
+/// `AnswerWriter` writes. It serves files, negotiates variants, rewrites pages, and hands the
+/// server's own pages (`/_dppx/`) to `ServerPages`, without waiting.
 ///
 /// For a GET or HEAD, in one pass:
 /// 1. `PathGuard`: no `..`, encoded separators or hidden files;
@@ -24,7 +24,7 @@ import NIOCore
 ///    the path with its slash); HTML pages carry `Accept-CH`, and in dev mode the reload script;
 ///    with `[rewrite]` configured, pages and stylesheets are answered as `dppx rewrite` writes
 ///    them (`PageRewriter`, with the images of the manifests in use);
-/// 4. `FileResponse` does the HTTP file work: `Content-Type`, `Last-Modified`, `ETag`,
+/// 4. `FileAnswer` does the HTTP file work: `Content-Type`, `Last-Modified`, `ETag`,
 ///    conditional requests (304), single ranges (206, 416), HEAD, `--cache-control`;
 /// 5. what cannot be served gets a readable error page (400, 404, 405).
 ///
@@ -32,7 +32,7 @@ import NIOCore
 /// width (`ClientWidth`: `Sec-CH-Width`, `Sec-CH-Viewport-Width` x DPR, the `vw` cookie) with
 /// no `Content-DPR`. Explicit variant URLs (`/images/hero@2x.jpg`, `/images/card-480w.jpg`)
 /// and vector images are plain files.
-struct StaticResponder: Sendable {
+struct Responder: Sendable {
     let files: RootedFileSystem
     let manifests: ManifestStore
     /// The server's own pages under `/_dppx/`.
@@ -46,7 +46,7 @@ struct StaticResponder: Sendable {
     /// it made are kept under it).
     private let rewriter = NIOLockedValueBox<(index: ManifestIndex, rewriter: PageRewriter, number: Int)?>(nil)
     private let madePages = MadePageCache()
-    private let headerCache = ResponseHeaderCache()
+    private let headerCache = AnswerHeaderCache()
     private let densityPrefixes = DensityInsertionCache()
     /// Variant files found missing, each logged once.
     private let missingVariants: MissingVariantLog
@@ -120,6 +120,13 @@ struct StaticResponder: Sendable {
         return plainFile(entry, at: relative, request: request, decidedWith: decidedWith)
     }
 
+    /// Whether an answer decided from `source` is still the answer to the same request: the
+    /// manifest is the same load and the file the same version (one `stat`), as nothing else
+    /// went into it (`Answer.decidedFrom`).
+    func stillHolds(_ source: Answer.Source) -> Bool {
+        manifests.index().isSameLoad(as: source.manifest) && files.entry(source.path) == source.file
+    }
+
     /// Where a folder's path without its slash redirects: the path with one leading `/` (and a
     /// `\\` encoded), so `//icons` gives `/icons/`, never `//icons/`, which a browser reads as
     /// another host.
@@ -130,15 +137,15 @@ struct StaticResponder: Sendable {
     /// `decidedWith`: the manifest the answer may be given again with (`Answer.decidedFrom`).
     private func plainFile(_ file: FileIdentity, at path: Substring, request: ClientRequest, decidedWith: ManifestIndex?) -> Decision {
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: nil)) {
-            FileResponse.headers(file: file, path: path, length: file.size, cachePolicy: cachePolicy)
+            FileAnswer.headers(file: file, path: path, length: file.size, cachePolicy: cachePolicy)
         }
-        let slice = FileSlice(path: files.absolutePath(path), file: file)
+        let slice = files.slice(path, file: file)
         let isStylesheet = headers.fields[.contentType]?.hasPrefix("text/css") == true
         if file.size <= files.cachedFileLimit,
            (addsReloadScript && headers.isHTMLPage) || (rewrite != nil && (headers.isHTMLPage || isStylesheet)) {
             return madePage(slice, at: path, stylesheet: isStylesheet, headers: headers, request: request)
         }
-        var answer = FileResponse(file: file, cached: headers)
+        var answer = FileAnswer(file: file, cached: headers)
             .answer(to: request, body: AnswerBody([.file(slice)]))
         answer.decidedFrom = decidedWith.map { Answer.Source(manifest: $0, path: path, file: file) }
         return .answer(answer)
@@ -148,7 +155,7 @@ struct StaticResponder: Sendable {
     /// mode with the live-reload script. Made off the event loop once per version of the file
     /// and of the rewriter, and shared by every answer (`MadePageCache`). Never cached or
     /// validated by clients (the next build may change it), always whole.
-    private func madePage(_ slice: FileSlice, at path: Substring, stylesheet: Bool, headers: ResponseHeaderCache.Headers,
+    private func madePage(_ slice: FileSlice, at path: Substring, stylesheet: Bool, headers: AnswerHeaderCache.Headers,
                           request: ClientRequest) -> Decision {
         var fields = headers.fields
         fields[.eTag] = nil
@@ -205,11 +212,11 @@ struct StaticResponder: Sendable {
     private func fallback(for relative: Substring, missing choice: VariantChoice, request: ClientRequest) -> Decision? {
         guard let file = files.entry(relative), file.isRegularFile else { return nil }
         missingVariants.report(choice.variant.path, answering: relative)
-        let fields = FileResponse.headers(file: file, path: relative, length: file.size, cachePolicy: cachePolicy.privateVariant) { fields in
+        let fields = FileAnswer.headers(file: file, path: relative, length: file.size, cachePolicy: cachePolicy.privateVariant) { fields in
             if !choice.vary.isEmpty { fields[.vary] = choice.vary.joined(separator: ", ") }
         }
-        let body = AnswerBody([.file(FileSlice(path: files.absolutePath(relative), file: file))])
-        return .answer(FileResponse(file: file, cached: ResponseHeaderCache.Headers(fields)).answer(to: request, body: body))
+        let body = AnswerBody([.file(files.slice(relative, file: file))])
+        return .answer(FileAnswer(file: file, cached: AnswerHeaderCache.Headers(fields)).answer(to: request, body: body))
     }
 
     /// The negotiated answer for an image's 1x URL; nil when `relative` is not one (or its
@@ -232,17 +239,16 @@ struct StaticResponder: Sendable {
         }
         guard case .variant(var choice) = negotiation, let file = entry else { return nil }
         let path = Substring(choice.variant.path)
-        let absolutePath = files.absolutePath(path)
-        let whole = FileSlice(path: absolutePath, file: file)
+        let whole = files.slice(path, file: file)
         var body = AnswerBody([.file(whole)])
         // A file that cannot carry EXIF density (not the JPEG or PNG the manifest says) gets
         // the header instead.
         if case .exif(let exif) = choice.signal {
             let format = choice.variant.format
-            switch densityPrefixes.prefix(writing: exif, into: format, file: whole, files: files) {
+            switch densityPrefixes.prefix(writing: exif, into: format, file: whole) {
             case .success(let prefix)?:
                 body = AnswerBody([.bytes(prefix.bytes),
-                                   .file(FileSlice(path: absolutePath, file: file, range: prefix.resumeOffset..<file.size))])
+                                   .file(whole.part(prefix.resumeOffset..<file.size))])
             case .failure?:
                 choice = choice.sayingDensityInHeader()
             case nil:
@@ -257,11 +263,11 @@ struct StaticResponder: Sendable {
             && index.writtenBefore(manifestOf: String(relative), modified: file.modified)
         let variant = VariantHeaders(choice: choice, cachePolicy: cachePolicy, hashTrusted: hashTrusted)
         let headers = headerCache.headers(for: .init(path: path, file: file, variant: variant.key)) {
-            FileResponse.headers(file: file, path: path, length: body.count, cachePolicy: cachePolicy, decorate: variant.apply)
+            FileAnswer.headers(file: file, path: path, length: body.count, cachePolicy: cachePolicy, decorate: variant.apply)
         }
         // `If-Modified-Since` validates the variant these request headers choose: a cache keeps
         // the answer per `Vary` and revalidates it with the same headers.
-        var answer = FileResponse(file: file, cached: headers).answer(to: request, body: body)
+        var answer = FileAnswer(file: file, cached: headers).answer(to: request, body: body)
         answer.decidedFrom = Answer.Source(manifest: index, path: path, file: file)
         return .answer(answer)
     }

@@ -8,7 +8,7 @@ import NIOCore
 ///
 /// Keys include the file's identity, so a replaced file gets new headers. Bounded
 /// (`BoundedCache`), so endless distinct URLs cannot grow the server.
-final class ResponseHeaderCache: Sendable {
+final class AnswerHeaderCache: Sendable {
     struct Key: Hashable {
         let path: Substring
         let file: FileIdentity

@@ -6,11 +6,11 @@ import NIOCore
 /// One file's HTTP answer: validators, conditional requests, a single range, HEAD.
 ///
 /// `cached` are the headers of the full answer, the same for every request for this version of
-/// the file (`ResponseHeaderCache` keeps them); `answer(to:body:)` adds what depends on the
+/// the file (`AnswerHeaderCache` keeps them); `answer(to:body:)` adds what depends on the
 /// request.
-struct FileResponse {
+struct FileAnswer {
     let file: FileIdentity
-    let cached: ResponseHeaderCache.Headers
+    let cached: AnswerHeaderCache.Headers
 
     /// The headers of a full answer of `length` bytes: `Content-Type` from the extension,
     /// `Content-Length`, `Last-Modified`, `ETag` (a weak one from the size and modification
@@ -25,7 +25,7 @@ struct FileResponse {
         headers[.eTag] = "W/\"\(String(file.size, radix: 16))-\(String(file.modifiedSeconds, radix: 16))\(String(file.modifiedNanoseconds, radix: 16))\""
         headers[.acceptRanges] = "bytes"
         headers[.cacheControl] = cachePolicy.description
-        if headers.isHTMLPage { headers[.acceptCH] = StaticResponder.acceptCH }
+        if headers.isHTMLPage { headers[.acceptCH] = Responder.acceptCH }
         SVGPolicy.apply(to: &headers)
         decorate(&headers)
         return headers

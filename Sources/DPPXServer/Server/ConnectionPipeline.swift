@@ -1,15 +1,21 @@
 import NIOCore
 import NIOHTTP1
 
-/// An HTTP/1.1 connection of `dppx serve`. From the socket inwards:
+/// The handlers of each HTTP/1.1 connection `dppx serve` accepts. From the socket inwards:
 /// 1. `CloseAfterWritesHandler`: a close waits for the bytes already written;
-/// 2. NIO's HTTP/1 encoder and decoder;
-/// 3. `ConnectionHandler`: every answer decided (`StaticResponder`) and written, the timeouts.
-struct ServerChannel: Sendable {
+/// 2. NIO's HTTP/1 request decoder;
+/// 3. `ConnectionHandler`: every answer decided (`Responder`) and written (`AnswerWriter`),
+///    the timeouts.
+///
+/// No HTTP encoder: each answer is written as bytes (`AnswerWriter`, `HTTP1ResponseHead`),
+/// which pass the decoder (NIO's request decoder observes no writes; its response decoder,
+/// a client's, does) and go straight to the socket. NIO's `HTTPResponseEncoder` here would
+/// take every write for an `HTTPServerResponsePart` and trap on the first bytes.
+struct ConnectionPipeline: Sendable {
     /// The connection's timeout (`ConnectionHandler`), and the longest a close waits for unsent bytes.
     let timeout: TimeAmount
     /// Decides every answer, the server's own pages included.
-    let responder: StaticResponder
+    let responder: Responder
     let accessLog: AccessLog?
 
     /// Sets up a newly accepted connection.
@@ -27,11 +33,9 @@ struct ServerChannel: Sendable {
             try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(CloseAfterWritesHandler(maximumWait: timeout))
-            // Not NIO's `configureHTTPServerPipeline`: that pairs the decoder with the encoder so
-            // the encoder learns each request's method, and requests answered before the encoder
-            // would leave its list behind. `ConnectionHandler` writes heads and bodies as bytes
-            // past the encoder, and drops bodies of answers to HEAD itself.
-            try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
+            // Not NIO's `configureHTTPServerPipeline`: its encoder and pipelining handler are
+            // `ConnectionHandler`'s work here (heads written as bytes, bodies of answers to HEAD
+            // dropped, one request taken up at a time).
             try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes,
                                                                              informationalResponseStrategy: .drop,
                                                                              limitConfiguration: limits)))
