@@ -71,15 +71,15 @@ public struct SiteRewrite: Sendable {
     /// Reads and rewrites every page in memory, with the manifests read; pages that cannot be
     /// read, are not under the root or are neither HTML nor CSS are in the outcome's failures.
     public func prepare() -> (changes: [PageChange], outcome: Outcome) {
-        prepare(with: SiteManifests.load(under: root))
+        prepare(with: SiteManifestReader.read(under: root))
     }
 
-    /// `prepare()` with the site's manifests as already read (`SiteManifests.load`).
-    public func prepare(with site: (images: SiteImages, manifests: [String], problems: [FileProblem])) -> (changes: [PageChange], outcome: Outcome) {
+    /// `prepare()` with the site's manifests as already read (`SiteManifestReader`).
+    public func prepare(with reading: SiteManifestReader.Reading) -> (changes: [PageChange], outcome: Outcome) {
         var outcome = Outcome()
-        outcome.manifests = site.manifests
-        outcome.failures += site.problems
-        let rewriter = PageRewriter(images: site.images, options: options)
+        outcome.manifests = reading.site.paths
+        outcome.failures += reading.problems.map(\.rewriteProblem)
+        let rewriter = PageRewriter(images: SiteImages(reading.site), options: options)
         var changes: [PageChange] = []
         for page in pages {
             // A link is rewritten through: the file it points to is written, never the link's
