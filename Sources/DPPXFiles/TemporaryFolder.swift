@@ -29,7 +29,7 @@ public struct TemporaryFolder: Sendable {
     /// Removes the folder and everything in it; a link inside is removed itself, never followed.
     /// What cannot be removed is left.
     public func remove() {
-        let slash = path.lastIndex(of: "/")!
+        guard let slash = path.lastIndex(of: "/") else { return }
         let parent = path[..<slash].isEmpty ? "/" : String(path[..<slash])
         guard let folder = try? Folder(path: parent, for: .remove) else { return }
         folder.removeTree(String(path[path.index(after: slash)...]))
