@@ -66,7 +66,8 @@ let package = Package(
             ]
         ),
         // Files over swift-system: stat, open folders, atomic and write-if-changed writes, path
-        // containment, manifest discovery. The only module that imports the C library for files.
+        // containment, folder walks, manifest discovery and reading (SiteManifestReader). The only
+        // module that imports the C library or uses FileManager for files.
         .target(
             name: "DPPXFiles",
             dependencies: [

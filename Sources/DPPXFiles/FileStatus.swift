@@ -57,6 +57,17 @@ public struct FileStatus: Hashable, Sendable {
         self.init(info)
     }
 
+    /// What `path` reaches, links followed; nil when nothing is there (or it cannot be looked
+    /// at): "does it exist", "is it a folder".
+    public static func at(_ path: String) -> FileStatus? {
+        try? FileStatus(path: path)
+    }
+
+    /// Whether `path` reaches a regular file (links followed) this process may run.
+    public static func isExecutableFile(_ path: String) -> Bool {
+        at(path)?.isRegularFile == true && access(path, X_OK) == 0
+    }
+
     /// The open file `descriptor` refers to (`fstat`).
     public init(descriptor: FileDescriptor) throws(Errno) {
         var info = stat()

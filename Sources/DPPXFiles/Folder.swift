@@ -119,11 +119,51 @@ public final class Folder {
         guard unlinkat(descriptor.rawValue, name, 0) == 0 else { throw Errno(rawValue: errno) }
     }
 
+    /// Removes the entry `name` and, when it is a folder, everything in it, each entry by name
+    /// relative to its open folder: a link is removed itself, never followed, so nothing outside
+    /// the tree is touched. What cannot be removed is left (and its folders with it).
+    public func removeTree(_ name: String) {
+        removeTree(Array(name.utf8))
+    }
+
+    private func removeTree(_ name: [UInt8]) {
+        let cName = name.map { CChar(bitPattern: $0) } + [0]
+        var info = stat()
+        guard fstatat(descriptor.rawValue, cName, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            let opened = openat(descriptor.rawValue, cName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard opened >= 0 else { return }
+            let child = Folder(descriptor: FileDescriptor(rawValue: opened), path: path + "/" + String(decoding: name, as: UTF8.self))
+            for entry in (try? child.names()) ?? [] { child.removeTree(entry) }
+            unlinkat(descriptor.rawValue, cName, AT_REMOVEDIR)
+        } else {
+            unlinkat(descriptor.rawValue, cName, 0)
+        }
+    }
+
+    /// The names in this open folder, as `names(at:)` gives them.
+    public func names() throws(Errno) -> [[UInt8]] {
+        let copy = dup(descriptor.rawValue)
+        guard copy >= 0 else { throw Errno(rawValue: errno) }
+        guard let handle = fdopendir(copy) else {
+            let code = errno
+            close(copy)
+            throw Errno(rawValue: code)
+        }
+        defer { closedir(handle) }
+        return Self.names(in: handle)
+    }
+
     /// The names in the folder at `path`, without `.` and `..`, as the bytes the file system
     /// holds (a name need not be UTF-8); unsorted.
     public static func names(at path: String) throws(Errno) -> [[UInt8]] {
         guard let handle = opendir(path) else { throw Errno(rawValue: errno) }
         defer { closedir(handle) }
+        return names(in: handle)
+    }
+
+    /// Every name `readdir` gives from `handle`, but `.` and `..`.
+    private static func names(in handle: DirectoryHandle) -> [[UInt8]] {
         var names: [[UInt8]] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
@@ -133,6 +173,12 @@ public final class Folder {
         return names
     }
 }
+
+#if canImport(Darwin)
+private typealias DirectoryHandle = UnsafeMutablePointer<DIR>
+#else
+private typealias DirectoryHandle = OpaquePointer
+#endif
 
 extension FileDescriptor {
     /// Exactly `count` bytes from the current offset; throws `.ioError` when the file ends early.

@@ -2,8 +2,8 @@ import DPPXCore
 
 /// Finds the `dppx-manifest.json` files under a site's root: where `dppx serve`, `dppx rewrite`,
 /// `dppx build`'s rewrite step and `dppx css`/`dppx html` (pointed at a site's root) find the
-/// images a site's pages use (a manifest in `assets/img/` describes `/assets/img/...`). One walk,
-/// one set of rules:
+/// images a site's pages use (a manifest in `assets/img/` describes `/assets/img/...`). One walk
+/// (`FolderWalk`), one set of rules:
 ///
 /// - at most `searchDepth` folders below the root;
 /// - hidden files and folders (`.git`, `.dppx-cache`) skipped;
@@ -18,20 +18,9 @@ public enum ManifestDiscovery {
     public static func find(under root: String) -> [String] {
         let base = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         var found: [String] = []
-        func visit(_ folder: String, depth: Int) {
-            guard let names = try? Folder.names(at: folder) else { return }
-            for raw in names where raw.first != UInt8(ascii: ".") {
-                let name = String(decoding: raw, as: UTF8.self)
-                let path = folder + "/" + name
-                guard let status = try? FileStatus(path: path, followingLinks: false) else { continue }
-                if status.isFolder {
-                    if depth < searchDepth { visit(path, depth: depth + 1) }
-                } else if name == Manifest.fileName, status.isRegularFile {
-                    found.append(path)
-                }
-            }
+        FolderWalk.visit(under: base, maxDepth: searchDepth) { entry in
+            if entry.name == Manifest.fileName, entry.status.isRegularFile { found.append(entry.path) }
         }
-        visit(base, depth: 0)
         let own = base + "/" + Manifest.fileName
         return found.filter { $0 == own } + found.filter { $0 != own }.sorted()
     }

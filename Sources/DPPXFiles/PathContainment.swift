@@ -74,7 +74,7 @@ public enum PathContainment {
     /// to the working folder), without a trailing slash.
     public static func canonical(_ path: String) -> String {
         if let real = resolved(path) { return real }
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = path.hasPrefix("/") ? path : WorkingFolder.path + "/" + path
         var existing = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         var missing: [String] = []
         var base: [Substring] = []

@@ -30,7 +30,7 @@ public final class Browser: Sendable {
     /// The executable: `explicit` when given, else the first of `names` on PATH.
     public static func find(explicit: String?, path: String? = ProcessInfo.processInfo.environment["PATH"]) throws(MeasureError) -> String {
         if let explicit {
-            guard FileManager.default.isExecutableFile(atPath: explicit) else {
+            guard FileStatus.isExecutableFile(explicit) else {
                 throw .noBrowser("--browser \(explicit): not an executable file; install Chromium (apt install chromium) or name its executable")
             }
             return explicit
@@ -38,7 +38,7 @@ public final class Browser: Sendable {
         for name in names {
             for folder in (path ?? "").split(separator: ":") where !folder.isEmpty {
                 let candidate = folder + "/" + name
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+                if FileStatus.isExecutableFile(candidate) { return candidate }
             }
         }
         throw .noBrowser(installHint)
@@ -49,7 +49,7 @@ public final class Browser: Sendable {
     private let process: Process
     /// The group Chromium leads (it makes one for its renderers and helpers).
     private let group: NIOLockedValueBox<ProcessGroup?>
-    private let profile: String
+    private let profile: TemporaryFolder
 
     private static let running = NIOLockedValueBox<[ObjectIdentifier: Browser]>([:])
     private static let interruption = NIOLockedValueBox(false)
@@ -57,7 +57,7 @@ public final class Browser: Sendable {
     /// Whether `stopAll()` has run: the failures that follow are the interruption's.
     public static var interrupted: Bool { interruption.withLockedValue { $0 } }
 
-    private init(process: Process, profile: String) {
+    private init(process: Process, profile: TemporaryFolder) {
         self.process = process
         self.group = NIOLockedValueBox(nil)
         self.profile = profile
@@ -65,20 +65,20 @@ public final class Browser: Sendable {
 
     /// Starts `executable` and connects to it.
     public static func start(executable: String) async throws(MeasureError) -> Browser {
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-measure-\(UUID().uuidString)").path
-        do { try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true) } catch {
-            throw .browser("could not make its profile folder \(profile): \(error)")
+        let profile: TemporaryFolder
+        do { profile = try TemporaryFolder(prefix: "dppx-measure-") } catch {
+            throw .browser("could not make its profile folder: \(error)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments(profile: profile)
+        process.arguments = arguments(profile: profile.path)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
         let endpoint = EndpointReader(errors.fileHandleForReading)
         do { try process.run() } catch {
-            try? FileManager.default.removeItem(atPath: profile)
+            profile.remove()
             throw .browser("\(executable) did not start: \(error)")
         }
         let browser = Browser(process: process, profile: profile)
@@ -125,7 +125,7 @@ public final class Browser: Sendable {
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         group.withLockedValue { $0 }?.end()
-        try? FileManager.default.removeItem(atPath: profile)
+        profile.remove()
     }
 }
 

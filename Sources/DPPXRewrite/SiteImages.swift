@@ -1,7 +1,7 @@
 import DPPXCore
 
-/// Every image the manifests under a site's root describe, found by any of its files' paths
-/// relative to that root: what a page's `src` or a stylesheet's `url()` is looked up in.
+/// Every image the manifests under a site's root describe (`SiteManifests`), found by any of its
+/// files' paths relative to that root: what a page's `src` or a stylesheet's `url()` is looked up in.
 public struct SiteImages: Sendable {
     /// One image, its paths made relative to the site's root.
     public struct Entry: Sendable {
@@ -27,6 +27,11 @@ public struct SiteImages: Sendable {
     /// image's URL with (the plain path at the image's CSS size: the master's own for a fluid
     /// image, the 1x box for a density image).
     public let pixelSizes: [String: PixelSize]
+
+    /// The images of `site`'s manifests, as read (`SiteManifestReader`).
+    public init(_ site: SiteManifests) {
+        self.init(manifests: site.entries.map { (folder: $0.folder, manifest: $0.manifest) })
+    }
 
     /// `manifests` are each manifest and its folder relative to the root (`""`, `assets/img`);
     /// when two describe one path, the first listed wins.

@@ -58,9 +58,10 @@ struct MeasureCommand: AsyncParsableCommand {
     func run() async throws {
         let started = ContinuousClock.now
         let manifests = manifest.map { [$0] } ?? ManifestDiscovery.find(under: root)
-        let site = SiteManifests.load(manifests, root: root)
-        for problem in site.problems { Terminal.error(problem.description) }
-        if !site.problems.isEmpty { throw ExitCode(ExitStatus.failure) }
+        let reading = SiteManifestReader.read(manifests, root: root)
+        for problem in reading.problems { Terminal.error(problem.rewriteProblem.description) }
+        if !reading.problems.isEmpty { throw ExitCode(ExitStatus.failure) }
+        let images = SiteImages(reading.site)
         let files = SiteRewrite.files(matching: (pages.isEmpty ? ["**/*.html"] : pages).map { root + "/" + $0 })
         let relative = files.compactMap { PathContainment.relativePath(of: $0, inside: root) }.filter { !$0.isEmpty }
         guard !relative.isEmpty else {
@@ -68,8 +69,8 @@ struct MeasureCommand: AsyncParsableCommand {
             return
         }
         let output = out ?? ((manifests.first.map { ($0 as NSString).deletingLastPathComponent } ?? root) + "/" + LayoutFile.fileName)
-        let responder = MeasuredRewrite.untouchedResponder(root: root, images: site.images, options: RewriteOptions(),
-                                                           pixelSizes: site.images.pixelSizes)
+        let responder = MeasuredRewrite.untouchedResponder(root: root, images: images, options: RewriteOptions(),
+                                                           pixelSizes: images.pixelSizes)
         var measurement = SiteMeasurement(pages: relative, responder: responder, output: output)
         measurement.timeout = .seconds(timeout)
 

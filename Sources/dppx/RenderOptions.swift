@@ -1,6 +1,7 @@
 import ArgumentParser
 import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import Foundation
 
 /// The flags `dppx css` and `dppx html` share: where the text goes (stdout, `-o`, `--check`),
@@ -56,7 +57,7 @@ struct RenderOptions: ParsableArguments {
         var variantsFolder = imageDir
         var target = output
         if dir == nil {
-            if let built = settings.output, FileManager.default.fileExists(atPath: built + "/" + Manifest.fileName) {
+            if let built = settings.output, FileStatus.at(built + "/" + Manifest.fileName) != nil {
                 folder = built
             } else if let masters = settings.source {
                 folder = masters
@@ -81,8 +82,7 @@ struct RenderOptions: ParsableArguments {
     }
 
     private static func isFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        FileStatus.at(path)?.isFolder == true
     }
 
     private var ownSettings: ProjectSettings { variants.settings }

@@ -29,4 +29,18 @@ struct FileStatusTests {
         #expect(try descriptor.read(upTo: 10, at: 3) == Array("lo".utf8))
         #expect(throws: Errno.noSuchFileOrDirectory) { try FileStatus(path: scratch("missing")) }
     }
+
+    @Test("an executable file is a regular file this process may run; a folder or a plain file is not")
+    func executable() throws {
+        let scratch = ScratchFolder("executable")
+        try AtomicFile.write([1], to: scratch("plain"))
+        try AtomicFile.write([1], to: scratch("tool"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch("tool"))
+        try FileManager.default.createSymbolicLink(atPath: scratch("linked-tool"), withDestinationPath: scratch("tool"))
+        #expect(FileStatus.isExecutableFile(scratch("tool")))
+        #expect(FileStatus.isExecutableFile(scratch("linked-tool")))
+        #expect(!FileStatus.isExecutableFile(scratch("plain")))
+        #expect(!FileStatus.isExecutableFile(scratch.path))
+        #expect(!FileStatus.isExecutableFile(scratch("missing")))
+    }
 }

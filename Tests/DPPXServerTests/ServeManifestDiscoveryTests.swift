@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXRewrite
 @testable import DPPXServer
 import DPPXTestSupport
 import Foundation
@@ -59,5 +60,23 @@ struct ServeManifestDiscoveryTests {
         let later = try #require(store.beginTimedCheck(now: .now + .seconds(14400)))
         store.finish(later)
         #expect(store.index().image(atBasePath: "other.jpg") != nil && store.index().image(atBasePath: "icons/logo.png") != nil)
+    }
+
+    @Test("negotiation and a [rewrite] page rewriter read one reading: a manifest appears in both at once, at its folder")
+    func oneReading() throws {
+        let scratch = ScratchFolder("dppx-discovery-one")
+        try TestImages.writeBytes(Self.manifest("hero.jpg"), to: scratch("root/\(Manifest.fileName)"))
+        let store = ManifestStore(root: scratch("root"), recheckInterval: .seconds(3600))
+        try TestImages.writeBytes(Self.manifest("logo.png"), to: scratch("root/icons/\(Manifest.fileName)"))
+        let before = store.index()
+        #expect(before.image(atBasePath: "icons/logo.png") == nil && SiteImages(before.site).match("icons/logo.png") == nil,
+                "not found yet by either")
+        store.reload()
+        let after = store.index()
+        #expect(after.site.entries.map(\.folder) == ["", "icons"])
+        #expect(after.image(atBasePath: "icons/logo.png") != nil)
+        let logo = try #require(SiteImages(after.site).match("icons/logo.png"))
+        #expect(logo.isPlainPath && logo.entry.folder == "icons" && logo.entry.source == "logo.png")
+        #expect(after.manifest.images.map(\.path) == after.site.images.map(\.path))
     }
 }

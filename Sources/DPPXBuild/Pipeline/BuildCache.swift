@@ -68,7 +68,7 @@ struct BuildCache: Codable, Sendable {
     /// from another working folder still belongs to the right OUT. Each shard has its own file
     /// (`...-shard-2-of-4.json`), so N shards sharing one cache folder never write one file.
     static func path(output: String, cacheFolder: String?, shard: Shard? = nil,
-                     workingFolder: String = FileManager.default.currentDirectoryPath) -> String {
+                     workingFolder: String = WorkingFolder.path) -> String {
         let resolvedOutput = PathContainment.canonical(output)
         let folder = cacheFolder ?? defaultFolder(output: resolvedOutput, workingFolder: PathContainment.canonical(workingFolder))
         let name = (resolvedOutput as NSString).lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
@@ -107,7 +107,7 @@ struct BuildCache: Codable, Sendable {
     /// Creates the folder of the cache file `path` when it is missing.
     static func createFolder(of path: String) throws(FileError) {
         let folder = (path as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: folder) {
+        if FileStatus.at(folder) == nil {
             try AtomicFile.createDirectory(folder)
             // As pytest and ruff do: the folder keeps itself out of version control.
             try AtomicFile.write(Array("# Build state of dppx (incremental cache); safe to delete.\n*\n".utf8), to: folder + "/.gitignore")

@@ -318,7 +318,7 @@ public final class Builder: Sendable {
     /// SRC lies inside OUT. (OUT inside SRC is fine: the scan skips it; SRC as OUT is a build in
     /// place, `InPlaceSite`.)
     static func checkLayout(source: String, output: String) throws(BuildError) {
-        guard FileManager.default.fileExists(atPath: source) else { return }
+        guard FileStatus.at(source) != nil else { return }
         let source = PathContainment.canonical(source)
         let output = PathContainment.canonical(output)
         if source == output { return }

@@ -8,11 +8,11 @@ import Foundation
 public enum ProjectLocator {
     /// The project file, found from `folder` (the working folder) upwards, as a path relative
     /// to it (`dppx.toml`, `../dppx.toml`); nil when there is none.
-    public static func find(from folder: String = FileManager.default.currentDirectoryPath) -> String? {
+    public static func find(from folder: String = WorkingFolder.path) -> String? {
         var current = RelativePath.normalize(folder)
         var ups = ""
         while true {
-            if FileManager.default.fileExists(atPath: (current == "/" ? "" : current) + "/" + ProjectFile.fileName) {
+            if FileStatus.at((current == "/" ? "" : current) + "/" + ProjectFile.fileName) != nil {
                 return ups + ProjectFile.fileName
             }
             guard current != "/" else { return nil }

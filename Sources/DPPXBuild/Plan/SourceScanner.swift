@@ -39,11 +39,8 @@ public struct SourceScanner {
     /// outside SRC it refused.
     public func scanReportingSkipped() throws(BuildError)
         -> (sources: [SourceFile], rejected: [FileProblem], skipped: [String], refusedLinks: [FileProblem]) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
-            throw .sourceMissing(root)
-        }
-        if !isDirectory.boolValue {
+        guard let status = FileStatus.at(root) else { throw .sourceMissing(root) }
+        if !status.isFolder {
             // A single file: build just that master.
             let file = (root as NSString).lastPathComponent
             var sources: [SourceFile] = []

@@ -29,12 +29,11 @@ public struct RenderInput: Sendable {
     /// `plan` and `maxPixels` apply to masters only (a manifest already says what was built).
     public static func load(_ path: String, plan: PlanSettings = PlanSettings(),
                             maxPixels: Int = BuildOptions.defaultMaxPixels) throws(RenderOutputError) -> RenderInput {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard let status = FileStatus.at(path) else {
             throw .wrongInput(path: path, problem: "no such file or folder; give a folder built by 'dppx build' (with \(Manifest.fileName)) or a folder of master images")
         }
-        let manifestPath: String? = isDirectory.boolValue
-            ? (FileManager.default.fileExists(atPath: join(path, Manifest.fileName)) ? join(path, Manifest.fileName) : nil)
+        let manifestPath: String? = status.isFolder
+            ? (FileStatus.at(join(path, Manifest.fileName)) != nil ? join(path, Manifest.fileName) : nil)
             : ((path as NSString).pathExtension.lowercased() == "json" ? path : nil)
         if let manifestPath {
             let bytes: [UInt8]
@@ -43,7 +42,7 @@ public struct RenderInput: Sendable {
             do { manifest = try Manifest.decode(bytes) } catch {
                 throw .input(path: manifestPath, problem: error.description)
             }
-            let root = isDirectory.boolValue ? path : parent(of: path)
+            let root = status.isFolder ? path : parent(of: path)
             return RenderInput(manifest: manifest, origin: .manifest(manifestPath), imageRoot: root,
                                failures: [], inputs: [manifestPath])
         }
@@ -53,7 +52,7 @@ public struct RenderInput: Sendable {
             throw .input(path: path, problem: error.description)
         }
         let looksBuilt = prediction.collisions.count > 1 && prediction.collisions.count * 2 >= prediction.inputs.count
-        if isDirectory.boolValue, looksBuilt || prediction.manifest.images.isEmpty, let nested = ManifestDiscovery.find(under: path).first {
+        if status.isFolder, looksBuilt || prediction.manifest.images.isEmpty, let nested = ManifestDiscovery.find(under: path).first {
             let folder = parent(of: nested)
             throw .wrongInput(path: path, problem: "has no \(Manifest.fileName), but \(nested) describes the images built into \(folder); give that folder, e.g. dppx css \(folder)")
         }
@@ -61,7 +60,7 @@ public struct RenderInput: Sendable {
             let examples = prediction.collisions.prefix(2).map(\.file).joined(separator: ", ")
             throw .input(path: path, problem: "looks like a folder 'dppx build' wrote (\(examples)... share their names with other sizes) but has no \(Manifest.fileName); give the folder of masters, or rebuild it with 'dppx build SRC --out \(path)' to write the manifest")
         }
-        let root = isDirectory.boolValue ? path : parent(of: path)
+        let root = status.isFolder ? path : parent(of: path)
         return RenderInput(manifest: prediction.manifest, origin: .masters(path), imageRoot: root,
                            failures: prediction.failures, inputs: prediction.inputs.sorted())
     }

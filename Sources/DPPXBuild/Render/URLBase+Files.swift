@@ -1,4 +1,5 @@
 import DPPXCore
+import DPPXFiles
 import Foundation
 
 extension URLBase {
@@ -6,7 +7,7 @@ extension URLBase {
     /// `imageRoot`: `baseURL` when given, else the relative path from the destination's folder
     /// to `imageRoot` (empty on stdout: URLs are relative to `imageRoot` itself).
     public static func forOutput(at destination: String?, imageRoot: String, baseURL: String? = nil,
-                                 currentDirectory: String = FileManager.default.currentDirectoryPath) -> URLBase {
+                                 currentDirectory: String = WorkingFolder.path) -> URLBase {
         if let baseURL { return .absolute(baseURL) }
         guard let destination else { return .relative("") }
         func absolute(_ path: String) -> String {

@@ -107,8 +107,8 @@ public struct MeasuredRewrite: Sendable {
         options.layout = layout
         let measured = SiteRewrite(root: rewrite.root, pages: rewrite.pages, output: rewrite.output, options: options)
         // Read once, after the build: the rewrite and the check both use them.
-        let site = SiteManifests.load(under: rewrite.root)
-        var (changes, outcome) = measured.prepare(with: site)
+        let reading = SiteManifestReader.read(under: rewrite.root)
+        var (changes, outcome) = measured.prepare(with: reading)
         outcome.failures += report.failures.map { FileProblem(file: Self.pageName(of: $0), reason: $0.description) }
         // Pages not measured, or undone before and unchanged since, stay as they are.
         for index in changes.indices where changes[index].isHTML {
@@ -121,7 +121,7 @@ public struct MeasuredRewrite: Sendable {
             }
         }
         if !check {
-            await checkInBrowser(&changes, images: site.images, layout: &layout, report: &report)
+            await checkInBrowser(&changes, images: SiteImages(reading.site), layout: &layout, report: &report)
         }
         // A page left as it was (not measured, undone) keeps its record: the sizes an earlier
         // run wrote on it are still dppx's.
@@ -144,8 +144,8 @@ public struct MeasuredRewrite: Sendable {
     /// Both steps, as `dppx rewrite` runs them: the images are the manifests' under the root.
     public func run(check: Bool = false) async -> (outcome: SiteRewrite.Outcome, report: Report) {
         var report = Report()
-        let site = SiteManifests.load(under: rewrite.root)
-        let layout = await measure(pixelSizes: site.images.pixelSizes, images: site.images, report: &report)
+        let images = SiteImages(SiteManifestReader.read(under: rewrite.root).site)
+        let layout = await measure(pixelSizes: images.pixelSizes, images: images, report: &report)
         let outcome = await rewritePages(with: layout, report: &report, check: check)
         return (outcome, report)
     }

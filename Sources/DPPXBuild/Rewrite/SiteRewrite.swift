@@ -71,15 +71,15 @@ public struct SiteRewrite: Sendable {
     /// Reads and rewrites every page in memory, with the manifests read; pages that cannot be
     /// read, are not under the root or are neither HTML nor CSS are in the outcome's failures.
     public func prepare() -> (changes: [PageChange], outcome: Outcome) {
-        prepare(with: SiteManifests.load(under: root))
+        prepare(with: SiteManifestReader.read(under: root))
     }
 
-    /// `prepare()` with the site's manifests as already read (`SiteManifests.load`).
-    public func prepare(with site: (images: SiteImages, manifests: [String], problems: [FileProblem])) -> (changes: [PageChange], outcome: Outcome) {
+    /// `prepare()` with the site's manifests as already read (`SiteManifestReader`).
+    public func prepare(with reading: SiteManifestReader.Reading) -> (changes: [PageChange], outcome: Outcome) {
         var outcome = Outcome()
-        outcome.manifests = site.manifests
-        outcome.failures += site.problems
-        let rewriter = PageRewriter(images: site.images, options: options)
+        outcome.manifests = reading.site.paths
+        outcome.failures += reading.problems.map(\.rewriteProblem)
+        let rewriter = PageRewriter(images: SiteImages(reading.site), options: options)
         var changes: [PageChange] = []
         for page in pages {
             // A link is rewritten through: the file it points to is written, never the link's
@@ -154,7 +154,8 @@ public struct SiteRewrite: Sendable {
     }
 
     /// The files `patterns` name: a path as it is, or a pattern (`site/**/*.html`: `*` within a
-    /// name, `**` any folders) matched under its leading folder, hidden files skipped, sorted.
+    /// name, `**` any folders) matched under its leading folder (`FolderWalk`: hidden files skipped,
+    /// linked folders not entered), sorted.
     public static func files(matching patterns: [String]) -> [String] {
         var files: [String] = []
         for pattern in patterns {
@@ -166,14 +167,12 @@ public struct SiteRewrite: Sendable {
             let folder = parts[..<wild].joined(separator: "/")
             let start = folder.isEmpty ? (pattern.hasPrefix("/") ? "/" : ".") : folder
             let glob = PathGlob("/" + parts[wild...].joined(separator: "/"))
-            guard let walker = FileManager.default.enumerator(atPath: start) else { continue }
             var matched: [String] = []
-            while let relative = walker.nextObject() as? String {
-                if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-                var isFolder: ObjCBool = false
-                let path = start == "." ? relative : (start.hasSuffix("/") ? start : start + "/") + relative
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-                if glob.matches(relative) { matched.append(path) }
+            // A link to a file is a page; a linked folder is not entered.
+            FolderWalk.visit(under: start) { entry in
+                guard !entry.status.isFolder, glob.matches(entry.relative),
+                      let target = try? FileStatus(path: entry.path), !target.isFolder else { return }
+                matched.append(start == "." ? entry.relative : (start.hasSuffix("/") ? start : start + "/") + entry.relative)
             }
             files += matched.sorted()
         }

@@ -15,8 +15,7 @@ public enum ManifestMerger {
     /// Merges the partial manifests of `parts` (files, or folders holding them) into `output`.
     public static func merge(parts: [String], into output: String) throws(MergeError) -> MergeReport {
         let start = Date()
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileStatus.at(output)?.isFolder == true else {
             throw .noOutput(output)
         }
         let lock: BuildLock
@@ -73,10 +72,9 @@ public enum ManifestMerger {
         var files: [String] = []
         var seen = Set<String>()
         for part in parts {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: part, isDirectory: &isFolder) else { throw .noSuchPart(part) }
+            guard let status = FileStatus.at(part) else { throw .noSuchPart(part) }
             var found = [part]
-            if isFolder.boolValue {
+            if status.isFolder {
                 let folder = part.hasSuffix("/") ? String(part.dropLast()) : part
                 found = PartialManifest.names(inFolder: part).map { folder + "/" + $0 }
                 if found.isEmpty { throw .noPartials(folder: part) }

@@ -57,7 +57,7 @@ public struct TemplateLibrary: Sendable {
         let file = "\(name).\(TemplateKind.fileExtension)"
         for folder in [overrideFolder, environmentFolder].compactMap({ $0 }) {
             let path = folder + "/" + file
-            guard FileManager.default.fileExists(atPath: path) else { continue }
+            guard FileStatus.at(path) != nil else { continue }
             let bytes: [UInt8]
             do { bytes = try AtomicFile.read(path) } catch {
                 throw TemplateError(file: path, problem: "cannot be read: \(error.description)")
@@ -76,7 +76,7 @@ public struct TemplateLibrary: Sendable {
     /// Reads and compiles every template of `kind`. A user's folder that holds none of them is
     /// an error: it most likely points at the wrong place.
     public func templates(_ kind: TemplateKind) throws(TemplateError) -> RenderTemplates {
-        if let overrideFolder, !kind.fileNames.contains(where: { FileManager.default.fileExists(atPath: overrideFolder + "/" + $0) }) {
+        if let overrideFolder, !kind.fileNames.contains(where: { FileStatus.at(overrideFolder + "/" + $0) != nil }) {
             throw TemplateError(file: overrideFolder, problem: "holds none of the \(kind.rawValue) templates (\(kind.fileNames.joined(separator: ", "))); copy the ones to change from dppx's \(Self.builtInFolder) folder (in the repository, or share/dppx/\(Self.builtInFolder) where dppx is installed) and edit them")
         }
         var sources: [TemplateSource] = []
@@ -85,7 +85,6 @@ public struct TemplateLibrary: Sendable {
     }
 
     private static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        FileStatus.at(path)?.isFolder == true
     }
 }

@@ -101,7 +101,7 @@ public struct DevelopmentRound: Sendable {
     /// masters they do not list yet, the sizes `ManifestPredictor` reads from their headers),
     /// the images of the manifests on disk, and the images as predicted.
     static func imagesAsBuilt(_ build: BuildOptions, root: String) -> (sizes: [String: PixelSize], onDisk: SiteImages, predicted: SiteImages) {
-        let onDisk = SiteManifests.load(under: root).images
+        let onDisk = SiteImages(SiteManifestReader.read(under: root).site)
         var sizes = onDisk.pixelSizes
         guard let folder = PathContainment.relativePath(of: build.outputRoot, inside: root),
               let prediction = try? ManifestPredictor.predict(options: build) else { return (sizes, onDisk, .empty) }

@@ -268,7 +268,7 @@ public struct Manifest: Codable, Hashable, Sendable {
 }
 
 /// Why a manifest could not be read.
-public enum ManifestError: Error, Equatable, CustomStringConvertible {
+public enum ManifestError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformed(detail: String)
     case unsupportedVersion(Int)
     /// A number no build writes (`ManifestLimits`): `field` is its path (`images.3.width`).

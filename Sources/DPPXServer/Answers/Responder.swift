@@ -190,14 +190,15 @@ struct Responder: Sendable {
     }
 
     /// The rewriter for the manifests in use now, and its number; nil without `[rewrite]`. Its
-    /// images are read as `dppx rewrite` reads them (`SiteManifests`, so rules match the
-    /// masters' own paths), again each time the manifests change.
+    /// images are the ones negotiated on, from the same reading (`ManifestIndex.site`, read as
+    /// `dppx rewrite` reads them, so rules match the masters' own paths), made again each time
+    /// the manifests change.
     private func pageRewriter() -> (rewriter: PageRewriter, number: Int)? {
         guard let rewrite else { return nil }
         let index = manifests.index()
         return rewriter.withLockedValue { cached in
             if let cached, cached.index.isSameLoad(as: index) { return (cached.rewriter, cached.number) }
-            let made = PageRewriter(images: SiteManifests.load(under: manifests.root).images, options: rewrite)
+            let made = PageRewriter(images: SiteImages(index.site), options: rewrite)
             let number = (cached?.number ?? 0) + 1
             cached = (index, made, number)
             return (made, number)

@@ -1,8 +1,11 @@
 import DPPXCore
 
-/// ROOT's manifest, indexed by the URL path the server negotiates on.
+/// The manifests under ROOT as one reading (`SiteManifests`), indexed by the URL path the server
+/// negotiates on. A server with `[rewrite]` rewrites pages with the same reading (`site`).
 public struct ManifestIndex: Sendable {
-    /// The manifest as read; empty when there is none.
+    /// The manifests as read; empty when there are none.
+    public let site: SiteManifests
+    /// Every image of them, paths relative to ROOT, in the manifests' order; empty when there is none.
     public let manifest: Manifest
     private let byBasePath: [String: Manifest.Image]
     /// Each image's manifest's modification time (nanoseconds since 1970), by the image's URL path.
@@ -13,7 +16,9 @@ public struct ManifestIndex: Sendable {
 
     /// `manifestModified`: when each image's manifest was written, by the image's URL path
     /// (`writtenBefore`); images without one are vouched for by their manifest's hashes.
-    public init(_ manifest: Manifest, manifestModified: [String: Int64] = [:]) {
+    public init(_ site: SiteManifests, manifestModified: [String: Int64] = [:]) {
+        self.site = site
+        let manifest = Manifest(images: site.images)
         self.manifest = manifest
         self.manifestModified = manifestModified
         var index: [String: Manifest.Image] = [:]
@@ -29,7 +34,7 @@ public struct ManifestIndex: Sendable {
     }
 
     /// No images: every request is a plain static file.
-    public static let empty = ManifestIndex(Manifest(images: []))
+    public static let empty = ManifestIndex(.empty)
 
     /// The image whose 1x URL is `path` (relative to ROOT, no leading slash, not percent-encoded).
     /// Explicit variant paths (`hero@2x.jpg`) are not negotiated and give nil.

@@ -185,43 +185,35 @@ public final class ManifestStore: Sendable {
         }
     }
 
-    /// Reads every manifest; the images of those that cannot be read are not negotiated (they
-    /// are returned as `skipped`, with why), and the status names the first such file.
+    /// Reads every manifest there is (`SiteManifestReader`, as `dppx rewrite` reads them); the
+    /// images of those that cannot be read are not negotiated (they are returned as `skipped`,
+    /// with why), and the status names the first such file.
     private func load(_ fingerprints: [String: FileIdentity?]) -> (ManifestIndex, ManifestStatus, [(path: String, reason: String)]) {
         let own = root + "/" + Manifest.fileName
-        var images: [Manifest.Image] = []
-        var used: [String] = []
-        var modified: [String: Int64] = [:]
-        var problem: ManifestStatus?
-        var skipped: [(path: String, reason: String)] = []
         let paths = fingerprints.keys.sorted()
-        for path in paths.filter({ $0 == own }) + paths.filter({ $0 != own }) {
-            guard case .some(.some) = fingerprints[path] else { continue }
-            let bytes: [UInt8]
-            do throws(FileError) {
-                bytes = try AtomicFile.read(path)
-            } catch {
-                let reason = error.detail.map { "cannot be read: \($0)" } ?? "cannot be read (\(error.code)); check its permissions"
-                problem = problem ?? .unreadable(path: path, reason: reason)
-                skipped.append((path, reason))
-                continue
-            }
-            let folder = String((path as NSString).deletingLastPathComponent.dropFirst(root.count))
-            let relative = folder.hasPrefix("/") ? String(folder.dropFirst()) : folder
-            do throws(ManifestError) {
-                let read = try Manifest.decode(bytes).images.map { $0.relocated(under: relative) }
-                if case .some(.some(let identity)) = fingerprints[path] {
-                    for image in read where modified[image.path] == nil { modified[image.path] = identity.modified }
-                }
-                images += read
-                used.append(path)
-            } catch {
-                problem = problem ?? .unreadable(path: path, reason: error.description)
-                skipped.append((path, error.description))
-            }
-        }
-        if images.isEmpty, let problem { return (.empty, problem, skipped) }
+        let present = (paths.filter { $0 == own } + paths.filter { $0 != own }).filter { (fingerprints[$0] ?? nil) != nil }
+        let reading = SiteManifestReader.read(present, root: root)
+        let skipped = reading.problems.map { (path: $0.path, reason: Self.reason(for: $0)) }
+        let images = reading.site.images
+        if images.isEmpty, let first = skipped.first { return (.empty, .unreadable(path: first.path, reason: first.reason), skipped) }
         if images.isEmpty && fingerprints.values.allSatisfy({ $0 == nil }) { return (.empty, .missing(path: own), skipped) }
-        return (ManifestIndex(Manifest(images: images), manifestModified: modified), .loaded(images: images.count, manifests: used), skipped)
+        var modified: [String: Int64] = [:]
+        for entry in reading.site.entries {
+            guard case .some(.some(let identity)) = fingerprints[entry.path] else { continue }
+            for image in entry.images where modified[image.path] == nil { modified[image.path] = identity.modified }
+        }
+        return (ManifestIndex(reading.site, manifestModified: modified), .loaded(images: images.count, manifests: reading.site.paths), skipped)
+    }
+
+    /// Why a manifest is skipped, for the log and the status.
+    private static func reason(for problem: SiteManifestReader.Problem) -> String {
+        switch problem {
+        case .unreadable(let error):
+            error.detail.map { "cannot be read: \($0)" } ?? "cannot be read (\(error.code)); check its permissions"
+        case .invalid(_, let error):
+            error.description
+        case .outsideRoot(_, let root):
+            "is not inside ROOT \(root) (a folder on its way was replaced by a link out of it)"
+        }
     }
 }

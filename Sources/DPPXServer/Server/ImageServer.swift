@@ -1,5 +1,6 @@
 import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import Foundation
 import Logging
 import NIOCore
@@ -48,11 +49,8 @@ public struct ImageServer: Sendable {
 
     /// Throws unless ROOT is an existing folder.
     public func checkRoot() throws(ServerError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: options.root, isDirectory: &isDirectory) else {
-            throw .rootMissing(options.root)
-        }
-        guard isDirectory.boolValue else { throw .rootNotFolder(options.root) }
+        guard let status = FileStatus.at(options.root) else { throw .rootMissing(options.root) }
+        guard status.isFolder else { throw .rootNotFolder(options.root) }
     }
 
     /// The listening server, a ServiceLifecycle service (`HTTPListener`): `onRunning` gets the
