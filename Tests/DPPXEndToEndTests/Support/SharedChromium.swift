@@ -1,0 +1,175 @@
+import DPPXMeasure
+import Foundation
+
+/// One headless Chromium kept for the whole test process, where `Chromium.dumpDOM` loads each
+/// page over the DevTools protocol: a browser started per load cost more CPU than the pages
+/// themselves (557 launches, about 3.7 CPU minutes of a full run).
+///
+/// Each load gets a browser context of its own (an empty cookie jar and cache, as a fresh
+/// profile gave), its window size and device scale factor by device metrics emulation (as
+/// `--window-size` and `--force-device-scale-factor`), and the page time of
+/// `--virtual-time-budget`, which headless Chromium itself implements by the same virtual time
+/// policy. A load that outlasts its timeout has its context closed; a browser that no longer
+/// answers is ended and the next load starts another. The browser is ended when the process exits.
+actor SharedChromium {
+    /// The flags `Browser.start` does not pass itself but `Chromium`'s launches do.
+    static let extraArguments = ["--hide-scrollbars"]
+
+    /// The CSS pixels of a `--window-size` window that headless Chromium does not give the page
+    /// (a 1000x800 window shows a 1000x657 viewport, at every device scale factor);
+    /// `SharedChromiumTests` notices if a Chromium release changes it.
+    static let windowFrame = 143
+
+    /// What `--dump-dom` prints: the doctype as written, a newline, then the document.
+    static let dumpScript = "(document.doctype ? new XMLSerializer().serializeToString(document.doctype) + '\\n' : '') + document.documentElement.outerHTML"
+
+    /// The browser, or why none could be started (loads then launch a browser each).
+    private enum State {
+        case idle
+        case running(Browser)
+        case unavailable(String)
+    }
+
+    private let executable: String
+    private var state = State.idle
+
+    init(executable: String) {
+        self.executable = executable
+    }
+
+    /// The browser, started on the first call; nil if it cannot be started here.
+    func browser() async -> Browser? {
+        switch state {
+        case .running(let browser): return browser
+        case .unavailable: return nil
+        case .idle: break
+        }
+        do {
+            let browser = try await Browser.start(executable: executable, extraArguments: Self.extraArguments)
+            _ = Self.stoppedAtExit
+            state = .running(browser)
+            return browser
+        } catch {
+            state = .unavailable("\(error)")
+            return nil
+        }
+    }
+
+    /// Ends `browser` if it is still the shared one: the next load starts another.
+    func discard(_ browser: Browser) async {
+        guard case .running(let current) = state, current === browser else { return }
+        state = .idle
+        await browser.stop()
+    }
+
+    /// Loads `url` in a context of its own and returns `--dump-dom`'s text, or nil if no
+    /// browser could be started (the caller launches one then).
+    nonisolated func dumpDOM(of url: String, deviceScaleFactor: Double, windowSize: (width: Int, height: Int),
+                             virtualTimeBudget: Int, timeout: Double) async throws -> String? {
+        guard let browser = await browser() else { return nil }
+        let connection = browser.connection
+        var context: String?
+        var tab: (target: String, session: String)?
+        do {
+            let made = try await Self.within(30, "making a browser context") {
+                try await Self.string(connection.send("Target.createBrowserContext"), "browserContextId")
+            }
+            context = made
+            let opened = try await Self.within(30, "opening a tab") {
+                let target = try await Self.string(connection.send("Target.createTarget", [
+                    "url": "about:blank", "browserContextId": .string(made),
+                ]), "targetId")
+                let session = try await Self.string(connection.send("Target.attachToTarget", [
+                    "targetId": .string(target), "flatten": true,
+                ]), "sessionId")
+                return (target: target, session: session)
+            }
+            tab = opened
+            let dom = try await Self.within(timeout, "loading \(url) at DPR \(deviceScaleFactor)") {
+                try await Self.load(url, in: opened.session, of: connection, deviceScaleFactor: deviceScaleFactor,
+                                    windowSize: windowSize, virtualTimeBudget: virtualTimeBudget)
+            }
+            await Self.close(context: context, tab: tab, of: connection)
+            return dom
+        } catch {
+            await Self.close(context: context, tab: tab, of: connection)
+            let alive = (try? await Self.within(10, "answering") { try await connection.send("Browser.getVersion") }) != nil
+            if !alive { await discard(browser) }
+            throw error
+        }
+    }
+
+    /// Emulates the window, sets the page time budget, navigates and waits for the budget to
+    /// run out, then serialises the document.
+    private static func load(_ url: String, in session: String, of connection: DevToolsConnection, deviceScaleFactor: Double,
+                             windowSize: (width: Int, height: Int), virtualTimeBudget: Int) async throws -> String {
+        let events = connection.events(of: session)
+        try await connection.send("Emulation.setDeviceMetricsOverride", [
+            "width": .number(Double(windowSize.width)), "height": .number(Double(windowSize.height - windowFrame)),
+            "deviceScaleFactor": .number(deviceScaleFactor), "mobile": false,
+        ], session: session)
+        // Paused from before the navigation, counted once it committed: a budget set before
+        // it ran out on about:blank (nothing pending there) before the page was fetched.
+        try await connection.send("Emulation.setVirtualTimePolicy", ["policy": "pause"], session: session)
+        let navigation = try await connection.send("Page.navigate", ["url": .string(url)], session: session)
+        if let failure = navigation["errorText"]?.string {
+            throw Chromium.Failure(message: "chromium could not load \(url): \(failure)")
+        }
+        try await connection.send("Emulation.setVirtualTimePolicy", [
+            "policy": "pauseIfNetworkFetchesPending", "budget": .number(Double(virtualTimeBudget)),
+        ], session: session)
+        for await event in events where event.method == "Emulation.virtualTimeBudgetExpired" { break }
+        try Task.checkCancellation()
+        let result = try await connection.send("Runtime.evaluate", ["expression": .string(dumpScript), "returnByValue": true], session: session)
+        guard let dom = result["result"]?["value"]?.string else {
+            throw Chromium.Failure(message: "chromium could not serialise \(url): \(result.text)")
+        }
+        return dom
+    }
+
+    /// Closes the tab and its context, ignoring a browser that no longer answers.
+    private static func close(context: String?, tab: (target: String, session: String)?, of connection: DevToolsConnection) async {
+        _ = try? await within(10, "closing a tab") {
+            if let tab { _ = try? await connection.send("Target.closeTarget", ["targetId": .string(tab.target)]) }
+            if let context { _ = try? await connection.send("Target.disposeBrowserContext", ["browserContextId": .string(context)]) }
+        }
+        if let tab { connection.forget(tab.session) }
+    }
+
+    /// The string `key` of a command's result.
+    private static func string(_ result: JSONValue, _ key: String) throws -> String {
+        guard let value = result[key]?.string else {
+            throw Chromium.Failure(message: "chromium answered without \(key): \(result.text)")
+        }
+        return value
+    }
+
+    /// Runs `work`, cancelling it and throwing after `seconds`.
+    private static func within<T: Sendable>(_ seconds: Double, _ what: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let result = try await group.next() ?? nil else {
+                throw Chromium.Failure(message: "chromium timed out after \(seconds) s \(what)")
+            }
+            return result
+        }
+    }
+
+    /// Ends every browser when the test process exits, normally or by Ctrl-C or SIGTERM:
+    /// Chromium leads a process group of its own, which neither reaches. (A handler, unlike an
+    /// ignored signal, is not inherited by the programs the tests start.)
+    private static let stoppedAtExit: Void = {
+        atexit { Browser.stopAll() }
+        for number in [SIGINT, SIGTERM] {
+            signal(number) { received in
+                Browser.stopAll()
+                exit(128 + received)
+            }
+        }
+    }()
+}
