@@ -44,4 +44,21 @@ struct SharedChromiumTests {
         #expect(svg.trimmingCharacters(in: .newlines) == launchedSVG.trimmingCharacters(in: .newlines),
                 "shared:\n\(svg)\nlaunched:\n\(launchedSVG)")
     }
+
+    @Test("a page that never stops running fails its own load at its timeout; the next load is served as usual")
+    func hungPage() async throws {
+        let chromium = try #require(Chromium.installed)
+        let scenario = try RenderScenario(masters: [:], svg: false)
+        try scenario.write("<!doctype html><html><body><script>while (true) {}</script></body></html>", to: "site/hang.html")
+        try scenario.write(Self.page, to: "site/index.html")
+        let server = try StaticServer(root: scenario.scratch("site"))
+
+        let started = Date()
+        await #expect(throws: Chromium.Failure.self) {
+            _ = try await chromium.dumpDOM(of: server.url("hang.html"), deviceScaleFactor: 1, timeout: 5)
+        }
+        #expect(Date().timeIntervalSince(started) < 30, "the hung load took \(Date().timeIntervalSince(started)) s")
+        let dom = try await chromium.dumpDOM(of: server.url("index.html"), deviceScaleFactor: 2, windowSize: (700, 500))
+        #expect(Chromium.text(ofElementWithID: "observation", in: dom) == "[2,700,357,700]", "\(dom)")
+    }
 }
