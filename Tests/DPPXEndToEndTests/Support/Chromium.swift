@@ -5,9 +5,9 @@ import Testing
 /// the DOM after the page's scripts ran, so a page can write what it observed (Resource Timing
 /// entries, element boxes) into an element and the test reads it back.
 ///
-/// Each load starts empty (no cache, no cookies, no client-hint memory): `dumpDOM` in a browser
-/// context of its own in one Chromium kept for the test process (`SharedChromium`), other loads
-/// in a browser of their own with a fresh profile. `--no-sandbox`: Chromium needs it when run
+/// Each load starts empty (no cache, no cookies, no client-hint memory): in a browser context of
+/// its own in one Chromium kept for the test process (`SharedChromium`), or, with browser flags
+/// of its own, in a browser launched for it with a fresh profile. `--no-sandbox`: Chromium needs it when run
 /// as root in a container. `DPPX_CHROMIUM` overrides the binary.
 struct Chromium {
     let executable: String
@@ -78,6 +78,11 @@ struct Chromium {
     /// paints while it waits for them), else once the page is idle.
     func screenshot(of url: String, to path: String, deviceScaleFactor: Double = 1, windowSize: (width: Int, height: Int) = (800, 600),
                     stopAfter: Int? = nil, timeout: Double = 120) async throws {
+        if let png = try await shared.screenshot(of: url, deviceScaleFactor: deviceScaleFactor, windowSize: windowSize,
+                                                 stopAfter: stopAfter, timeout: timeout) {
+            try png.write(to: URL(fileURLWithPath: path))
+            return
+        }
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-chromium-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let wait = stopAfter.map { ["--timeout=\($0)"] } ?? ["--virtual-time-budget=15000"]

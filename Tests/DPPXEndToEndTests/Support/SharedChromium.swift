@@ -66,6 +66,48 @@ actor SharedChromium {
     /// browser could be started (the caller launches one then).
     nonisolated func dumpDOM(of url: String, deviceScaleFactor: Double, windowSize: (width: Int, height: Int),
                              virtualTimeBudget: Int, timeout: Double) async throws -> String? {
+        // `--dump-dom`'s page is the window less its frame.
+        let viewport = (width: windowSize.width, height: windowSize.height - Self.windowFrame)
+        return try await inTab(deviceScaleFactor: deviceScaleFactor, viewport: viewport, timeout: timeout,
+                               loading: "\(url) at DPR \(deviceScaleFactor)") { session, connection in
+            try await Self.navigate(to: url, in: session, of: connection, virtualTimeBudget: virtualTimeBudget)
+            let result = try await connection.send("Runtime.evaluate", ["expression": .string(Self.dumpScript), "returnByValue": true], session: session)
+            guard let dom = result["result"]?["value"]?.string else {
+                throw Chromium.Failure(message: "chromium could not serialise \(url): \(result.text)")
+            }
+            return dom
+        }
+    }
+
+    /// Loads `url` in a context of its own and returns the PNG `--screenshot` saved: after
+    /// `stopAfter` milliseconds (`--timeout`: loads still pending are stopped), else after the
+    /// page time of `--virtual-time-budget=15000`. Nil if no browser could be started.
+    nonisolated func screenshot(of url: String, deviceScaleFactor: Double, windowSize: (width: Int, height: Int),
+                                stopAfter: Int?, timeout: Double) async throws -> Data? {
+        // `--screenshot` shows the whole window.
+        try await inTab(deviceScaleFactor: deviceScaleFactor, viewport: windowSize, timeout: timeout,
+                        loading: "\(url) for a screenshot") { session, connection in
+            if let stopAfter {
+                let started = ContinuousClock.now
+                try await Self.navigate(to: url, in: session, of: connection, virtualTimeBudget: nil)
+                try await Task.sleep(until: started + .milliseconds(stopAfter))
+                try await connection.send("Page.stopLoading", session: session)
+            } else {
+                try await Self.navigate(to: url, in: session, of: connection, virtualTimeBudget: 15_000)
+            }
+            let shot = try await connection.send("Page.captureScreenshot", ["format": "png"], session: session)
+            guard let png = shot["data"]?.string.flatMap({ Data(base64Encoded: $0) }) else {
+                throw Chromium.Failure(message: "chromium took no screenshot of \(url): \(shot.text)")
+            }
+            return png
+        }
+    }
+
+    /// Runs `work` in a new tab of a new browser context, its viewport and device scale factor
+    /// emulated, within `timeout` seconds; closes both after. A browser that no longer answers
+    /// is ended. Nil if no browser could be started.
+    private nonisolated func inTab<T: Sendable>(deviceScaleFactor: Double, viewport: (width: Int, height: Int), timeout: Double, loading what: String,
+                                                _ work: @escaping @Sendable (String, DevToolsConnection) async throws -> T) async throws -> T? {
         guard let browser = await browser() else { return nil }
         let connection = browser.connection
         var context: String?
@@ -85,12 +127,15 @@ actor SharedChromium {
                 return (target: target, session: session)
             }
             tab = opened
-            let dom = try await Self.within(timeout, "loading \(url) at DPR \(deviceScaleFactor)") {
-                try await Self.load(url, in: opened.session, of: connection, deviceScaleFactor: deviceScaleFactor,
-                                    windowSize: windowSize, virtualTimeBudget: virtualTimeBudget)
+            let result = try await Self.within(timeout, "loading \(what)") {
+                try await connection.send("Emulation.setDeviceMetricsOverride", [
+                    "width": .number(Double(viewport.width)), "height": .number(Double(viewport.height)),
+                    "deviceScaleFactor": .number(deviceScaleFactor), "mobile": false,
+                ], session: opened.session)
+                return try await work(opened.session, connection)
             }
             await Self.close(context: context, tab: tab, of: connection)
-            return dom
+            return result
         } catch {
             await Self.close(context: context, tab: tab, of: connection)
             let alive = (try? await Self.within(10, "answering") { try await connection.send("Browser.getVersion") }) != nil
@@ -99,32 +144,26 @@ actor SharedChromium {
         }
     }
 
-    /// Emulates the window, sets the page time budget, navigates and waits for the budget to
-    /// run out, then serialises the document.
-    private static func load(_ url: String, in session: String, of connection: DevToolsConnection, deviceScaleFactor: Double,
-                             windowSize: (width: Int, height: Int), virtualTimeBudget: Int) async throws -> String {
-        let events = connection.events(of: session)
-        try await connection.send("Emulation.setDeviceMetricsOverride", [
-            "width": .number(Double(windowSize.width)), "height": .number(Double(windowSize.height - windowFrame)),
-            "deviceScaleFactor": .number(deviceScaleFactor), "mobile": false,
-        ], session: session)
-        // Paused from before the navigation, counted once it committed: a budget set before
-        // it ran out on about:blank (nothing pending there) before the page was fetched.
-        try await connection.send("Emulation.setVirtualTimePolicy", ["policy": "pause"], session: session)
+    /// Navigates and, with a `virtualTimeBudget`, waits for the load event (in real time:
+    /// virtual time paused held the load back), then until that much page time has passed (`pauseIfNetworkFetchesPending`: time stands still while a fetch is
+    /// pending). Counted from the navigation, as headless Chromium does, the budget ran out at
+    /// once whenever nothing was pending for a moment: on about:blank before the page was
+    /// fetched (the navigation's own fetch is the browser's), or on a busy machine between the
+    /// page's arrival and its first image request.
+    private static func navigate(to url: String, in session: String, of connection: DevToolsConnection, virtualTimeBudget: Int?) async throws {
+        var events = connection.events(of: session).makeAsyncIterator()
+        try await connection.send("Page.enable", session: session)
         let navigation = try await connection.send("Page.navigate", ["url": .string(url)], session: session)
         if let failure = navigation["errorText"]?.string {
             throw Chromium.Failure(message: "chromium could not load \(url): \(failure)")
         }
+        guard let virtualTimeBudget else { return }
+        while let event = await events.next(), event.method != "Page.loadEventFired" {}
         try await connection.send("Emulation.setVirtualTimePolicy", [
             "policy": "pauseIfNetworkFetchesPending", "budget": .number(Double(virtualTimeBudget)),
         ], session: session)
-        for await event in events where event.method == "Emulation.virtualTimeBudgetExpired" { break }
+        while let event = await events.next(), event.method != "Emulation.virtualTimeBudgetExpired" {}
         try Task.checkCancellation()
-        let result = try await connection.send("Runtime.evaluate", ["expression": .string(dumpScript), "returnByValue": true], session: session)
-        guard let dom = result["result"]?["value"]?.string else {
-            throw Chromium.Failure(message: "chromium could not serialise \(url): \(result.text)")
-        }
-        return dom
     }
 
     /// Closes the tab and its context, ignoring a browser that no longer answers.
