@@ -1,15 +1,15 @@
 import DPPXMeasure
 import Foundation
 
-/// One headless Chromium kept for the whole test process, where `Chromium.dumpDOM` loads each
-/// page over the DevTools protocol: a browser started per load cost more CPU than the pages
-/// themselves (557 launches, about 3.7 CPU minutes of a full run).
+/// One headless Chromium kept for the whole test process, where `Chromium.dumpDOM` and
+/// `Chromium.screenshot` load each page over the DevTools protocol: a browser started per load
+/// cost more CPU than the pages themselves (557 launches, about 3.7 CPU minutes of a full run).
 ///
 /// Each load gets a browser context of its own (an empty cookie jar and cache, as a fresh
 /// profile gave), its window size and device scale factor by device metrics emulation (as
 /// `--window-size` and `--force-device-scale-factor`), and the page time of
-/// `--virtual-time-budget`, which headless Chromium itself implements by the same virtual time
-/// policy. A load that outlasts its timeout has its context closed; a browser that no longer
+/// `--virtual-time-budget`, by the virtual time policy headless Chromium itself uses for it
+/// (counted from the load event, see `navigate`). A load that outlasts its timeout has its context closed; a browser that no longer
 /// answers is ended and the next load starts another. The browser is ended when the process exits.
 actor SharedChromium {
     /// The flags `Browser.start` does not pass itself but `Chromium`'s launches do.
@@ -26,6 +26,8 @@ actor SharedChromium {
     /// The browser, or why none could be started (loads then launch a browser each).
     private enum State {
         case idle
+        /// Started by the first load; the loads that come meanwhile wait for the same one.
+        case starting(Task<Browser?, Never>)
         case running(Browser)
         case unavailable(String)
     }
@@ -41,15 +43,22 @@ actor SharedChromium {
     func browser() async -> Browser? {
         switch state {
         case .running(let browser): return browser
+        case .starting(let start): return await start.value
         case .unavailable: return nil
         case .idle: break
         }
-        do {
-            let browser = try await Browser.start(executable: executable, extraArguments: Self.extraArguments)
+        let executable = executable
+        let start = Task { () -> Result<Browser, any Error> in
+            do { return .success(try await Browser.start(executable: executable, extraArguments: Self.extraArguments)) } catch { return .failure(error) }
+        }
+        let waiting = Task { () -> Browser? in try? await start.value.get() }
+        state = .starting(waiting)
+        switch await start.value {
+        case .success(let browser):
             _ = Self.stoppedAtExit
             state = .running(browser)
             return browser
-        } catch {
+        case .failure(let error):
             state = .unavailable("\(error)")
             return nil
         }
