@@ -16,8 +16,8 @@ public final class Browser: Sendable {
     /// sandbox, and every page it loads is the user's own, every request answered by dppx
     /// (nothing reaches the network). No `--hide-scrollbars`: pages are measured with and
     /// without classic scrollbars, which `MeasureScript` turns off per page (`Scrollbars`).
-    static func arguments(profile: String) -> [String] {
-        [
+    static func arguments(profile: String, adding extra: [String] = []) -> [String] {
+        extra + [
             "--headless", "--remote-debugging-port=0", "--user-data-dir=\(profile)",
             "--no-sandbox", "--no-first-run", "--no-default-browser-check", "--disable-gpu",
             "--disable-dev-shm-usage", "--disable-extensions", "--disable-background-networking",
@@ -63,15 +63,16 @@ public final class Browser: Sendable {
         self.profile = profile
     }
 
-    /// Starts `executable` and connects to it.
-    public static func start(executable: String) async throws(MeasureError) -> Browser {
+    /// Starts `executable` and connects to it. `extraArguments` are flags of a caller's own
+    /// (the browser tests hide scrollbars, as their pages are laid out without them).
+    public static func start(executable: String, extraArguments: [String] = []) async throws(MeasureError) -> Browser {
         let profile: TemporaryFolder
         do { profile = try TemporaryFolder(prefix: "dppx-measure-") } catch {
             throw .browser("could not make its profile folder: \(error)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments(profile: profile.path)
+        process.arguments = arguments(profile: profile.path, adding: extraArguments)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()

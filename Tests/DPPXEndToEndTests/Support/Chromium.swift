@@ -5,10 +5,19 @@ import Testing
 /// the DOM after the page's scripts ran, so a page can write what it observed (Resource Timing
 /// entries, element boxes) into an element and the test reads it back.
 ///
-/// Each load uses a fresh profile (no cache, no client-hint memory) and `--no-sandbox`, which
-/// Chromium needs when run as root in a container. `DPPX_CHROMIUM` overrides the binary.
+/// Each load starts empty (no cache, no cookies, no client-hint memory): in a browser context of
+/// its own in one Chromium kept for the test process (`SharedChromium`), or, with browser flags
+/// of its own, in a browser launched for it with a fresh profile. `--no-sandbox`: Chromium needs it when run
+/// as root in a container. `DPPX_CHROMIUM` overrides the binary.
 struct Chromium {
     let executable: String
+    /// The browser `dumpDOM` loads pages in.
+    let shared: SharedChromium
+
+    init(executable: String) {
+        self.executable = executable
+        shared = SharedChromium(executable: executable)
+    }
 
     /// The installed Chromium, or nil (browser tests are then skipped with `skipReason`).
     static let installed: Chromium? = {
@@ -31,10 +40,28 @@ struct Chromium {
 
     /// Loads `url` at `deviceScaleFactor` and returns the serialised DOM once the page is idle
     /// or `virtualTimeBudget` milliseconds of page time have passed. `root` is how the dump
-    /// starts for the document loaded (`<svg` for an SVG opened directly).
+    /// starts for the document loaded (`<svg` for an SVG opened directly). With
+    /// `extraArguments` (browser flags, which a tab cannot change), or where the shared browser
+    /// cannot start, it runs in a browser launched for it.
     func dumpDOM(of url: String, deviceScaleFactor: Double, windowSize: (width: Int, height: Int) = (1000, 800),
                  virtualTimeBudget: Int = 15_000, extraArguments: [String] = [], timeout: Double = 120,
                  root: String = "<html") async throws -> String {
+        if extraArguments.isEmpty,
+           let dom = try await shared.dumpDOM(of: url, deviceScaleFactor: deviceScaleFactor, windowSize: windowSize,
+                                              virtualTimeBudget: virtualTimeBudget, timeout: timeout) {
+            guard dom.contains(root) else {
+                throw Failure(message: "chromium at DPR \(deviceScaleFactor) loading \(url) gave no \(root): \(dom)")
+            }
+            return dom
+        }
+        return try await launchedDumpDOM(of: url, deviceScaleFactor: deviceScaleFactor, windowSize: windowSize,
+                                         virtualTimeBudget: virtualTimeBudget, extraArguments: extraArguments, timeout: timeout, root: root)
+    }
+
+    /// `dumpDOM` in a browser started for this load alone, by `--dump-dom`.
+    func launchedDumpDOM(of url: String, deviceScaleFactor: Double, windowSize: (width: Int, height: Int) = (1000, 800),
+                         virtualTimeBudget: Int = 15_000, extraArguments: [String] = [], timeout: Double = 120,
+                         root: String = "<html") async throws -> String {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-chromium-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let arguments = Self.arguments(profile: profile, deviceScaleFactor: deviceScaleFactor, windowSize: windowSize)
@@ -51,6 +78,11 @@ struct Chromium {
     /// paints while it waits for them), else once the page is idle.
     func screenshot(of url: String, to path: String, deviceScaleFactor: Double = 1, windowSize: (width: Int, height: Int) = (800, 600),
                     stopAfter: Int? = nil, timeout: Double = 120) async throws {
+        if let png = try await shared.screenshot(of: url, deviceScaleFactor: deviceScaleFactor, windowSize: windowSize,
+                                                 stopAfter: stopAfter, timeout: timeout) {
+            try png.write(to: URL(fileURLWithPath: path))
+            return
+        }
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-chromium-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let wait = stopAfter.map { ["--timeout=\($0)"] } ?? ["--virtual-time-budget=15000"]
