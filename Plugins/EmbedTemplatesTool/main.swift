@@ -47,8 +47,14 @@ enum BuiltInTemplates {
 }
 
 """
+// Written only when it changes: SwiftPM runs this on every build (it relinks the tool each
+// time), and a file rewritten with the same text recompiled the module that holds it, which in
+// a release build is the whole of DPPXBuild and what links it (some 40 s).
+let bytes = Data(source.utf8)
 do {
-    try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+    if FileManager.default.contents(atPath: output) != bytes {
+        try bytes.write(to: URL(fileURLWithPath: output), options: .atomic)
+    }
 } catch {
     FileHandle.standardError.write(Data("error: \(output): \(error)\n".utf8))
     exit(1)
