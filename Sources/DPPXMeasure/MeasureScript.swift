@@ -259,12 +259,11 @@ enum MeasureScript {
 
     /// The expression that evaluates `source` in the window of the host page's frame (its own
     /// realm: `CSSMediaRule`, `getComputedStyle` and `document` are the page's) as
-    /// `__dppxMeasure`, once a page: each round then sends only `call`, not the script.
-    static let install = inFrame("window.__dppxMeasure = \(source); true")
-
-    /// True while the window still shows dppx's host page with the page in its frame: a page
-    /// that breaks out of frames (`top.location = self.location`) has replaced it.
-    static let hostHolds = "location.pathname === '\(SiteResponder.hostPath)' && frames.length === 1"
+    /// `__dppxMeasure`, once a page: each round then sends only `call`, not the script. It
+    /// gives true, or false when the window no longer shows dppx's host page with the page in
+    /// its frame: a page that breaks out of frames (`top.location = self.location`) replaced it.
+    static let install = "location.pathname === '\(SiteResponder.hostPath)' && frames.length === 1 && "
+        + inFrame("window.__dppxMeasure = \(source); true")
 
     /// The expression that calls the installed script.
     static func call(widths: [Int], settle: Bool, scrollbars: [Scrollbars]) -> String {

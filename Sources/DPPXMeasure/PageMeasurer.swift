@@ -55,13 +55,12 @@ struct PageMeasurer: Sendable {
         await watcher.waitForLoad()
         try Task.checkCancellation()
         try check(watcher, page: page)
-        let framed = try await connection.send("Runtime.evaluate", ["expression": .string(MeasureScript.hostHolds), "returnByValue": true], session: session)
-        guard framed["result"]?["value"] == .bool(true) else {
-            throw MeasureError.page(page, "it took over the window it was shown in (a frame-busting script such as `if (top !== self) top.location = self.location`): dppx measures each page in a frame of a page of its own; guard it with the header Content-Security-Policy: frame-ancestors 'self' instead of a script, or state its images' sizes (a sizes attribute, or a [[rule]]) and leave it out of the pages measured")
-        }
         let installed = try await connection.send("Runtime.evaluate", ["expression": .string(MeasureScript.install), "returnByValue": true], session: session)
         if let details = installed["exceptionDetails"] {
             throw MeasureError.page(page, "the measuring script could not be put in it: \(details["exception"]?["description"]?.string ?? details.text)")
+        }
+        guard installed["result"]?["value"] == .bool(true) else {
+            throw MeasureError.page(page, "it took over the window it was shown in (a frame-busting script such as `if (top !== self) top.location = self.location`): dppx measures each page in a frame of a page of its own; guard it with the header Content-Security-Policy: frame-ancestors 'self' instead of a script, or state its images' sizes (a sizes attribute, or a [[rule]]) and leave it out of the pages measured")
         }
 
         var samples = Samples()
