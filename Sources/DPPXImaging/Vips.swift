@@ -9,7 +9,7 @@ public enum Vips {
             return .failure(ImagingError(file: nil, reason: "libvips could not start: \(takeErrorText())"))
         }
         cvips_warnings_into_errors()
-        if usesORC, ProcessInfo.processInfo.environment["DPPX_VIPS_VECTOR"] != "1" { cvips_set_vector_enabled(0) }
+        if usesORC, !vectorCodeWanted { cvips_set_vector_enabled(0) }
         // dppx keeps no decoded image around between operations: the operation cache would
         // only hold memory.
         vips_cache_set_max(0)
@@ -17,13 +17,29 @@ public enum Vips {
         return .success(())
     }()
 
-    /// Whether libvips runs its vector code through liborc (before 8.15; Highway since), which
-    /// dppx keeps off. liborc 0.4.33 (Debian 12) corrupts memory when one thread frees the ORC
-    /// programs of a vertical reduce (every resize) while another compiles its own, and dppx
-    /// resizes several masters at once: 2 crashes in 40 runs of 16 threads resizing with it on,
-    /// none with it off, and the plain C paths cost little (BENCHMARKS.md, "libvips's vector
-    /// code"). `DPPX_VIPS_VECTOR=1` keeps it on, for measuring or with a liborc known to be safe.
+    /// Whether libvips runs its vector code through liborc (before 8.15; Highway since).
+    /// liborc 0.4.33 (Debian 12) corrupts memory when one thread frees the ORC programs of a
+    /// vertical reduce (every resize) while another compiles its own, and dppx resizes several
+    /// masters at once: the C target takes one lock around liborc's compile and free
+    /// (`orc_lock.c`), and the vector code stays on only where libvips's calls land there.
     public static var usesORC: Bool { vips_version(0) == 8 && vips_version(1) < 15 }
+
+    /// Whether libvips's calls to liborc's compile and free go through dppx's lock.
+    public static var orcLockInstalled: Bool { cvips_orc_lock_installed() != 0 }
+
+    /// ORC compiles and frees that went through the lock so far (for tests).
+    public static var orcLockedCalls: Int { cvips_orc_locked_calls() }
+
+    /// On where liborc is locked (the vector paths take about a fifth less CPU than the C ones:
+    /// docs/performance.md, "libvips's vector code"); `DPPX_VIPS_VECTOR=0` turns it off,
+    /// `DPPX_VIPS_VECTOR=1` keeps it on where the lock is not in place, at the crash's risk.
+    private static var vectorCodeWanted: Bool {
+        switch ProcessInfo.processInfo.environment["DPPX_VIPS_VECTOR"] {
+        case "0": false
+        case "1": true
+        default: orcLockInstalled
+        }
+    }
 
     /// Whether libvips's vector code is on (after `start`).
     public static var vectorCodeEnabled: Bool { cvips_vector_enabled() != 0 }

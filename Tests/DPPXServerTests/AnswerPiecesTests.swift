@@ -49,6 +49,35 @@ struct AnswerPiecesTests {
         #expect(String(buffer: bytes) == "234")
     }
 
+    @Test("a file part from sentByTheKernelFrom up goes by sendfile even when its bytes are in memory; a smaller one is written from memory")
+    func largePartsByTheKernel() throws {
+        let fixture = try ServerFixture()
+        let files = RootedFileSystem(root: fixture.root)
+        let size = AnswerPieces.sentByTheKernelFrom
+        try fixture.writeBytes("photo.jpg", Array(repeating: 7, count: size))
+        let file = try #require(files.entry("photo.jpg"))
+        let slice = files.slice("photo.jpg", file: file)
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        #expect(try slice.load(on: eventLoop).wait(), "in memory")
+        #expect(slice.bytesInMemory?.readableBytes == size)
+
+        let whole = AnswerPieces(head: Self.head, body: AnswerBody([.file(slice)]), eventLoop: eventLoop)
+        defer { Self.close(whole) }
+        guard case .fileRegion(let region) = whole.pieces.last else {
+            Issue.record("a \(size)-byte part was copied from memory")
+            return
+        }
+        #expect(region.readableBytes == size && whole.files.count == 1 && whole.bodyBytes == size)
+
+        let smaller = AnswerPieces(head: Self.head, body: AnswerBody([.file(slice.part(2..<size))]), eventLoop: eventLoop)
+        defer { Self.close(smaller) }
+        guard case .byteBuffer(let bytes) = smaller.pieces.last else {
+            Issue.record("a part under sentByTheKernelFrom was not written from memory")
+            return
+        }
+        #expect(bytes.readableBytes == size - 2 && smaller.files.isEmpty)
+    }
+
     @Test("a file replaced since the answer was decided cuts the body short, so the connection closes")
     func replacedFile() throws {
         let (fixture, _, slice) = try Self.digits()
@@ -66,10 +95,11 @@ struct AnswerPiecesTests {
         let context = try channel.pipeline.syncOperations.context(handlerType: ChannelOutboundPassThrough.self)
         var writer = AnswerWriter()
         let answer = Answer(status: .ok, headers: [:], bytes: ByteBuffer(string: "hi"), isHead: false)
-        guard case .written = writer.start(answer, connection: .unsaid, awaited: false, context: context) else {
+        guard case .written(let bodyBytes) = writer.start(answer, connection: .unsaid, awaited: false, context: context) else {
             Issue.record("not written at once")
             return
         }
+        #expect(bodyBytes == 2)
         channel.flush()
         let head = try #require(try channel.readOutbound(as: IOData.self))
         let body = try #require(try channel.readOutbound(as: IOData.self))

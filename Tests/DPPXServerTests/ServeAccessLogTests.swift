@@ -1,5 +1,5 @@
 import DPPXCore
-import DPPXServer
+@testable import DPPXServer
 import DPPXTestSupport
 import Foundation
 #if canImport(Glibc)
@@ -21,9 +21,10 @@ struct ServeAccessLogTests {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
-    @Test("one line per request: time, method, path, status, bytes, duration and the variant chosen")
+    @Test("one line per request: time, method, path, status, bytes, duration and the variant chosen; small answers written whole and large ones sent in pieces alike")
     func oneLinePerRequest() async throws {
         let fixture = try ServerFixture()
+        try fixture.writeBytes("large.bin", Array(repeating: 1, count: AnswerPieces.pieceSize + 10))
         let path = fixture.scratch("access.log")
         let log = try AccessLog(destination: .file(path))
         try await fixture.server(accessLog: log).test { client in
@@ -31,16 +32,18 @@ struct ServeAccessLogTests {
             _ = try await client.get("/digits.txt", [(.range, "bytes=0-3")])
             _ = try await client.get("/missing.txt")
             _ = try await client.get("/style.css", method: .head)
+            _ = try await client.get("/large.bin")
         }
         log.close()
         let lines = try lines(path)
-        #expect(lines.count == 4, "\(lines)")
+        #expect(lines.count == 5, "\(lines)")
         let heroBytes = ServerFixture.heroBody(Density(2), .jpeg).utf8.count
         let time = #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ "#
         #expect(lines[0].range(of: time + #"GET /images/hero\.jpg 200 \#(heroBytes) B \d+\.\d ms -> /images/hero@2x\.jpg$"#, options: .regularExpression) != nil, "\(lines[0])")
         #expect(lines[1].range(of: time + #"GET /digits\.txt 206 4 B \d+\.\d ms$"#, options: .regularExpression) != nil, "\(lines[1])")
         #expect(lines[2].range(of: time + "GET /missing.txt 404 ", options: .regularExpression) != nil, "\(lines[2])")
         #expect(lines[3].range(of: time + #"HEAD /style\.css 200 0 B"#, options: .regularExpression) != nil, "\(lines[3])")
+        #expect(lines[4].range(of: time + #"GET /large\.bin 200 \#(AnswerPieces.pieceSize + 10) B \d+\.\d ms$"#, options: .regularExpression) != nil, "\(lines[4])")
     }
 
     @Test("the entry's text, and the timestamp's")

@@ -37,6 +37,14 @@ char *cvips_error_take(void);
 void cvips_set_vector_enabled(int enabled);
 int cvips_vector_enabled(void);
 
+/* --- orc_lock.c: liborc's compile and free under one lock (libvips before 8.15, Linux) --- */
+
+/* 1 when libvips's calls to liborc's orc_program_compile and orc_program_free land in dppx's
+ * locked versions, so the vector code is safe on many threads; 0 elsewhere. */
+int cvips_orc_lock_installed(void);
+/* How many compiles and frees went through the lock since the process started. */
+long cvips_orc_locked_calls(void);
+
 /* libvips keeps one error buffer for the whole process, so when two calls fail at once on two
  * threads, each one's text can hold the other's. dppx runs libvips work as "shared" sections
  * (any number at once) and, when one fails, runs it again "alone" (no other libvips work at

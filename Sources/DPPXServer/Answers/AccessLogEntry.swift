@@ -71,6 +71,8 @@ public struct AccessLogEntry: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func printable(_ text: String) -> String {
+        // Almost every target has no control character: kept as it is, nothing copied.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if scalar.value < 0x20 || scalar.value == 0x7F {

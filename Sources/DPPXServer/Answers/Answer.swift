@@ -80,11 +80,12 @@ struct AnswerBody {
         case bytes(ByteBuffer)
         case file(FileSlice)
 
-        /// The bytes when they are in memory: a buffer's always, a file's when it is kept there.
-        var bytesInMemory: ByteBuffer? {
+        /// The bytes to write from memory: a buffer's, and a file's when it is kept there and
+        /// smaller than `AnswerPieces.sentByTheKernelFrom`; larger ones go by `sendfile`.
+        var bytesToWrite: ByteBuffer? {
             switch self {
             case .bytes(let bytes): bytes
-            case .file(let slice): slice.bytesInMemory
+            case .file(let slice): slice.range.count < AnswerPieces.sentByTheKernelFrom ? slice.bytesInMemory : nil
             }
         }
 

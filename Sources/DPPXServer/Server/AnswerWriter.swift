@@ -10,8 +10,8 @@ struct AnswerWriter {
 
     /// What became of an answer handed to `start`.
     enum Start {
-        /// Written whole, with no promise.
-        case written
+        /// Written whole, with no promise: a head and `bodyBytes` of body in memory.
+        case written(bodyBytes: Int)
         /// Its pieces, to be written (`AnswerPieces.write`) once the connection has noted the
         /// files they hold open.
         case pieces(AnswerPieces)
@@ -19,8 +19,8 @@ struct AnswerWriter {
 
     /// Starts writing `answer` (its events aside) to `context`'s next outbound handler, its head
     /// saying `connection`. The common answer, a head and at most one small body in memory that
-    /// nothing `awaits` (no access-log line, no close), is written here with no promise; any
-    /// other is returned as its pieces.
+    /// nothing `awaits` (no close after it), is written here with no promise; any other is
+    /// returned as its pieces.
     mutating func start(_ answer: Answer, connection: HTTP1ResponseHead.Connection, awaited: Bool,
                         context: ChannelHandlerContext) -> Start {
         let head = head(status: answer.status, fieldLines: answer.fieldLines, connection: connection,
@@ -28,13 +28,13 @@ struct AnswerWriter {
         let parts = answer.body.parts
         // Each part is looked up in memory once: the first here, the rest in `AnswerPieces`; a
         // file that is not there is then opened, not looked for again.
-        let first = parts.first.map(\.bytesInMemory)
+        let first = parts.first.map(\.bytesToWrite)
         if !awaited, parts.count <= 1 {
             let bytes = first ?? nil
             if parts.isEmpty || (bytes?.readableBytes ?? .max) <= AnswerPieces.pieceSize {
                 context.write(NIOAny(IOData.byteBuffer(head)), promise: nil)
                 if let bytes { context.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil) }
-                return .written
+                return .written(bodyBytes: bytes?.readableBytes ?? 0)
             }
         }
         return .pieces(AnswerPieces(head: head, body: answer.body, firstInMemory: first, eventLoop: context.eventLoop))
