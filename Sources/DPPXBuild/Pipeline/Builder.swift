@@ -243,7 +243,7 @@ public final class Builder: Sendable {
             /// Only with an `auto` quality (nil is left out, so other builds' fingerprints stay).
             let search: Int?
         }
-        // libvips's ORC code rounds a little differently from its C paths (DPPX_VIPS_VECTOR=1).
+        // libvips's ORC code rounds a little differently from its C paths (DPPX_VIPS_VECTOR=0 turns it off).
         let vips = Vips.version + (Vips.usesORC && Vips.vectorCodeEnabled ? " orc" : "")
         let searches = searchesQuality
         // `compare-fixed` changes what a searched variant's manifest entry records, nothing else.
