@@ -17,6 +17,26 @@ struct SettingRegistryTests {
         #expect(!names.contains("match"))
     }
 
+    @Test("every setting declared in SettingRegistry.swift is listed in SettingRegistry.all (a missing one would be refused as an unknown key and left out of every help text)")
+    func everyDeclarationListed() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/DPPXCore/Settings/SettingRegistry.swift")
+        let source = try String(contentsOf: file, encoding: .utf8)
+        let listStart = try #require(source.range(of: "static let all: [AnySetting] = ["))
+        let list = source[listStart.upperBound...].prefix { $0 != "]" }
+        let listed = Set(list.split(whereSeparator: { ", \n".contains($0) }).filter { $0.hasSuffix(".erased") }.map { String($0.dropLast(".erased".count)) })
+        var declared: [String] = []
+        var inRule = false
+        for line in source.split(separator: "\n") {
+            if line.contains("public enum Rule {") { inRule = true }
+            guard let match = line.firstMatch(of: /static var (\w+): Setting</) else { continue }
+            declared.append((inRule ? "Rule." : "") + match.1)
+        }
+        #expect(declared.count >= 50, "the declarations were not found: \(declared)")
+        #expect(Set(declared) == listed, "declared, not in all: \(Set(declared).subtracting(listed).sorted()); in all, not declared: \(listed.subtracting(declared).sorted())")
+        #expect(SettingRegistry.all.count == declared.count)
+    }
+
     @Test("a setting is a property of ProjectSettings and of ImageRule by its name in the registry, kept by its setting")
     func properties() {
         var settings = ProjectSettings()
