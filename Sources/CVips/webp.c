@@ -1,5 +1,5 @@
-/* libwebp straight from and to pixel buffers: decoding without libvips's frame copies, YUV
- * resizing plane by plane, and encoding without libvips's copy of the image. */
+/* libwebp straight from and to pixel buffers: decoding without libvips's frame copies, and
+ * encoding without libvips's copy of the image. */
 #include "cvips.h"
 
 #include <string.h>
@@ -85,93 +85,6 @@ static WebPPicture *cvips_webp_yuv_picture_new(int width, int height, int alpha,
         return NULL;
     }
     return picture;
-}
-
-/* Decodes a still, lossy WebP without alpha straight into libwebp's encoder input (YUV 4:2:0,
- * 1.5 bytes a pixel), for a master whose outputs are all lossy WebP: no RGB copy (3 bytes a
- * pixel), no colour conversion either way. Returns 1, with nothing decoded, when the file is
- * not such a WebP (lossless, alpha, animated): decode it to RGB instead. Free the result with
- * cvips_webp_input_free. */
-int cvips_webp_decode_yuv_file(const char *path, WebPPicture **out) {
-    gchar *data = NULL;
-    gsize length = 0;
-    WebPBitstreamFeatures features;
-    if (cvips_webp_read(path, &data, &length, &features)) return -1;
-    if (features.has_animation || features.has_alpha || features.format != 1) {
-        g_free(data);
-        return 1;
-    }
-    WebPPicture *picture = cvips_webp_yuv_picture_new(features.width, features.height, 0, "webpload");
-    if (!picture) {
-        g_free(data);
-        return -1;
-    }
-    int uv_height = (features.height + 1) / 2;
-    uint8_t *decoded = WebPDecodeYUVInto((const uint8_t *) data, length,
-        picture->y, (size_t) picture->y_stride * (size_t) features.height, picture->y_stride,
-        picture->u, (size_t) picture->uv_stride * (size_t) uv_height, picture->uv_stride,
-        picture->v, (size_t) picture->uv_stride * (size_t) uv_height, picture->uv_stride);
-    g_free(data);
-    if (!decoded) {
-        vips_error("webpload", "the WebP data is damaged or truncated");
-        WebPPictureFree(picture);
-        g_free(picture);
-        return -1;
-    }
-    *out = picture;
-    return 0;
-}
-
-/* A copy of `from` (a YUV 4:2:0 input) at width x height, each plane resized on its own by
- * libvips (Lanczos 3, as every other resize): luma to the new size, chroma to half of it,
- * rounded up. Resizing Y'CbCr is resizing R'G'B' up to rounding: the conversion between them
- * is linear, and libvips resizes sRGB values as they are. */
-int cvips_webp_input_resized(const WebPPicture *from, int width, int height, WebPPicture **out) {
-    if (from->use_argb || !from->y || !from->u || !from->v) {
-        vips_error("webpsave", "the input to resize is not YUV 4:2:0");
-        return -1;
-    }
-    WebPPicture *picture = cvips_webp_yuv_picture_new(width, height, 0, "webpsave");
-    if (!picture) return -1;
-    const uint8_t *sources[3] = { from->y, from->u, from->v };
-    uint8_t *targets[3] = { picture->y, picture->u, picture->v };
-    for (int plane = 0; plane < 3; plane++) {
-        int luma = plane == 0;
-        int source_width = luma ? from->width : (from->width + 1) / 2;
-        int source_height = luma ? from->height : (from->height + 1) / 2;
-        int source_stride = luma ? from->y_stride : from->uv_stride;
-        int target_width = luma ? width : (width + 1) / 2;
-        int target_height = luma ? height : (height + 1) / 2;
-        int target_stride = luma ? picture->y_stride : picture->uv_stride;
-        VipsImage *source = vips_image_new_from_memory(sources[plane],
-            (size_t) source_stride * (size_t) source_height, source_stride, source_height, 1, VIPS_FORMAT_UCHAR);
-        VipsImage *wide = NULL, *resized = NULL;
-        int failed = !source;
-        /* Strides can exceed widths: crop the padding off before resizing. */
-        if (!failed) failed = vips_extract_area(source, &wide, 0, 0, source_width, source_height, NULL);
-        if (!failed) failed = vips_thumbnail_image(wide, &resized, target_width, "height", target_height,
-                                                   "size", VIPS_SIZE_FORCE, "no_rotate", TRUE, NULL);
-        size_t size = 0;
-        uint8_t *pixels = failed ? NULL : vips_image_write_to_memory(resized, &size);
-        if (source) g_object_unref(source);
-        if (wide) g_object_unref(wide);
-        if (resized) g_object_unref(resized);
-        if (!pixels || size != (size_t) target_width * (size_t) target_height) {
-            if (pixels) {
-                vips_error("webpsave", "a resized plane came out at the wrong size");
-                g_free(pixels);
-            }
-            WebPPictureFree(picture);
-            g_free(picture);
-            return -1;
-        }
-        for (int row = 0; row < target_height; row++)
-            memcpy(targets[plane] + (size_t) row * (size_t) target_stride, pixels + (size_t) row * (size_t) target_width,
-                   (size_t) target_width);
-        g_free(pixels);
-    }
-    *out = picture;
-    return 0;
 }
 
 /* How many rows libwebp's sharp RGB to YUV conversion is given at a time, and how many more it
@@ -353,49 +266,4 @@ int cvips_webp_plain_roundtrip(VipsImage *in, VipsImage **out) {
     int status = cvips_webp_input_rgb(picture, in->Bands, out);
     cvips_webp_input_free(picture);
     return status;
-}
-
-/* The pixels of `from` (a YUV 4:2:0 input) at width x height as 8-bit RGBA, into `rgba`
- * (width * height * 4 bytes): resized as the variants are, then converted by libwebp. */
-int cvips_webp_input_rgba(const WebPPicture *from, int width, int height, uint8_t *rgba) {
-    WebPPicture *small = NULL;
-    if (cvips_webp_input_resized(from, width, height, &small)) return -1;
-    int failed = cvips_webp_input_to_bytes(small, rgba, (size_t) width * 4, 4);
-    cvips_webp_input_free(small);
-    return failed ? -1 : 0;
-}
-
-/* Adds each level's count per colour band of a YUV input's pixels, as a decoder upsamples
- * them, to `histogram` (3 x 256, each pixel counting 255, as an opaque pixel does in
- * cvips_area_average_rgba): converted 64 rows at a time, so no RGB copy of the whole picture is
- * held. */
-int cvips_webp_input_histogram(const WebPPicture *picture, uint64_t *histogram) {
-    if (picture->use_argb || !picture->y || !picture->u || !picture->v) {
-        vips_error("webpload", "the input is not YUV 4:2:0");
-        return -1;
-    }
-    for (int top = 0; top < picture->height; top += 64) {
-        int rows = MIN(64, picture->height - top);
-        WebPPicture view;
-        if (!WebPPictureView(picture, 0, top, picture->width, rows, &view)) {
-            vips_error("webpload", "could not take rows %d to %d of the picture", top, top + rows);
-            return -1;
-        }
-        if (!WebPPictureYUVAToARGB(&view)) {
-            WebPPictureFree(&view);
-            vips_error("webpload", "libwebp could not convert the picture to RGB");
-            return -1;
-        }
-        for (int y = 0; y < rows; y++) {
-            const uint32_t *row = view.argb + (size_t) y * (size_t) view.argb_stride;
-            for (int x = 0; x < view.width; x++) {
-                uint32_t pixel = row[x];
-                histogram[(pixel >> 16) & 255] += 255;
-                histogram[256 + ((pixel >> 8) & 255)] += 255;
-                histogram[512 + (pixel & 255)] += 255;
-            }
-        }
-        WebPPictureFree(&view);
-    }
-    return 0;
 }

@@ -5,16 +5,11 @@ import DPPXCore
 public enum DecodedImage: Sendable {
     /// A libvips image (RGB, RGBA or grey; an animation's frames stacked), resized per variant.
     case pixels(DecodedPixels)
-    /// libwebp's own YUV 4:2:0 picture of a lossy WebP master whose variants are all WebP
-    /// (`MasterImage.decode(for:)` decodes to it only then): resized plane by plane, and handed
-    /// over whole as the master-size variant's input.
-    case webpYUV(DecodedYUV)
 
     /// Whether the pixels have an alpha band (not when the master's was opaque everywhere).
     public var hasAlpha: Bool {
         switch self {
         case .pixels(let pixels): pixels.image.hasAlpha
-        case .webpYUV: false
         }
     }
 
@@ -22,25 +17,21 @@ public enum DecodedImage: Sendable {
     public var byteCount: Int {
         switch self {
         case .pixels(let pixels): pixels.byteCount
-        case .webpYUV(let yuv): yuv.byteCount
         }
     }
 
     /// How many images read these pixels besides this handle: resizes not yet run or
-    /// encoders still reading. At 0, dropping this handle frees the pixels. (A YUV picture is
-    /// read by nothing else: its resizes run when its inputs are taken.)
+    /// encoders still reading. At 0, dropping this handle frees the pixels.
     public var otherReaders: Int {
         switch self {
         case .pixels(let pixels): Int(cvips_ref_count(pixels.image.pointer)) - 1
-        case .webpYUV: 0
         }
     }
 
     /// The encoder inputs of `outputs` (see `Encoder.input`), in the same order.
     ///
     /// They are taken smallest first, so that each resize's full-size copy is freed before
-    /// the next, larger one. From YUV pixels the master-size output's input is the decoded
-    /// picture itself, so nothing can be taken from a `.webpYUV` image afterwards.
+    /// the next, larger one.
     public func encoderInputs(for outputs: [(size: PixelSize, format: ImageFormat)], settings: EncodeSettings,
                               losslessSource: Bool, file: String) throws(ImagingError) -> [EncoderInput] {
         let order = outputs.indices.sorted { outputs[$0].size.width * outputs[$0].size.height < outputs[$1].size.width * outputs[$1].size.height }
@@ -51,10 +42,6 @@ public enum DecodedImage: Sendable {
                 inputs[index] = try Encoder.input(pixels.resized(to: outputs[index].size), for: outputs[index].format,
                                                   settings: settings, losslessSource: losslessSource, file: file)
             }
-        case .webpYUV(let yuv):
-            // Every output is WebP: `MasterImage.decode(for:)` decodes to YUV only then.
-            let taken = try yuv.webpInputs(at: order.map { outputs[$0].size }, file: file)
-            for (index, input) in zip(order, taken) { inputs[index] = input }
         }
         return inputs.compactMap { $0 }
     }

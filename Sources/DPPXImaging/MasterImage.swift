@@ -135,13 +135,12 @@ public final class MasterImage: @unchecked Sendable {
     /// sRGB (or grey). Every variant is resized from this copy. Damaged or truncated data is an
     /// error, not grey fill.
     ///
-    /// `outputs` are the formats the variants will be written in. When they are all WebP and
-    /// the master is a lossy WebP without alpha, the pixels stay in the form both ends of the
-    /// job use, YUV 4:2:0: half the memory of RGB, and no conversion to RGB and back.
-    /// `needsRGB` keeps the pixels RGB whatever the outputs (a quality search scores RGB).
-    public func decode(for outputs: Set<ImageFormat> = [], needsRGB: Bool = false) throws(ImagingError) -> DecodedImage {
+    /// A lossy WebP master is decoded to RGB too, though its variants may all be WebP: resized
+    /// in libwebp's own YUV 4:2:0 instead, its files took 0.9 % more bytes at the same scores
+    /// (2.4 % at its own size; bench/webp-resize-path, docs/performance.md).
+    public func decode() throws(ImagingError) -> DecodedImage {
         do {
-            return try Vips.attributed { () throws(ImagingError) -> DecodedImage in try decodeOnce(for: outputs, needsRGB: needsRGB) }
+            return try Vips.attributed { () throws(ImagingError) -> DecodedImage in try decodeOnce() }
         } catch where error.code == .libvips {
             let detail = error.reason == Vips.unknownError ? "" : " (\(error.reason))"
             let remedy = failOn == .none ? "export it again" : "export it again, or pass a lower --fail-on than \(failOn.rawValue) to build what it holds"
@@ -149,15 +148,8 @@ public final class MasterImage: @unchecked Sendable {
         }
     }
 
-    private func decodeOnce(for outputs: Set<ImageFormat>, needsRGB: Bool) throws(ImagingError) -> DecodedImage {
+    private func decodeOnce() throws(ImagingError) -> DecodedImage {
         let path = self.path
-        // libwebp's YUV decode takes only lossy pictures without alpha: others would be read twice.
-        if format == .webp && isDisplayReady && !hasAlpha && outputs == [.webp] && !needsRGB {
-            var picture: UnsafeMutablePointer<WebPPicture>?
-            let status = cvips_webp_decode_yuv_file(path, &picture)
-            if status < 0 { throw ImagingError.libvips(file: path) }
-            if status == 0, let picture { return .webpYUV(DecodedYUV(path: path, picture: picture, size: size)) }
-        }
         if format == .webp && isDisplayReady {
             // libvips's WebP loader holds two full-size RGBA frames while decoding; this holds
             // only the pixels.

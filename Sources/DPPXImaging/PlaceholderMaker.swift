@@ -40,9 +40,6 @@ public enum PlaceholderMaker {
     /// (see `AverageColor.hex(histogram:)`).
     private static func smallRGBA(of decoded: DecodedImage, file: String) throws(ImagingError) -> (size: PixelSize, rgba: [UInt8], histogram: [UInt64]) {
         switch decoded {
-        case .webpYUV(let yuv):
-            let target = fitted(yuv.size)
-            return (target, try yuv.rgba(at: target, file: file), try yuv.histogram(file: file))
         case .pixels(let pixels):
             // Area averages: at these reductions (a 4000-pixel master to 100) what a resize
             // gives, in one pass over the pixels. An animation's first frame is on top.

@@ -1,7 +1,7 @@
 /*
  * dppx's C side of libvips and libwebp. Swift cannot call variadic C functions, so every libvips
  * operation dppx uses has a fixed-argument wrapper here; the few algorithms that work on raw
- * pixel buffers (WebP decoding and YUV resizing, dropping an opaque alpha band) live in the .c
+ * pixel buffers (WebP decoding and encoding, dropping an opaque alpha band) live in the .c
  * files next to this header.
  *
  * Every symbol is prefixed cvips_. Functions returning int return 0 on success and -1 on error,
@@ -85,15 +85,6 @@ int cvips_webp_decode_file(const char *path, VipsImage **out);
 /* The same from a WebP's bytes in memory: a quality search's attempts are decoded to be scored. */
 int cvips_webp_decode_buffer(const void *data, size_t length, VipsImage **out);
 
-/* Decodes a still, lossy WebP without alpha straight into libwebp's encoder input (YUV 4:2:0).
- * Returns 1, with nothing decoded, when the file is not such a WebP (lossless, alpha,
- * animated): decode it to RGB instead. Free the result with cvips_webp_input_free. */
-int cvips_webp_decode_yuv_file(const char *path, WebPPicture **out);
-
-/* A copy of `from` (a YUV 4:2:0 input) at width x height, each plane resized on its own by
- * libvips (Lanczos 3): luma to the new size, chroma to half of it, rounded up. */
-int cvips_webp_input_resized(const WebPPicture *from, int width, int height, WebPPicture **out);
-
 /* libwebp's input for one lossy still image, taken from an 8-bit image with 3 or 4 bands: YUV
  * 4:2:0. Taking it renders the image (a resize runs here) and copies nothing else. `sharp`:
  * libwebp's sharp RGB to YUV conversion (done in strips) rather than its plain one. Free the
@@ -107,17 +98,9 @@ void cvips_webp_input_free(WebPPicture *picture);
  * VP8_ENC_ERROR_LAST when libwebp's version does not match). */
 int cvips_webp_picture_encode(WebPPicture *picture, int quality, int effort, void **buf, size_t *len);
 
-/* The pixels of `from` (a YUV 4:2:0 input) at width x height as 8-bit RGBA into `rgba`
- * (width * height * 4 bytes): a placeholder's small copy of a master kept in YUV. */
-int cvips_webp_input_rgba(const WebPPicture *from, int width, int height, uint8_t *rgba);
-
 /* A YUV 4:2:0 input's pixels as a decoder upsamples them, nothing compressed: a memory image
  * with `bands` 3 or 4. The input is left as it was, to be encoded still. */
 int cvips_webp_input_rgb(const WebPPicture *picture, int bands, VipsImage **out);
-
-/* Adds each level's count per colour band of a YUV input's pixels (255 each) to `histogram`
- * (3 x 256), converting a few rows at a time. */
-int cvips_webp_input_histogram(const WebPPicture *picture, uint64_t *histogram);
 
 /* `in` (8-bit, 3 or 4 bands) through libwebp's plain conversion to YUV 4:2:0 and back, nothing
  * compressed: what the chroma subsampling alone leaves of it. A memory image, same bands. */

@@ -14,7 +14,7 @@ public final class Builder: Sendable {
     public let options: BuildOptions
 
     /// Bumped when the pipeline's output for the same settings changes, so old outputs rebuild.
-    static let pipelineVersion = 6
+    static let pipelineVersion = 7
 
     public init(options: BuildOptions) {
         self.options = options

@@ -275,8 +275,7 @@ struct MasterBuilder: Sendable {
                                         warnings: warnings, filesWritten: written ? 1 : 0))
             }
             let settings = options.encode.applying(plan.rule)
-            let formats = Set(plan.outputs.map(\.format))
-            let decoded = try master.decode(for: formats, needsRGB: formats.contains { settings.quality(for: $0) == .auto })
+            let decoded = try master.decode()
             // From the decoded pixels, before the encoder inputs take them.
             let placeholder = try PlaceholderMaker.make(from: decoded, frames: master.frames, file: source.relativePath)
             return .decoded(try Job(source: source, sourceHash: sourceHash, master: master, plan: plan, decoded: decoded,
