@@ -96,7 +96,7 @@ public final class Builder: Sendable {
                 switch task {
                 case .master(let index):
                     let source = buildable[order[index]]
-                    var job: MasterBuilder.Job?
+                    var job: MasterJob?
                     do throws(FileProblem) {
                         let hash: String
                         if let known = oldCache?.knownHash(for: source) { hash = known } else { hash = try Self.hash(source) }
