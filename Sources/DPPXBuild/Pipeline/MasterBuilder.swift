@@ -18,6 +18,9 @@ struct MasterBuilder: Sendable {
         self.outputFolder = outputFolder ?? OutputFolder(root: options.outputRoot)
     }
 
+    /// The only writer of the variant files.
+    private var writer: VariantWriter { VariantWriter(folder: outputFolder) }
+
     /// Whether the variants go beside the masters.
     private var inPlace: Bool { outputFolder.owned != nil }
 
@@ -55,7 +58,7 @@ struct MasterBuilder: Sendable {
             if plan.densityIndependent {
                 let bytes = try AtomicFile.read(source.absolutePath)
                 let output = plan.outputs[0]
-                let written = plan.isMaster(output) ? false : try outputFolder.writeIfChanged(bytes, to: output.path)
+                let written = plan.isMaster(output) ? false : try writer.write(bytes, to: output.path, of: source)
                 let files = [output.path: (bytes: bytes.count, hash: ContentHash.sha256(bytes))]
                 var image = plan.manifestImage(sourceHash: sourceHash, files: files)
                 image.placeholder = .vector
@@ -105,19 +108,11 @@ struct MasterBuilder: Sendable {
                 if input?.lossless == true { job.recordLossless(output.path) }
                 // Extra formats (the JPEG's JPEG XL companion too) wait for `finish`, which
                 // writes only those smaller than the master-format file they would replace.
-                var files: [(path: String, bytes: Int, hash: String, written: Bool)] = []
-                if output.format != job.plan.primaryFormat {
-                    job.hold(bytes, for: output.path)
-                    files.append((output.path, bytes.count, ContentHash.sha256(bytes), false))
-                } else {
-                    let written = try outputFolder.writeIfChanged(bytes, to: output.path)
-                    files.append((output.path, bytes.count, ContentHash.sha256(bytes), written))
-                }
+                var files = [try writer.place(bytes, as: output.path, format: output.format, of: job)]
                 if let companion = job.companions[index] {
                     let jxl = try Encoder.recompressJPEG(bytes, settings: job.encodeSettings, file: job.source.relativePath)
-                    job.hold(jxl, for: companion.path)
                     job.recordLossless(companion.path)
-                    files.append((companion.path, jxl.count, ContentHash.sha256(jxl), false))
+                    files.append(try writer.place(jxl, as: companion.path, format: companion.format, of: job))
                 }
                 return files
             }
@@ -129,42 +124,21 @@ struct MasterBuilder: Sendable {
 
     /// The manifest entry once every output of `job` is encoded: the extra-format files
     /// smaller than the master-format file of their density are written, the others left out
-    /// (a WebP larger than its JPEG helps nobody: browsers would fetch more, and OUT grow).
+    /// (`VariantWriter.writeHeld`).
     func finish(_ job: MasterJob) throws(FileProblem) -> Result {
         let held = job.takeHeld()
         switch job.outcome() {
         case .failure(let failure):
             throw failure
         case .success(let done):
-            var files = done.files
-            var written = done.written
-            var notSmaller: [NotSmallerFile] = []
-            var underTarget: [UnderTargetFile] = []
-            let primary = job.plan.outputs.filter { $0.format == job.plan.primaryFormat }
-            for output in job.plan.outputs where output.format != job.plan.primaryFormat {
-                guard let bytes = held[output.path] else { continue }
-                let replaced = primary.first { $0.density == output.density }
-                if let replaced, files[replaced.path] != nil, let search = done.searched[output.path],
-                   !job.reachedTarget(output, done.searched), job.reachedTarget(replaced, done.searched) {
-                    files[output.path] = nil
-                    underTarget.append(UnderTargetFile(path: output.path, score: search.score,
-                                                       target: search.target, replaces: replaced.path))
-                    continue
-                }
-                if let replaced, let replacedBytes = files[replaced.path]?.bytes, bytes.count >= replacedBytes {
-                    files[output.path] = nil
-                    notSmaller.append(NotSmallerFile(path: output.path, bytes: bytes.count, replaces: replaced.path, replacedBytes: replacedBytes))
-                    continue
-                }
-                let wrote = try reportingAsFileProblem(job.source) { try outputFolder.writeIfChanged(bytes, to: output.path) }
-                if wrote { written += 1 }
-            }
+            let extras = try writer.writeHeld(held, of: job, files: done.files, searched: done.searched, written: done.written)
+            let files = extras.files
             var image = job.plan.manifestImage(sourceHash: job.sourceHash, files: files, searched: done.searched,
                                                    lossless: done.lossless, masterBytes: done.masterBytes)
             image.variants.removeAll { files[$0.path] == nil }
             image.placeholder = job.placeholder
-            return Result(image: image, warnings: job.warnings, filesWritten: written, notSmaller: notSmaller,
-                          underTarget: underTarget)
+            return Result(image: image, warnings: job.warnings, filesWritten: extras.written, notSmaller: extras.notSmaller,
+                          underTarget: extras.underTarget)
         }
     }
 
