@@ -150,108 +150,47 @@ public enum QualitySearch {
         }
         // The score a file must reach to pass (`QualityTargets.reaches`).
         let goal = target + QualityTargets.margin
-        // WebP steps encode one conversion of the pixels to YUV, made once here, sharp or plain
-        // as the sample (or the pixels) says (see WebPSearchInput). Converted sharp, the fixed
-        // quality's file, the savings' baseline, is not one of the steps: it is encoded on its
-        // own, as a fixed build writes it.
-        let sample = try self.sample(of: pixels, format: format, file: file)
-        let webp = format == .webp ? try WebPSearchInput.inputs(for: pixels, sample: sample, goal: goal, file: file) : nil
-        var wholeWebP = webp?.whole, sampleWebP = webp?.sample
-        // What the manifest says of a WebP's conversion (pixels libwebp is not handed, such as
-        // grey ones, go through libvips's plain one).
-        let sharpYUV = format == .webp ? wholeWebP?.sharp ?? false : nil
-        func encoded(_ pixels: VipsImage, _ webp: WebPSearchInput?, _ level: Int) throws(ImagingError) -> [UInt8] {
-            let (quality, chroma) = rung(level, of: format)
-            if let webp { return try webp.encode(quality: quality, settings: settings, file: file) }
-            var fixing = settings.fixing(format, at: quality)
-            fixing.chroma = chroma
-            return try Encoder.encode(pixels, as: format, settings: fixing, losslessSource: losslessSource, file: file)
-        }
-
-        // Whole-image steps: the best passing file is kept, the others dropped at once.
-        var whole: [Int: Double] = [:]
-        var best: (quality: Int, bytes: [UInt8], score: Double)?
-        var fixedBytes: Int?
-        func wholeStep(_ quality: Int) throws(ImagingError) -> Double {
-            if let known = whole[quality] { return known }
-            let bytes = try encoded(pixels, wholeWebP, quality)
-            if quality == fixed, wholeWebP?.sharp != true { fixedBytes = bytes.count }
-            let score = try PerceptualScore.ssimulacra2(reference: pixels, encoded: bytes, threads: scoreThreads(), file: file)
-            whole[quality] = score
-            // The smallest passing file (of either JPEG chroma); the top level when nothing passes.
-            let passes = score >= goal
-            let better = best.map { passes && ($0.score < goal || bytes.count < $0.bytes.count) } ?? (passes || quality == top)
-            if better { best = (quality, bytes, score) }
-            return score
-        }
-
-        var sampled: [Int: Double] = [:]
-        func sampleStep(_ level: Int) throws(ImagingError) -> Double {
-            if let known = sampled[level] { return known }
-            guard let sample else { return try wholeStep(level) }
-            let score = try PerceptualScore.ssimulacra2(reference: sample, encoded: encoded(sample, sampleWebP, level),
-                                                        threads: scoreThreads(), file: file)
-            sampled[level] = score
-            return score
-        }
-        // One scale, from `start`: the lowest passing level's file ends up in `best`.
-        func search(_ range: ClosedRange<Int>, from start: Int) throws(ImagingError) {
-            guard sample != nil else {
-                // This scale's scores only: the other JPEG chroma's would bracket it wrongly.
-                var known = whole.filter { range.contains($0.key) }
-                let large = pixels.width * pixels.fullHeight > wholeSearchPixels
-                _ = try lowestPassing(in: range, from: start, goal: goal, known: &known,
-                                      closeEnough: large ? closeEnough : 0, probe: wholeStep)
-                return
+        // Each step's score asks how many threads it may take: `steps` keeps the question.
+        return try withoutActuallyEscaping(scoreThreads) { (scoreThreads) throws(ImagingError) -> (bytes: [UInt8], choice: Manifest.QualitySearchResult) in
+            // WebP steps encode one conversion of the pixels to YUV, made once here, sharp or plain
+            // as the sample (or the pixels) says (see WebPSearchInput). Converted sharp, the fixed
+            // quality's file, the savings' baseline, is not one of the steps: it is encoded on its
+            // own, as a fixed build writes it.
+            let sample = try self.sample(of: pixels, format: format, file: file)
+            let webp = format == .webp ? try WebPSearchInput.inputs(for: pixels, sample: sample, goal: goal, file: file) : nil
+            // What the manifest says of a WebP's conversion (pixels libwebp is not handed, such as
+            // grey ones, go through libvips's plain one).
+            let sharpYUV = format == .webp ? webp?.whole.sharp ?? false : nil
+            let steps = QualitySearchSteps(format: format, settings: settings, losslessSource: losslessSource, file: file, pixels: pixels,
+                                           sample: sample, goal: goal, fixed: fixed, top: top, wholeWebP: webp?.whole,
+                                           sampleWebP: webp?.sample, scoreThreads: scoreThreads)
+            // From the default quality, on the first scale (AVIF's below 2x: in 4:4:4).
+            try steps.search(scales[0], from: scales[0].contains(fixed) ? fixed : fixed + fullChromaLevels)
+            // The 4:4:4 scale of JPEG and 2x AVIF, where 4:2:0 needed `fullChromaFrom` or more or
+            // never passed.
+            if scales.count > 1, steps.best.map({ $0.score < goal || $0.quality >= fullChromaFrom }) ?? true {
+                try steps.search(scales[1], from: fixed + fullChromaLevels)
             }
-            // Where the sample's search aims at `offset` above the goal (the sample scores off
-            // the whole image, by about as much at neighbouring qualities).
-            func sampleAnswer(from start: Int, offset: Double) throws(ImagingError) -> Int {
-                var known = sampled.filter { range.contains($0.key) }
-                return try lowestPassing(in: range, from: start, goal: goal + offset, known: &known, probe: sampleStep)
+            // The search stops short of the top quality when the one below it fails: the top is the answer then.
+            if steps.best == nil { _ = try steps.wholeStep(top) }
+            guard let chosen = steps.best else {
+                throw ImagingError(file: file, reason: "quality search for \(format.rawValue) lost its result (a dppx bug; please report it)")
             }
-            // The sample's answer, then the whole file there: passing by at most `closeEnough`,
-            // it is the answer.
-            let first = try sampleAnswer(from: start, offset: 0)
-            let score = try wholeStep(first)
-            if score >= goal, score - goal <= closeEnough { return }
-            // Off by more: the two scores at `first` tie the sample to the whole image, the
-            // sample so corrected says where to look next, and the whole image's own scores
-            // take it from there (the offset drifts with the quality, so the sample alone would
-            // not be trusted with the last step).
-            let aim = try sampleAnswer(from: first, offset: sampleStep(first) - score)
-            let next = score >= goal ? min(first - 1, aim) : max(first + 1, aim)
-            var known = whole.filter { range.contains($0.key) }
-            _ = try lowestPassing(in: range, from: min(range.upperBound, max(range.lowerBound, next)), goal: goal,
-                                  known: &known, closeEnough: closeEnough, probe: wholeStep)
+            // A plain input's file at the fixed quality is the fixed build's own (but for a WebP-only
+            // build of lossy WebP masters, which resizes in YUV: BENCHMARKS.md); a sharp input (and
+            // the sample's) goes before the baseline's plain one is made. AVIF's baseline, a step only
+            // from 2x (its steps are 4:4:4 below), is level `fixed`: 4:2:0, as libvips writes quality 55.
+            if steps.wholeWebP?.sharp == true { steps.wholeWebP = nil }
+            steps.sampleWebP = nil
+            // Only asked for (`compare-fixed`): a fixed quality not among the steps costs an encode.
+            var baseline: Int?
+            if settings.compareFixed == true {
+                if let fixedBytes = steps.fixedBytes { baseline = fixedBytes } else { baseline = try steps.encoded(pixels, steps.wholeWebP, fixed).count }
+            }
+            let (quality, chroma) = rung(chosen.quality, of: format)
+            return (chosen.bytes, Manifest.QualitySearchResult(quality: quality, chroma: chroma, sharpYUV: sharpYUV,
+                                                               score: chosen.score, target: target, fixedQualityBytes: baseline))
         }
-
-        // From the default quality, on the first scale (AVIF's below 2x: in 4:4:4).
-        try search(scales[0], from: scales[0].contains(fixed) ? fixed : fixed + fullChromaLevels)
-        // The 4:4:4 scale of JPEG and 2x AVIF, where 4:2:0 needed `fullChromaFrom` or more or
-        // never passed.
-        if scales.count > 1, best.map({ $0.score < goal || $0.quality >= fullChromaFrom }) ?? true {
-            try search(scales[1], from: fixed + fullChromaLevels)
-        }
-        // The search stops short of the top quality when the one below it fails: the top is the answer then.
-        if best == nil { _ = try wholeStep(top) }
-        guard let chosen = best else {
-            throw ImagingError(file: file, reason: "quality search for \(format.rawValue) lost its result (a dppx bug; please report it)")
-        }
-        // A plain input's file at the fixed quality is the fixed build's own (but for a WebP-only
-        // build of lossy WebP masters, which resizes in YUV: BENCHMARKS.md); a sharp input (and
-        // the sample's) goes before the baseline's plain one is made. AVIF's baseline, a step only
-        // from 2x (its steps are 4:4:4 below), is level `fixed`: 4:2:0, as libvips writes quality 55.
-        if wholeWebP?.sharp == true { wholeWebP = nil }
-        sampleWebP = nil
-        // Only asked for (`compare-fixed`): a fixed quality not among the steps costs an encode.
-        var baseline: Int?
-        if settings.compareFixed == true {
-            if let fixedBytes { baseline = fixedBytes } else { baseline = try encoded(pixels, wholeWebP, fixed).count }
-        }
-        let (quality, chroma) = rung(chosen.quality, of: format)
-        return (chosen.bytes, Manifest.QualitySearchResult(quality: quality, chroma: chroma, sharpYUV: sharpYUV,
-                                                           score: chosen.score, target: target, fixedQualityBytes: baseline))
     }
 
     /// The lowest quality in `range` whose `probe` scores at least `goal`, to within `step`

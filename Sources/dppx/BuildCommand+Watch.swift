@@ -7,7 +7,7 @@ extension BuildCommand {
     /// per change of SRC), under a ServiceLifecycle `ServiceGroup` whose graceful shutdown
     /// Ctrl-C and SIGTERM trigger. A round in progress finishes, so no temporary file is left
     /// behind, and dppx exits 0; a failed round is reported and watching goes on.
-    func watchSource(_ round: DevelopmentRound, reporter: BuildReporter) async throws {
+    func watchSource(_ round: SiteBuild, reporter: BuildReporter) async throws {
         let silent = Logger(label: "dppx.services") { _ in SwiftLogNoOpLogHandler() }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [SecondSignalExit(), DevelopmentLoop(round: round, observer: reporter)],

@@ -94,14 +94,14 @@ struct BuildCommand: AsyncParsableCommand {
         // The stylesheet and [rewrite] pages: after each build, or after the merge for a shard,
         // whose manifest is partial.
         let site = options.shard == nil ? SiteFiles(settings: settings) : nil
-        let round = DevelopmentRound(build: options, stylesheet: site?.stylesheet, pages: site?.pages, measuring: site?.measuring)
-        let reporter = BuildReporter(round, quiet: quiet, json: json, watching: watch)
+        let siteBuild = SiteBuild(build: options, stylesheet: site?.stylesheet, pages: site?.pages, measuring: site?.measuring)
+        let reporter = BuildReporter(siteBuild, quiet: quiet, json: json, watching: watch)
         if watch {
-            try await watchSource(round, reporter: reporter)
+            try await watchSource(siteBuild, reporter: reporter)
             return
         }
         await reporter.roundStarting(changed: [])
-        let outcome = await BrowserSignals.closingOnInterrupt { await round.run(onEvent: reporter.buildEvent) }
+        let outcome = await BrowserSignals.closingOnInterrupt { await siteBuild.run(onEvent: reporter.buildEvent) }
         await reporter.roundFinished(outcome, changed: [])
         if case .failure(let error) = outcome.build, error.isUsageError { throw ExitCode(ExitStatus.usage) }
         if !outcome.succeeded { throw ExitCode(ExitStatus.failure) }

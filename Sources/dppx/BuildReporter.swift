@@ -6,7 +6,7 @@ import Foundation
 /// JSON), notes, failures, the stylesheet and the rewritten pages.
 final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
     /// What each round does: where it builds, its shard, its stylesheet.
-    let round: DevelopmentRound
+    let round: SiteBuild
     let quiet: Bool
     let json: Bool
     /// Under `--watch`: says which masters changed, and that watching goes on after a round.
@@ -14,7 +14,7 @@ final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
     private let lock = NSLock()
     private var progress: BuildProgress?
 
-    init(_ round: DevelopmentRound, quiet: Bool, json: Bool, watching: Bool) {
+    init(_ round: SiteBuild, quiet: Bool, json: Bool, watching: Bool) {
         self.round = round
         self.quiet = quiet
         self.json = json
@@ -34,7 +34,7 @@ final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
         lock.withLock { progress }?.handle(event)
     }
 
-    func roundFinished(_ outcome: DevelopmentRound.Outcome, changed: [String]) async {
+    func roundFinished(_ outcome: SiteBuild.Outcome, changed: [String]) async {
         lock.withLock { progress }?.finish()
         report(outcome)
         if watching && changed.isEmpty && !quiet {
@@ -42,7 +42,7 @@ final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
         }
     }
 
-    private func report(_ outcome: DevelopmentRound.Outcome) {
+    private func report(_ outcome: SiteBuild.Outcome) {
         let report: BuildReport
         switch outcome.build {
         case .success(let built): report = built

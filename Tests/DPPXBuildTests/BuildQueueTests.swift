@@ -10,7 +10,7 @@ import Testing
 @Suite("The build queue")
 struct BuildQueueTests {
     /// A decoded 2x JPEG master and its three density outputs, largest first.
-    static func job(_ fixture: BuildFixture) throws -> MasterBuilder.Job {
+    static func job(_ fixture: BuildFixture) throws -> MasterJob {
         let path = fixture.source("hero@2x.jpg")
         try TestImages.write(path, width: 800, height: 500)
         let status = try FileStatus(path: path)

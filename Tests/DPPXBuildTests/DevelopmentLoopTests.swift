@@ -14,11 +14,11 @@ struct DevelopmentLoopTests {
     final class Recorder: DevelopmentLoopObserver, @unchecked Sendable {
         private let lock = NSLock()
         private var startedRounds: [[String]] = []
-        private var finishedRounds: [DevelopmentRound.Outcome] = []
+        private var finishedRounds: [SiteBuild.Outcome] = []
         private var builtMasters: [String] = []
 
         var started: [[String]] { lock.withLock { startedRounds } }
-        var finished: [DevelopmentRound.Outcome] { lock.withLock { finishedRounds } }
+        var finished: [SiteBuild.Outcome] { lock.withLock { finishedRounds } }
         var built: [String] { lock.withLock { builtMasters } }
 
         func roundStarting(changed: [String]) async { lock.withLock { startedRounds.append(changed) } }
@@ -27,7 +27,7 @@ struct DevelopmentLoopTests {
             if case .built(let source, _) = event { lock.withLock { builtMasters.append(source) } }
         }
 
-        func roundFinished(_ outcome: DevelopmentRound.Outcome, changed: [String]) async {
+        func roundFinished(_ outcome: SiteBuild.Outcome, changed: [String]) async {
             lock.withLock { finishedRounds.append(outcome) }
         }
     }
@@ -52,7 +52,7 @@ struct DevelopmentLoopTests {
         try TestImages.write(fixture.source("hero@2x.jpg"), width: 200, height: 100)
         let stylesheet = fixture.output("site.css")
         let recorder = Recorder()
-        let loop = DevelopmentLoop(round: DevelopmentRound(build: fixture.options(), stylesheet: StylesheetTarget(path: stylesheet)),
+        let loop = DevelopmentLoop(round: SiteBuild(build: fixture.options(), stylesheet: StylesheetTarget(path: stylesheet)),
                                    observer: recorder, pollInterval: .milliseconds(50), settleDelay: .milliseconds(50))
         let group = ServiceGroup(services: [loop], logger: Logger(label: "dppx.test"))
         let running = Task { try await group.run() }
@@ -80,7 +80,7 @@ struct DevelopmentLoopTests {
     func watchesFromBeforeTheCallersRound() async throws {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("hero@2x.jpg"), width: 200, height: 100)
-        let round = DevelopmentRound(build: fixture.options())
+        let round = SiteBuild(build: fixture.options())
         let before = await SourceWatcher(root: fixture.options().sourceRoot, excluding: fixture.options().outputRoot).snapshot()
         _ = await round.run()
         // Saved after the caller's round and before the loop's first look at SRC.
@@ -102,7 +102,7 @@ struct DevelopmentLoopTests {
         let fixture = BuildFixture()
         try TestImages.write(fixture.source("small@2x.jpg"), width: 40, height: 20)
         let recorder = Recorder()
-        let loop = DevelopmentLoop(round: DevelopmentRound(build: fixture.options(jobs: 1)), observer: recorder,
+        let loop = DevelopmentLoop(round: SiteBuild(build: fixture.options(jobs: 1)), observer: recorder,
                                    pollInterval: .milliseconds(50), settleDelay: .milliseconds(50))
         let group = ServiceGroup(services: [loop], logger: Logger(label: "dppx.test"))
         let running = Task { try await group.run() }

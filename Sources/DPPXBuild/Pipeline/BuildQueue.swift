@@ -7,7 +7,7 @@ import Foundation
 /// while the others wait at the end of a build. Memory is what limits how much runs at once:
 /// a decoded 4096x4096 master is 50 MB and a WebP encode of it 25 to 100 MB, so two workers
 /// each on a large WebP would hold twice that. Each task carries an estimate of the memory it
-/// needs (`MasterBuilder.Job`), and a task is handed out only while decoded masters plus
+/// needs (`MasterJob`), and a task is handed out only while decoded masters plus
 /// running tasks stay within `memoryBudget`; a worker skips to a smaller output that fits, or
 /// waits. A task always runs when nothing else is running, so no master is ever too large.
 /// Outputs of decoded masters come before new masters, oldest master first, so decoded
@@ -16,7 +16,7 @@ final class BuildQueue: @unchecked Sendable {
     enum Task {
         /// The index into the build's ordered list of masters.
         case master(Int)
-        case output(MasterBuilder.Job, Int)
+        case output(MasterJob, Int)
     }
 
     private let condition = NSCondition()
@@ -28,7 +28,7 @@ final class BuildQueue: @unchecked Sendable {
     private var opening = 0
     /// Masters taken and not finished (opening, or decoded with outputs left).
     private var open = 0
-    private var outputs: [(job: MasterBuilder.Job, index: Int)] = []
+    private var outputs: [(job: MasterJob, index: Int)] = []
     /// Estimated bytes of decoded masters held, and of tasks running (decodes included).
     private var held = 0
     private var running = 0
@@ -82,9 +82,9 @@ final class BuildQueue: @unchecked Sendable {
     }
 
     /// A master taken with `next` is open: `job`'s outputs join the queue and what it holds
-    /// (`MasterBuilder.Job.heldBytes`) counts as held; nil when the master needs nothing more
+    /// (`MasterJob.heldBytes`) counts as held; nil when the master needs nothing more
     /// (unchanged, failed, or copied), which also finishes it.
-    func opened(_ master: Int, _ job: MasterBuilder.Job?) {
+    func opened(_ master: Int, _ job: MasterJob?) {
         condition.lock()
         defer { condition.unlock() }
         opening -= 1
@@ -102,7 +102,7 @@ final class BuildQueue: @unchecked Sendable {
 
     /// An output handed out by `next` is written; `lastOfJob` when it finished its master,
     /// whose memory is then released.
-    func wrote(_ job: MasterBuilder.Job, output index: Int, lastOfJob: Bool) {
+    func wrote(_ job: MasterJob, output index: Int, lastOfJob: Bool) {
         condition.lock()
         defer { condition.unlock() }
         running -= job.memoryEstimate(ofOutput: index)
@@ -121,7 +121,7 @@ final class BuildQueue: @unchecked Sendable {
         return runningTasks < cores
     }
 
-    private func cost(of output: (job: MasterBuilder.Job, index: Int)) -> Int {
+    private func cost(of output: (job: MasterJob, index: Int)) -> Int {
         output.job.memoryEstimate(ofOutput: output.index)
     }
 }

@@ -20,7 +20,7 @@ public enum ManifestPredictor {
     public static func predict(options: BuildOptions) throws(BuildError) -> Prediction {
         do { try Vips.start() } catch { throw .file(FileError(path: "libvips", operation: .read, errno: 0, detail: error.reason)) }
         let (sources, rejected, _, _) = try options.scanSources()
-        let (buildable, collisions) = Builder.separateCollisions(sources, extraFormats: options.extraFormats, plan: options.plan)
+        let (buildable, collisions) = BuildSession.separateCollisions(sources, extraFormats: options.extraFormats, plan: options.plan)
         var failures = rejected + collisions
         var images: [Manifest.Image] = []
         for source in buildable {

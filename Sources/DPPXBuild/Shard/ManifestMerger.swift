@@ -47,8 +47,8 @@ public enum ManifestMerger {
         if let bytes = try? AtomicFile.read(manifestPath) {
             do {
                 let previous = try Manifest.decode(bytes)
-                try Builder.checkPaths(of: previous)
-                let (removed, kept) = Builder.removeOrphans(previous: previous, current: manifest, in: folder)
+                try BuildSession.checkPaths(of: previous)
+                let (removed, kept) = BuildAssembly.removeOrphans(previous: previous, current: manifest, in: folder)
                 report.removed = removed
                 report.warnings += kept
             } catch {

@@ -1,13 +1,13 @@
 import ServiceLifecycle
 
 /// The development loop of both `dppx build --watch` and `dppx serve --watch`, as a
-/// ServiceLifecycle service: a round (build, stylesheet, pages) now, then one each time the
+/// ServiceLifecycle service: a round (a `SiteBuild`: images, stylesheet, pages) now, then one each time the
 /// masters under SRC change and settle, until graceful shutdown (Ctrl-C or SIGTERM through the
 /// `ServiceGroup`, or the server stopping). A round in progress when shutdown comes finishes
 /// first, so no temporary file is left behind; a failed round is reported and watching goes on.
 public struct DevelopmentLoop: Service {
     /// What each round does.
-    public let round: DevelopmentRound
+    public let round: SiteBuild
     /// Whether `run` starts with a round; false when the caller ran the first one itself
     /// (`dppx serve` builds before it listens).
     public var buildsFirst: Bool
@@ -21,7 +21,7 @@ public struct DevelopmentLoop: Service {
     public var since: SourceSnapshot?
     let observer: any DevelopmentLoopObserver
 
-    public init(round: DevelopmentRound, observer: any DevelopmentLoopObserver, buildsFirst: Bool = true,
+    public init(round: SiteBuild, observer: any DevelopmentLoopObserver, buildsFirst: Bool = true,
                 since: SourceSnapshot? = nil,
                 pollInterval: Duration = .milliseconds(500), settleDelay: Duration = .milliseconds(300)) {
         self.round = round

@@ -6,5 +6,5 @@ public protocol DevelopmentLoopObserver: Sendable {
     /// A master was built, failed, or built with a warning.
     func buildEvent(_ event: BuildEvent)
     /// A round ended.
-    func roundFinished(_ outcome: DevelopmentRound.Outcome, changed: [String]) async
+    func roundFinished(_ outcome: SiteBuild.Outcome, changed: [String]) async
 }
