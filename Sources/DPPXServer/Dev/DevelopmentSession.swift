@@ -5,7 +5,7 @@ import Logging
 import NIOConcurrencyHelpers
 
 /// Dev mode's shared state, and what the development loop's rounds mean for the server: each
-/// round (the `DevelopmentRound` `dppx build --watch` runs too: build, stylesheet) is logged,
+/// round (the `SiteBuild` `dppx build` and `--watch` run too: build, stylesheet) is logged,
 /// reloads the manifest and tells open pages (status, then `reload` when files changed).
 public final class DevelopmentSession: DevelopmentLoopObserver {
     public let options: DevelopmentOptions
@@ -27,7 +27,7 @@ public final class DevelopmentSession: DevelopmentLoopObserver {
     public var latestStatus: BuildStatus { status.withLockedValue { $0 } }
 
     /// What each round does: the build, then the stylesheet.
-    public var round: DevelopmentRound { DevelopmentRound(build: options.build, stylesheet: options.stylesheet) }
+    public var round: SiteBuild { SiteBuild(build: options.build, stylesheet: options.stylesheet) }
 
     /// The loop that rebuilds on changes after the first build (`build`), until graceful shutdown.
     public var loop: DevelopmentLoop {
@@ -62,13 +62,13 @@ public final class DevelopmentSession: DevelopmentLoopObserver {
         }
     }
 
-    public func roundFinished(_ outcome: DevelopmentRound.Outcome, changed: [String]) async {
+    public func roundFinished(_ outcome: SiteBuild.Outcome, changed: [String]) async {
         finish(outcome)
     }
 
     /// Records `outcome` as the latest status, reloads the manifest and tells open pages.
     @discardableResult
-    private func finish(_ outcome: DevelopmentRound.Outcome) -> BuildStatus {
+    private func finish(_ outcome: SiteBuild.Outcome) -> BuildStatus {
         let sequence = status.withLockedValue { $0.sequence } + 1
         var summary = "the build could not run"
         var changedFiles = false
