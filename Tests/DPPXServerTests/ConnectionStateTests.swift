@@ -237,4 +237,56 @@ struct ConnectionStateTests {
         #expect(state.closing, "nothing reopens a closing connection")
         #expect(state.resume(isWritable: true, now: Self.at(0)) == .none, "and it is closed once")
     }
+
+    // The rules the socket tests once waited out in wall-clock time, step by step at explicit
+    // instants (the socket tests keep one short run per rule, for the wiring).
+
+    @Test("headers dribbled a byte at a time: nothing reaches the connection until the head is whole, so it closes one timeout after it opened")
+    func dribbledHeaders() {
+        var state = fresh()
+        // A byte every 250 ms for 35 s: no part is parsed, the deadline never moves.
+        for quarter in 0..<(4 * 30) {
+            let now = Self.start + .milliseconds(Int64(quarter) * 250)
+            #expect(state.deadline(now: now, isWritable: true) == .wait(until: Self.at(30)))
+        }
+        #expect(state.deadline(now: Self.at(30), isWritable: true) == .abort)
+        // After a request: one timeout after its end, however long its headers took.
+        var served = fresh()
+        _ = served.partRead(Self.head(), isWritable: true, now: Self.at(29))
+        _ = served.partRead(.end(nil), isWritable: true, now: Self.at(29))
+        #expect(served.deadline(now: Self.at(58), isWritable: true) == .wait(until: Self.at(59)))
+        #expect(served.deadline(now: Self.at(59), isWritable: true) == .abort)
+    }
+
+    @Test("a request body dribbled a byte at a time (by length or chunked): cut off one timeout after its head, each byte well within it")
+    func dribbledBody() {
+        var state = fresh()
+        _ = state.partRead(Self.head(), isWritable: true, now: Self.at(0))
+        for fifth in 1..<(5 * 30) {
+            let now = Self.start + .milliseconds(Int64(fifth) * 200)
+            #expect(state.partRead(.body(ByteBuffer(string: "a")), isWritable: true, now: now) == .takeUp(.body(ByteBuffer(string: "a"))))
+            #expect(state.deadline(now: now, isWritable: true) == .wait(until: Self.at(30)))
+        }
+        #expect(state.deadline(now: Self.at(30), isWritable: true) == .abort)
+    }
+
+    @Test("a client that stops reading an answer from memory is cut off one timeout after it last read, as one reading a file")
+    func stalledReaderOfMemory() {
+        var state = fresh()
+        _ = state.partRead(Self.head(), isWritable: true, now: Self.at(0))
+        _ = state.partRead(.end(nil), isWritable: true, now: Self.at(0))
+        state.answerStarted(closes: false, now: Self.at(0))
+        state.filesOpened(0)
+        #expect(state.deadline(now: Self.at(20), isWritable: false) == .wait(until: Self.at(30)))
+        #expect(state.deadline(now: Self.at(30), isWritable: false) == .abort)
+        // Writes that complete move it.
+        var reading = fresh()
+        _ = reading.partRead(Self.head(), isWritable: true, now: Self.at(0))
+        reading.answerStarted(closes: false, now: Self.at(0))
+        reading.filesOpened(1)
+        for second in 1...60 {
+            reading.progressed(now: Self.at(Int64(second)))
+            #expect(reading.deadline(now: Self.at(Int64(second)), isWritable: false) == .wait(until: Self.at(Int64(second) + 30)))
+        }
+    }
 }

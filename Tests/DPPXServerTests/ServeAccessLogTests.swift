@@ -21,6 +21,16 @@ struct ServeAccessLogTests {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
+    /// Whether `condition` became true within `limit`, checked every 10 ms.
+    private func waitUntil(within limit: Duration = .seconds(5), _ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
     @Test("one line per request: time, method, path, status, bytes, duration and the variant chosen; small answers written whole and large ones sent in pieces alike")
     func oneLinePerRequest() async throws {
         let fixture = try ServerFixture()
@@ -126,10 +136,10 @@ struct ServeAccessLogTests {
         let path = scratch("access.log")
         let log = try AccessLog(destination: .file(path), flushInterval: .milliseconds(50))
         log.record(AccessLogEntry(method: "GET", target: "/before", status: 200, bytes: 1, variant: nil, duration: .zero))
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await waitUntil { (try? lines(path))?.isEmpty == false }, "the first line was never written")
         try FileManager.default.moveItem(atPath: path, toPath: path + ".1")
         log.reopen()
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await waitUntil { FileManager.default.fileExists(atPath: path) }, "no new file at the log's path")
         log.record(AccessLogEntry(method: "GET", target: "/after", status: 200, bytes: 1, variant: nil, duration: .zero))
         log.close()
         #expect(try lines(path + ".1").map { $0.split(separator: " ")[2] } == ["/before"])

@@ -1,11 +1,13 @@
 import DPPXCore
 import DPPXTestSupport
 import Foundation
+import HTTPTypes
 import Testing
 
-/// A negotiated JPEG or PNG answer with the variant's density written into its EXIF, over a
-/// real socket: the bytes, `Content-Length`, `ETag`, ranges, 304s and HEAD all describe the
-/// answer as sent (file plus EXIF), never the file on disk, and `Content-DPR` never comes with it.
+/// A negotiated JPEG or PNG answer with the variant's density written into its EXIF, from the
+/// responder (a variant streamed from disk: over a real socket): the bytes, `Content-Length`,
+/// `ETag`, ranges, 304s and HEAD all describe the answer as sent (file plus EXIF), never the file
+/// on disk, and `Content-DPR` never comes with it.
 @Suite("dppx serve writes the density into negotiated answers")
 struct ServeDensityTests {
     /// ROOT with real images: `photo.jpg` and `shot.png` at 1x and 2x of a 200x100 box, and
@@ -79,56 +81,62 @@ struct ServeDensityTests {
         try await running.shutdown()
     }
 
+    /// Runs `body` against the responder of a server over a fresh `Site`, without a socket.
+    static func answering(_ body: (Site, ResponderHarness) async throws -> Void) async throws {
+        let site = try Site()
+        try await body(site, site.fixture.responder())
+    }
+
     @Test("JPEG at 2x: the APP1 EXIF after SOI, its own ETag and length, no Content-DPR; HEAD says the same; 1x untouched")
     func jpeg() async throws {
-        try await Self.serving { site, connection in
+        try await Self.answering { site, responder in
             let expected = try site.withDensity("photo@2x.jpg", pixels: PixelSize(width: 400, height: 200), css: PixelSize(width: 200, height: 100))
             let file = try site.file("photo@2x.jpg")
 
-            let answer = try await connection.request("/photo.jpg", headers: ["Sec-CH-DPR": "2"])
+            let answer = try await responder.answer("/photo.jpg", [(.secCHDPR, "2")])
             #expect(answer.status == 200)
-            #expect(answer.body == expected)
-            #expect(Array(answer.body.prefix(4)) == [0xFF, 0xD8, 0xFF, 0xE1])
-            #expect(answer.body.count == file.count + 118)
+            #expect(answer.bytes == expected)
+            #expect(Array(answer.bytes.prefix(4)) == [0xFF, 0xD8, 0xFF, 0xE1])
+            #expect(answer.bytes.count == file.count + 118)
             #expect(answer.header("Content-Length") == String(file.count + 118))
             #expect(answer.header("ETag") == "\"photo2000-2x\"")
             #expect(answer.header("Content-DPR") == nil, "never beside EXIF density: Chromium would apply both")
             #expect(answer.header("Content-Location") == "/photo@2x.jpg")
             #expect(answer.header("Vary") == "Sec-CH-DPR")
-            let decoded = try site.decoded(answer.body, as: "photo.jpg")
+            let decoded = try site.decoded(answer.bytes, as: "photo.jpg")
             let original = try DecodedFile(site.fixture.root + "/photo@2x.jpg")
             #expect(decoded.width == 400 && decoded.pixels == original.pixels, "the answer decodes to the variant's pixels")
 
-            let head = try await connection.request("/photo.jpg", method: "HEAD", headers: ["Sec-CH-DPR": "2"])
+            let head = try await responder.answer("/photo.jpg", method: .head, [(.secCHDPR, "2")])
             #expect(head.header("Content-Length") == String(expected.count))
             #expect(head.header("ETag") == "\"photo2000-2x\"")
 
-            let oneX = try await connection.request("/photo.jpg", headers: ["Sec-CH-DPR": "1"])
-            #expect(oneX.body == (try site.file("photo.jpg")), "1x: the file as it is")
+            let oneX = try await responder.answer("/photo.jpg", [(.secCHDPR, "1")])
+            #expect(oneX.bytes == (try site.file("photo.jpg")), "1x: the file as it is")
             #expect(oneX.header("ETag") == "\"photo1000\"")
             #expect(oneX.header("Content-DPR") == nil)
 
-            let explicit = try await connection.request("/photo@2x.jpg", headers: ["Sec-CH-DPR": "2"])
-            #expect(explicit.body == file, "an explicit variant URL (srcset, CSS) never carries the density")
+            let explicit = try await responder.answer("/photo@2x.jpg", [(.secCHDPR, "2")])
+            #expect(explicit.bytes == file, "an explicit variant URL (srcset, CSS) never carries the density")
         }
     }
 
     @Test("ranges are ranges of the answer with EXIF: across the insertion, in the file, If-Range, 416")
     func ranges() async throws {
-        try await Self.serving { site, connection in
+        try await Self.answering { site, responder in
             let expected = try site.withDensity("photo@2x.jpg", pixels: PixelSize(width: 400, height: 200), css: PixelSize(width: 200, height: 100))
             for (range, bytes) in [("0-9", 0...9), ("100-199", 100...199), ("50-5000", 50...5000), ("-20", (expected.count - 20)...(expected.count - 1))] {
-                let part = try await connection.request("/photo.jpg", headers: ["Sec-CH-DPR": "2", "Range": "bytes=\(range)"])
+                let part = try await responder.answer("/photo.jpg", [(.secCHDPR, "2"), (.range, "bytes=\(range)")])
                 #expect(part.status == 206, "bytes=\(range)")
-                #expect(part.body == Array(expected[bytes]), "bytes=\(range)")
+                #expect(part.bytes == Array(expected[bytes]), "bytes=\(range)")
                 #expect(part.header("Content-Range") == "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(expected.count)")
             }
-            let matching = try await connection.request("/photo.jpg", headers: ["Sec-CH-DPR": "2", "Range": "bytes=0-3", "If-Range": "\"photo2000-2x\""])
+            let matching = try await responder.answer("/photo.jpg", [(.secCHDPR, "2"), (.range, "bytes=0-3"), (.ifRange, "\"photo2000-2x\"")])
             #expect(matching.status == 206)
-            let plainTag = try await connection.request("/photo.jpg", headers: ["Sec-CH-DPR": "2", "Range": "bytes=0-3", "If-Range": "\"photo2000\""])
+            let plainTag = try await responder.answer("/photo.jpg", [(.secCHDPR, "2"), (.range, "bytes=0-3"), (.ifRange, "\"photo2000\"")])
             #expect(plainTag.status == 200, "the file's own tag names another representation: the whole answer")
-            #expect(plainTag.body == expected)
-            let beyond = try await connection.request("/photo.jpg", headers: ["Sec-CH-DPR": "2", "Range": "bytes=\(expected.count)-"])
+            #expect(plainTag.bytes == expected)
+            let beyond = try await responder.answer("/photo.jpg", [(.secCHDPR, "2"), (.range, "bytes=\(expected.count)-")])
             #expect(beyond.status == 416)
             #expect(beyond.header("Content-Range") == "bytes */\(expected.count)")
         }
@@ -136,40 +144,40 @@ struct ServeDensityTests {
 
     @Test("304: If-None-Match with the answer's tag, not the file's; If-Modified-Since for the variant chosen")
     func notModified() async throws {
-        try await Self.serving { site, connection in
-            let first = try await connection.request("/photo.jpg", headers: ["Cookie": "dpr=2"])
+        try await Self.answering { site, responder in
+            let first = try await responder.answer("/photo.jpg", [(.cookie, "dpr=2")])
             let tag = try #require(first.header("ETag"))
-            let same = try await connection.request("/photo.jpg", headers: ["Cookie": "dpr=2", "If-None-Match": tag])
+            let same = try await responder.answer("/photo.jpg", [(.cookie, "dpr=2"), (.ifNoneMatch, tag)])
             #expect(same.status == 304)
             #expect(same.header("ETag") == tag)
             #expect(same.header("Content-DPR") == nil)
-            let fileTag = try await connection.request("/photo.jpg", headers: ["Cookie": "dpr=2", "If-None-Match": "\"photo2000\""])
+            let fileTag = try await responder.answer("/photo.jpg", [(.cookie, "dpr=2"), (.ifNoneMatch, "\"photo2000\"")])
             #expect(fileTag.status == 200, "a client holding the file without EXIF does not hold this answer")
-            let since = try await connection.request("/photo.jpg", headers: ["Cookie": "dpr=2", "If-Modified-Since": try #require(first.header("Last-Modified"))])
+            let since = try await responder.answer("/photo.jpg", [(.cookie, "dpr=2"), (.ifModifiedSince, try #require(first.header("Last-Modified")))])
             #expect(since.status == 304)
-            let earlier = try await connection.request("/photo.jpg", headers: ["Cookie": "dpr=2", "If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"])
+            let earlier = try await responder.answer("/photo.jpg", [(.cookie, "dpr=2"), (.ifModifiedSince, "Thu, 01 Jan 1970 00:00:00 GMT")])
             #expect(earlier.status == 200)
-            #expect(earlier.body == first.body)
+            #expect(earlier.bytes == first.bytes)
         }
     }
 
     @Test("PNG: eXIf for a client without hints (Firefox reads it), Content-DPR for one with hints (Chromium does not)")
     func png() async throws {
-        try await Self.serving { site, connection in
+        try await Self.answering { site, responder in
             let expected = try site.withDensity("shot@2x.png", pixels: PixelSize(width: 400, height: 200), css: PixelSize(width: 200, height: 100))
 
-            let cookie = try await connection.request("/shot.png", headers: ["Cookie": "dpr=2"])
-            #expect(cookie.body == expected)
-            #expect(Array(cookie.body[37..<41]) == Array("eXIf".utf8), "right after IHDR")
+            let cookie = try await responder.answer("/shot.png", [(.cookie, "dpr=2")])
+            #expect(cookie.bytes == expected)
+            #expect(Array(cookie.bytes[37..<41]) == Array("eXIf".utf8), "right after IHDR")
             #expect(cookie.header("Content-DPR") == nil)
             #expect(cookie.header("ETag") == "\"shot2000-2x\"")
             #expect(cookie.header("Cache-Control") == "private, no-cache")
-            let decoded = try site.decoded(cookie.body, as: "shot.png")
+            let decoded = try site.decoded(cookie.bytes, as: "shot.png")
             let original = try DecodedFile(site.fixture.root + "/shot@2x.png")
             #expect(decoded.width == 400 && decoded.pixels == original.pixels, "the answer decodes to the variant's pixels")
 
-            let hinted = try await connection.request("/shot.png", headers: ["Sec-CH-DPR": "2"])
-            #expect(hinted.body == (try site.file("shot@2x.png")))
+            let hinted = try await responder.answer("/shot.png", [(.secCHDPR, "2")])
+            #expect(hinted.bytes == (try site.file("shot@2x.png")))
             #expect(hinted.header("Content-DPR") == "2")
             #expect(hinted.header("ETag") == "\"shot2000\"")
         }

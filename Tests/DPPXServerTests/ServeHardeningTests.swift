@@ -127,6 +127,8 @@ struct ServeHardeningTests {
         }
     }
 
+    /// The rule, step by step: `ConnectionStateTests.dribbledBody`. Here its wiring, with a short
+    /// timeout.
     @Test("a request body dribbled a byte at a time is cut off at the timeout", arguments: [
         "POST /digits.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n",
         "GET /digits.txt HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
@@ -134,36 +136,37 @@ struct ServeHardeningTests {
     func dribbledBody(head: String) async throws {
         try await ExclusiveTests.shared.run {
             let fixture = try ServerFixture()
-            let running = try await fixture.server(idleTimeout: .seconds(1)).start()
+            let running = try await fixture.server(idleTimeout: .milliseconds(400)).start()
             defer { Task { try? await running.shutdown() } }
-            let connection = try RawHTTPConnection(port: running.port, timeout: .seconds(6))
+            let connection = try RawHTTPConnection(port: running.port, timeout: .seconds(3))
             try await connection.send(head)
-            let start = ContinuousClock.now
-            // One byte every 200 ms for 4 s: each arrives well within the timeout.
+            // One byte every 100 ms for 1.2 s: each arrives well within the timeout.
             let chunked = head.contains("chunked")
-            for _ in 0..<20 {
-                try await Task.sleep(for: .milliseconds(200))
+            for _ in 0..<12 {
+                try await Task.sleep(for: .milliseconds(100))
                 guard connection.sendWithoutWaiting(Array((chunked ? "1\r\na\r\n" : "a").utf8)) > 0 else { break }
             }
-            #expect(ContinuousClock.now - start < .seconds(6))
             let rest = try await offPool { connection.drainBlocking() }
-            #expect(rest.ended, "the connection was still open 4 s into a body with a 1 s timeout")
+            #expect(rest.ended, "the connection was still open 1.2 s into a body with a 0.4 s timeout")
         }
     }
 
+    /// The rule, step by step: `ConnectionStateTests.progressDeadline` and
+    /// `stalledReaderOfMemory`. Here its wiring, with a short timeout.
     @Test("a client that stops reading a download is cut off at the timeout")
     func stalledReader() async throws {
         try await ExclusiveTests.shared.run {
             let fixture = try ServerFixture()
             let size = 32 * 1024 * 1024
             try fixture.writeBytes("big.bin", [UInt8](repeating: 1, count: size))
-            let running = try await fixture.server(idleTimeout: .seconds(1)).start()
+            let running = try await fixture.server(idleTimeout: .milliseconds(400)).start()
             defer { Task { try? await running.shutdown() } }
             let connection = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
             try await connection.send("GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
-            try await Task.sleep(for: .seconds(3))
+            // Not reading: nothing to wait on but the time itself, three timeouts.
+            try await Task.sleep(for: .milliseconds(1200))
             let received = try await offPool { connection.drainBlocking() }
-            #expect(received.ended, "still open 3 s after the client stopped reading, with a 1 s timeout")
+            #expect(received.ended, "still open 1.2 s after the client stopped reading, with a 0.4 s timeout")
             #expect(received.bytes < size, "the whole download was sent")
         }
     }

@@ -90,18 +90,19 @@ struct ServeLifecycleTests {
         try await ExclusiveTests.shared.run { try await self.slowHeadersExclusive() }
     }
 
+    /// The rule, step by step: `ConnectionStateTests.idleDeadline` and `dribbledHeaders`. Here
+    /// its wiring, with a short timeout.
     private func slowHeadersExclusive() async throws {
         let fixture = try ServerFixture()
-        let running = try await fixture.server(idleTimeout: .seconds(1)).start()
-        let slow = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
+        let running = try await fixture.server(idleTimeout: .milliseconds(400)).start()
+        // Closed before the client's own 3 s timeout, which `isClosedByServer` reports as open.
+        let slow = try RawHTTPConnection(port: running.port, timeout: .seconds(3))
         try await slow.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-        let start = ContinuousClock.now
-        try await Task.sleep(for: .milliseconds(600))
+        try await Task.sleep(for: .milliseconds(200))
         try await slow.send("a")
         #expect(await slow.isClosedByServer())
-        #expect(ContinuousClock.now - start < .seconds(4))
 
-        let idle = try RawHTTPConnection(port: running.port, timeout: .seconds(5))
+        let idle = try RawHTTPConnection(port: running.port, timeout: .seconds(3))
         #expect(try await idle.request("/digits.txt").status == 200)
         #expect(await idle.isClosedByServer())
         try await running.shutdown()
@@ -114,18 +115,19 @@ struct ServeLifecycleTests {
 
     private func slowClientsDoNotBlockOthersExclusive() async throws {
         let fixture = try ServerFixture()
-        let running = try await fixture.server(idleTimeout: .seconds(6)).start()
+        let running = try await fixture.server(idleTimeout: .seconds(3)).start()
         let port = running.port
         do {
             let slow = try await offPool { try (0..<16).map { _ in try RawHTTPConnection(port: port, timeout: .seconds(4)) } }
-            // Each slow client sends a request line, then one header byte every 250 ms for 7 s:
-            // past the 6 s timeout, so only a deadline that reads do not reset cuts them off.
+            // Each slow client sends a request line, then one header byte every 250 ms for 3.5 s:
+            // past the 3 s timeout, so only a deadline that reads do not reset cuts them off (the
+            // rule, step by step: `ConnectionStateTests.dribbledHeaders`).
             async let dribbled: Int = offPool {
                 var started = 0
                 for connection in slow where (try? connection.sendBlocking("GET /digits.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")) != nil {
                     started += 1
                 }
-                for _ in 0..<28 {
+                for _ in 0..<14 {
                     usleep(250_000)
                     for connection in slow { try? connection.sendBlocking("a") }
                 }
@@ -141,9 +143,9 @@ struct ServeLifecycleTests {
                 #expect(response.text == "0123456789")
             }
             #expect(try await dribbled == 16)
-            // Held back would mean waiting for the slow clients to be cut off, 6 s in; the margin
-            // below that absorbs a busy 2-core machine.
-            #expect(slowest < .seconds(3), "a normal request took \(slowest) while 16 clients dribbled")
+            // Held back would mean waiting for the slow clients to be cut off, 3 s in (2.5 s for
+            // the first request); the margin below that absorbs a busy 2-core machine.
+            #expect(slowest < .milliseconds(1500), "a normal request took \(slowest) while 16 clients dribbled")
             // Closed by the server: end of stream, or a reset because the client kept writing.
             let stillOpen = try await offPool {
                 slow.filter { connection in
@@ -152,7 +154,7 @@ struct ServeLifecycleTests {
                     }
                 }.count
             }
-            #expect(stillOpen == 0, "\(stillOpen) of 16 dribbling clients were still connected after 7 s with a 6 s timeout")
+            #expect(stillOpen == 0, "\(stillOpen) of 16 dribbling clients were still connected after 3.5 s with a 3 s timeout")
         } catch {
             try? await running.shutdown()
             throw error

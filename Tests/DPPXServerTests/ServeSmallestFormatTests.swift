@@ -48,24 +48,23 @@ struct ServeSmallestFormatTests {
     @Test("JPEG XL smaller than AVIF: Chromium gets the JXL with Content-DPR; Firefox, which does not name it, the AVIF")
     func jxlSmaller() async throws {
         let fixture = try Self.fixture([.jpeg: 1000, .avif: 800, .jxl: 700])
-        try await fixture.server().test { client in
-            let chromium = try await client.get("/photo.jpg", [(.secCHDPR, "2"), (.accept, Self.chromium)])
-            #expect(chromium.headers[.contentType] == "image/jxl")
-            #expect(chromium.headers[.contentLocation] == "/photo@2x.jxl")
-            #expect(chromium.body.readableBytes == 1400)
-            #expect(chromium.headers[.contentDPR] == "2")
-            #expect(chromium.headers[.vary] == "Sec-CH-DPR, Accept")
+        let responder = fixture.responder()
+        let chromium = try await responder.answer("/photo.jpg", [(.secCHDPR, "2"), (.accept, Self.chromium)])
+        #expect(chromium.headers[.contentType] == "image/jxl")
+        #expect(chromium.headers[.contentLocation] == "/photo@2x.jxl")
+        #expect(chromium.body.readableBytes == 1400)
+        #expect(chromium.headers[.contentDPR] == "2")
+        #expect(chromium.headers[.vary] == "Sec-CH-DPR, Accept")
 
-            let oneX = try await client.get("/photo.jpg", [(.secCHDPR, "1"), (.accept, Self.chromium)])
-            #expect(oneX.headers[.contentLocation] == "/photo.jxl")
-            #expect(oneX.headers[.contentDPR] == nil)
+        let oneX = try await responder.answer("/photo.jpg", [(.secCHDPR, "1"), (.accept, Self.chromium)])
+        #expect(oneX.headers[.contentLocation] == "/photo.jxl")
+        #expect(oneX.headers[.contentDPR] == nil)
 
-            let firefox = try await client.get("/photo.jpg", [(.accept, Self.firefox)])
-            #expect(firefox.headers[.contentType] == "image/avif")
-            #expect(firefox.headers[.contentLocation] == "/photo.avif")
+        let firefox = try await responder.answer("/photo.jpg", [(.accept, Self.firefox)])
+        #expect(firefox.headers[.contentType] == "image/avif")
+        #expect(firefox.headers[.contentLocation] == "/photo.avif")
 
-            let explicit = try await client.get("/photo@2x.jxl")
-            #expect(explicit.headers[.contentType] == "image/jxl")
-        }
+        let explicit = try await responder.answer("/photo@2x.jxl")
+        #expect(explicit.headers[.contentType] == "image/jxl")
     }
 }

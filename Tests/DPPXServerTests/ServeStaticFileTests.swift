@@ -12,18 +12,17 @@ struct ServeStaticFileTests {
     @Test("a folder serves its index.html; a folder without its slash is redirected")
     func indexFiles() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let home = try await client.get("/")
-            #expect(home.status == .ok)
-            #expect(home.text.contains("<h1>home</h1>"))
-            #expect(home.headers[.contentType]?.hasPrefix("text/html") == true)
-            let docs = try await client.get("/docs/")
-            #expect(docs.text.contains("docs"))
-            let redirect = try await client.get("/docs")
-            #expect(redirect.status == .movedPermanently)
-            #expect(redirect.headers[.location] == "/docs/")
-            #expect(try await client.get("/docs?lang=fr").headers[.location] == "/docs/?lang=fr")
-        }
+        let responder = fixture.responder()
+        let home = try await responder.answer("/")
+        #expect(home.status == .ok)
+        #expect(home.text.contains("<h1>home</h1>"))
+        #expect(home.headers[.contentType]?.hasPrefix("text/html") == true)
+        let docs = try await responder.answer("/docs/")
+        #expect(docs.text.contains("docs"))
+        let redirect = try await responder.answer("/docs")
+        #expect(redirect.status == .movedPermanently)
+        #expect(redirect.headers[.location] == "/docs/")
+        #expect(try await responder.answer("/docs?lang=fr").headers[.location] == "/docs/?lang=fr")
     }
 
     @Test("GET //icons redirects to /icons/, never to //icons/ (another host to a browser)")
@@ -45,23 +44,21 @@ struct ServeStaticFileTests {
     ])
     func contentTypes(path: String, type: String) async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let response = try await client.get(path)
-            #expect(response.headers[.contentType]?.hasPrefix(type) == true, "\(path): \(response.headers[.contentType] ?? "none")")
-        }
+        let responder = fixture.responder()
+        let response = try await responder.answer(path)
+        #expect(response.headers[.contentType]?.hasPrefix(type) == true, "\(path): \(response.headers[.contentType] ?? "none")")
     }
 
     @Test("ETag and Last-Modified, and 304 for If-None-Match and If-Modified-Since")
     func conditionals() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let first = try await client.get("/style.css")
-            let tag = try #require(first.headers[.eTag])
-            let modified = try #require(first.headers[.lastModified])
-            #expect(try await client.get("/style.css", [(.ifNoneMatch, tag)]).status == .notModified)
-            #expect(try await client.get("/style.css", [(.ifModifiedSince, modified)]).status == .notModified)
-            #expect(try await client.get("/style.css", [(.ifNoneMatch, "\"other\"")]).status == .ok)
-        }
+        let responder = fixture.responder()
+        let first = try await responder.answer("/style.css")
+        let tag = try #require(first.headers[.eTag])
+        let modified = try #require(first.headers[.lastModified])
+        #expect(try await responder.answer("/style.css", [(.ifNoneMatch, tag)]).status == .notModified)
+        #expect(try await responder.answer("/style.css", [(.ifModifiedSince, modified)]).status == .notModified)
+        #expect(try await responder.answer("/style.css", [(.ifNoneMatch, "\"other\"")]).status == .ok)
     }
 
     @Test("HEAD: the headers of GET, no body")
@@ -91,42 +88,39 @@ struct ServeStaticFileTests {
     ] as [(String, Int, String, String?)])
     func ranges(range: String, status: Int, body: String, contentRange: String?) async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let response = try await client.get("/digits.txt", [(.range, range)])
-            #expect(response.status.code == status)
-            if status != 416 { #expect(response.text == body) }
-            #expect(response.headers[.contentRange] == contentRange)
-        }
+        let responder = fixture.responder()
+        let response = try await responder.answer("/digits.txt", [(.range, range)])
+        #expect(response.status.code == status)
+        if status != 416 { #expect(response.text == body) }
+        #expect(response.headers[.contentRange] == contentRange)
     }
 
     @Test("a range with a stale If-Range gets the whole file; a weak tag never matches (RFC 9110 13.1.5), the date and a variant's strong tag do")
     func ifRange() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let first = try await client.get("/digits.txt")
-            let tag = try #require(first.headers[.eTag])
-            #expect(tag.hasPrefix("W/"))
-            let weak = try await client.get("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, tag)])
-            #expect(weak.status == .ok && weak.text == "0123456789", "a weak tag in If-Range: the whole file")
-            let dated = try await client.get("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, try #require(first.headers[.lastModified]))])
-            #expect(dated.status == .partialContent && dated.text == "01")
-            let strong = ServerFixture.heroETag(Density(2), .jpeg)
-            let variant = try await client.get("/images/hero.jpg", [(.range, "bytes=0-1"), (.ifRange, strong), (.init("Sec-CH-DPR")!, "2")])
-            #expect(variant.status == .partialContent && variant.headers[.eTag] == strong)
-            let stale = try await client.get("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, "\"old\"")])
-            #expect(stale.status == .ok)
-            #expect(stale.text == "0123456789")
-        }
+        let responder = fixture.responder()
+        let first = try await responder.answer("/digits.txt")
+        let tag = try #require(first.headers[.eTag])
+        #expect(tag.hasPrefix("W/"))
+        let weak = try await responder.answer("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, tag)])
+        #expect(weak.status == .ok && weak.text == "0123456789", "a weak tag in If-Range: the whole file")
+        let dated = try await responder.answer("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, try #require(first.headers[.lastModified]))])
+        #expect(dated.status == .partialContent && dated.text == "01")
+        let strong = ServerFixture.heroETag(Density(2), .jpeg)
+        let variant = try await responder.answer("/images/hero.jpg", [(.range, "bytes=0-1"), (.ifRange, strong), (.init("Sec-CH-DPR")!, "2")])
+        #expect(variant.status == .partialContent && variant.headers[.eTag] == strong)
+        let stale = try await responder.answer("/digits.txt", [(.range, "bytes=0-1"), (.ifRange, "\"old\"")])
+        #expect(stale.status == .ok)
+        #expect(stale.text == "0123456789")
     }
 
     @Test("Cache-Control is configurable and set on every file")
     func cacheControl() async throws {
         let fixture = try ServerFixture()
         let policy = try CachePolicy(parsing: "public,max-age=3600")
-        try await fixture.server(cachePolicy: policy).test { (client) async throws in
-            for path in ["/", "/style.css", "/images/hero@2x.jpg", "/digits.txt"] {
-                #expect(try await client.get(path).headers[.cacheControl] == "public, max-age=3600", "\(path)")
-            }
+        let responder = fixture.responder(cachePolicy: policy)
+        for path in ["/", "/style.css", "/images/hero@2x.jpg", "/digits.txt"] {
+            #expect(try await responder.answer(path).headers[.cacheControl] == "public, max-age=3600", "\(path)")
         }
     }
 

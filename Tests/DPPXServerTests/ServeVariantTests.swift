@@ -14,17 +14,16 @@ struct ServeVariantTests {
     @Test("no hint: the 1x file, with Vary naming every header looked at")
     func noHint() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let response = try await client.get("/images/hero.jpg")
-            #expect(response.status == .ok)
-            #expect(response.text == ServerFixture.heroBody(Self.d1, .jpeg))
-            #expect(response.headers[.contentType] == "image/jpeg")
-            #expect(response.headers[.vary] == "Sec-CH-DPR, DPR, Cookie")
-            #expect(response.headers[.contentDPR] == nil, "1x: nothing to correct")
-            #expect(response.headers[.contentLocation] == "/images/hero.jpg")
-            #expect(response.headers[.eTag] == ServerFixture.heroETag(Self.d1, .jpeg))
-            #expect(response.headers[.cacheControl] == "no-cache")
-        }
+        let responder = fixture.responder()
+        let response = try await responder.answer("/images/hero.jpg")
+        #expect(response.status == .ok)
+        #expect(response.text == ServerFixture.heroBody(Self.d1, .jpeg))
+        #expect(response.headers[.contentType] == "image/jpeg")
+        #expect(response.headers[.vary] == "Sec-CH-DPR, DPR, Cookie")
+        #expect(response.headers[.contentDPR] == nil, "1x: nothing to correct")
+        #expect(response.headers[.contentLocation] == "/images/hero.jpg")
+        #expect(response.headers[.eTag] == ServerFixture.heroETag(Self.d1, .jpeg))
+        #expect(response.headers[.cacheControl] == "no-cache")
     }
 
     @Test("Sec-CH-DPR picks the smallest density at or above it, else the largest", arguments: [
@@ -33,49 +32,46 @@ struct ServeVariantTests {
     func clientHint(dpr: String, expected: String) async throws {
         let fixture = try ServerFixture()
         let density = try #require(Density(parsing: expected))
-        try await fixture.server().test { client in
-            let response = try await client.get("/images/hero.jpg", [(.secCHDPR, dpr)])
-            #expect(response.text == ServerFixture.heroBody(density, .jpeg))
-            // The fixture's variants are text, which cannot carry EXIF density: Content-DPR says it above 1x.
-            #expect(response.headers[.contentDPR] == (expected == "1" ? nil : expected))
-            #expect(response.headers[.vary] == "Sec-CH-DPR")
-            #expect(response.headers[.eTag] == ServerFixture.heroETag(density, .jpeg))
-            #expect(response.headers[.contentLocation] == "/" + ServerFixture.heroPath(density, .jpeg))
-            #expect(response.headers[.cacheControl] == "no-cache")
-        }
+        let responder = fixture.responder()
+        let response = try await responder.answer("/images/hero.jpg", [(.secCHDPR, dpr)])
+        #expect(response.text == ServerFixture.heroBody(density, .jpeg))
+        // The fixture's variants are text, which cannot carry EXIF density: Content-DPR says it above 1x.
+        #expect(response.headers[.contentDPR] == (expected == "1" ? nil : expected))
+        #expect(response.headers[.vary] == "Sec-CH-DPR")
+        #expect(response.headers[.eTag] == ServerFixture.heroETag(density, .jpeg))
+        #expect(response.headers[.contentLocation] == "/" + ServerFixture.heroPath(density, .jpeg))
+        #expect(response.headers[.cacheControl] == "no-cache")
     }
 
     @Test("sources in order: ?dpr=, Sec-CH-DPR, DPR, cookie")
     func sourceOrder() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let query = try await client.get("/images/hero.jpg?dpr=2", [(.secCHDPR, "1"), (.dprHint, "1"), (.cookie, "dpr=1")])
-            #expect(query.headers[.contentDPR] == "2")
-            #expect(query.headers[.vary] == nil)
+        let responder = fixture.responder()
+        let query = try await responder.answer("/images/hero.jpg?dpr=2", [(.secCHDPR, "1"), (.dprHint, "1"), (.cookie, "dpr=1")])
+        #expect(query.headers[.contentDPR] == "2")
+        #expect(query.headers[.vary] == nil)
 
-            let hint = try await client.get("/images/hero.jpg", [(.secCHDPR, "1.5"), (.dprHint, "1"), (.cookie, "dpr=1")])
-            #expect(hint.headers[.contentDPR] == "1.5")
-            #expect(hint.headers[.vary] == "Sec-CH-DPR")
+        let hint = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "1.5"), (.dprHint, "1"), (.cookie, "dpr=1")])
+        #expect(hint.headers[.contentDPR] == "1.5")
+        #expect(hint.headers[.vary] == "Sec-CH-DPR")
 
-            let legacy = try await client.get("/images/hero.jpg", [(.dprHint, "2"), (.cookie, "dpr=1")])
-            #expect(legacy.headers[.contentDPR] == "2")
-            #expect(legacy.headers[.vary] == "Sec-CH-DPR, DPR")
-            #expect(legacy.headers[.cacheControl] == "no-cache")
-        }
+        let legacy = try await responder.answer("/images/hero.jpg", [(.dprHint, "2"), (.cookie, "dpr=1")])
+        #expect(legacy.headers[.contentDPR] == "2")
+        #expect(legacy.headers[.vary] == "Sec-CH-DPR, DPR")
+        #expect(legacy.headers[.cacheControl] == "no-cache")
     }
 
     @Test("a choice made from the dpr cookie is private to the browser")
     func cookieIsPrivate() async throws {
         let fixture = try ServerFixture()
         let policy = try CachePolicy(parsing: "public, max-age=600")
-        try await fixture.server(cachePolicy: policy).test { client in
-            let response = try await client.get("/images/hero.jpg", [(.cookie, "theme=dark; dpr=2")])
-            #expect(response.headers[.contentDPR] == "2")
-            #expect(response.headers[.vary] == "Sec-CH-DPR, DPR, Cookie")
-            #expect(response.headers[.cacheControl] == "private, max-age=600")
-            let hinted = try await client.get("/images/hero.jpg", [(.secCHDPR, "2")])
-            #expect(hinted.headers[.cacheControl] == "public, max-age=600")
-        }
+        let responder = fixture.responder(cachePolicy: policy)
+        let response = try await responder.answer("/images/hero.jpg", [(.cookie, "theme=dark; dpr=2")])
+        #expect(response.headers[.contentDPR] == "2")
+        #expect(response.headers[.vary] == "Sec-CH-DPR, DPR, Cookie")
+        #expect(response.headers[.cacheControl] == "private, max-age=600")
+        let hinted = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2")])
+        #expect(hinted.headers[.cacheControl] == "public, max-age=600")
     }
 
     @Test("malformed hints are ignored: the 1x file, never an error", arguments: [
@@ -83,80 +79,76 @@ struct ServeVariantTests {
     ])
     func malformedHints(value: String) async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            for headers: [(HTTPField.Name, String)] in [[(.secCHDPR, value)], [(.dprHint, value)], [(.cookie, "dpr=\(value)")]] {
-                let response = try await client.get("/images/hero.jpg", headers)
-                #expect(response.status == .ok)
-                #expect(response.headers[.contentLocation] == "/images/hero.jpg")
-            }
-            let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            let query = try await client.get("/images/hero.jpg?dpr=\(encoded)")
-            #expect(query.status == .ok)
-            #expect(query.headers[.contentLocation] == "/images/hero.jpg")
+        let responder = fixture.responder()
+        for headers: [(HTTPField.Name, String)] in [[(.secCHDPR, value)], [(.dprHint, value)], [(.cookie, "dpr=\(value)")]] {
+            let response = try await responder.answer("/images/hero.jpg", headers)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentLocation] == "/images/hero.jpg")
         }
+        let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let query = try await responder.answer("/images/hero.jpg?dpr=\(encoded)")
+        #expect(query.status == .ok)
+        #expect(query.headers[.contentLocation] == "/images/hero.jpg")
     }
 
     @Test("a hint header sent twice counts as a list and is ignored")
     func repeatedHint() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let response = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.secCHDPR, "1.5")])
-            #expect(response.headers[.contentLocation] == "/images/hero.jpg")
-        }
+        let responder = fixture.responder()
+        let response = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2"), (.secCHDPR, "1.5")])
+        #expect(response.headers[.contentLocation] == "/images/hero.jpg")
     }
 
     @Test("Accept picks AVIF, then WebP, then the master's format")
     func formats() async throws {
         let fixture = try ServerFixture(formats: [.jpeg, .webp, .avif])
         let chromium = "image/jxl,image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
-        try await fixture.server().test { client in
-            let avif = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.accept, chromium)])
-            #expect(avif.text == ServerFixture.heroBody(Self.d2, .avif))
-            #expect(avif.headers[.contentType] == "image/avif")
-            #expect(avif.headers[.vary] == "Sec-CH-DPR, Accept")
-            #expect(avif.headers[.eTag] == ServerFixture.heroETag(Self.d2, .avif))
+        let responder = fixture.responder()
+        let avif = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2"), (.accept, chromium)])
+        #expect(avif.text == ServerFixture.heroBody(Self.d2, .avif))
+        #expect(avif.headers[.contentType] == "image/avif")
+        #expect(avif.headers[.vary] == "Sec-CH-DPR, Accept")
+        #expect(avif.headers[.eTag] == ServerFixture.heroETag(Self.d2, .avif))
 
-            let webp = try await client.get("/images/hero.jpg", [(.secCHDPR, "1"), (.accept, "image/webp,*/*")])
-            #expect(webp.headers[.contentType] == "image/webp")
-            #expect(webp.headers[.contentLocation] == "/images/hero.webp")
+        let webp = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "1"), (.accept, "image/webp,*/*")])
+        #expect(webp.headers[.contentType] == "image/webp")
+        #expect(webp.headers[.contentLocation] == "/images/hero.webp")
 
-            let curl = try await client.get("/images/hero.jpg", [(.accept, "*/*")])
-            #expect(curl.headers[.contentType] == "image/jpeg")
-            #expect(curl.headers[.vary] == "Sec-CH-DPR, DPR, Cookie, Accept")
+        let curl = try await responder.answer("/images/hero.jpg", [(.accept, "*/*")])
+        #expect(curl.headers[.contentType] == "image/jpeg")
+        #expect(curl.headers[.vary] == "Sec-CH-DPR, DPR, Cookie, Accept")
 
-            let weighted = try await client.get("/images/hero.jpg", [(.accept, "image/avif;q=0.4,image/webp;q=0.9,*/*;q=0.1")])
-            #expect(weighted.headers[.contentType] == "image/webp")
+        let weighted = try await responder.answer("/images/hero.jpg", [(.accept, "image/avif;q=0.4,image/webp;q=0.9,*/*;q=0.1")])
+        #expect(weighted.headers[.contentType] == "image/webp")
 
-            let refused = try await client.get("/images/hero.jpg", [(.accept, "image/avif;q=0,image/webp;q=0,*/*")])
-            #expect(refused.headers[.contentType] == "image/jpeg")
-        }
+        let refused = try await responder.answer("/images/hero.jpg", [(.accept, "image/avif;q=0,image/webp;q=0,*/*")])
+        #expect(refused.headers[.contentType] == "image/jpeg")
     }
 
     @Test("each variant has its own ETag: If-None-Match validates only the variant it names")
     func entityTags() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let one = try await client.get("/images/hero.jpg", [(.secCHDPR, "1")])
-            let two = try await client.get("/images/hero.jpg", [(.secCHDPR, "2")])
-            let oneTag = try #require(one.headers[.eTag])
-            let twoTag = try #require(two.headers[.eTag])
-            #expect(oneTag != twoTag)
+        let responder = fixture.responder()
+        let one = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "1")])
+        let two = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2")])
+        let oneTag = try #require(one.headers[.eTag])
+        let twoTag = try #require(two.headers[.eTag])
+        #expect(oneTag != twoTag)
 
-            let same = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.ifNoneMatch, twoTag)])
-            #expect(same.status == .notModified)
-            #expect(same.body.readableBytes == 0)
-            #expect(same.headers[.eTag] == twoTag)
-            #expect(same.headers[.vary] == "Sec-CH-DPR")
-            #expect(same.headers[.contentDPR] == "2")
+        let same = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2"), (.ifNoneMatch, twoTag)])
+        #expect(same.status == .notModified)
+        #expect(same.body.readableBytes == 0)
+        #expect(same.headers[.eTag] == twoTag)
+        #expect(same.headers[.vary] == "Sec-CH-DPR")
+        #expect(same.headers[.contentDPR] == "2")
 
-            let weak = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.ifNoneMatch, "\"x\", W/\(twoTag)")])
-            #expect(weak.status == .notModified)
+        let weak = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2"), (.ifNoneMatch, "\"x\", W/\(twoTag)")])
+        #expect(weak.status == .notModified)
 
-            // The 1x copy a browser holds must not be revalidated for a 2x screen.
-            let other = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.ifNoneMatch, oneTag)])
-            #expect(other.status == .ok)
-            #expect(other.text == ServerFixture.heroBody(Self.d2, .jpeg))
-        }
+        // The 1x copy a browser holds must not be revalidated for a 2x screen.
+        let other = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2"), (.ifNoneMatch, oneTag)])
+        #expect(other.status == .ok)
+        #expect(other.text == ServerFixture.heroBody(Self.d2, .jpeg))
     }
 
     @Test("If-Modified-Since validates the variant the same request headers choose")
@@ -164,36 +156,34 @@ struct ServeVariantTests {
         let fixture = try ServerFixture()
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)],
                                               ofItemAtPath: fixture.root + "/" + ServerFixture.heroPath(Self.d1, .jpeg))
-        try await fixture.server().test { client in
-            let oneX = try await client.get("/images/hero.jpg", [(.secCHDPR, "1")])
-            let oneXDate = try #require(oneX.headers[.lastModified])
-            let same = try await client.get("/images/hero.jpg", [(.secCHDPR, "1"), (.ifModifiedSince, oneXDate)])
-            #expect(same.status == .notModified)
-            #expect(same.headers[.eTag] == ServerFixture.heroETag(Self.d1, .jpeg))
-            // The 2x file, chosen for DPR 2, is newer than the 1x copy's date: sent whole.
-            let twoX = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.ifModifiedSince, oneXDate)])
-            #expect(twoX.status == .ok)
-            #expect(twoX.text == ServerFixture.heroBody(Self.d2, .jpeg))
-            let twoXSame = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.ifModifiedSince, try #require(twoX.headers[.lastModified]))])
-            #expect(twoXSame.status == .notModified)
-            // Plain files still answer If-Modified-Since.
-            let css = try await client.get("/style.css")
-            let again = try await client.get("/style.css", [(.ifModifiedSince, try #require(css.headers[.lastModified]))])
-            #expect(again.status == .notModified)
-        }
+        let responder = fixture.responder()
+        let oneX = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "1")])
+        let oneXDate = try #require(oneX.headers[.lastModified])
+        let same = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "1"), (.ifModifiedSince, oneXDate)])
+        #expect(same.status == .notModified)
+        #expect(same.headers[.eTag] == ServerFixture.heroETag(Self.d1, .jpeg))
+        // The 2x file, chosen for DPR 2, is newer than the 1x copy's date: sent whole.
+        let twoX = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2"), (.ifModifiedSince, oneXDate)])
+        #expect(twoX.status == .ok)
+        #expect(twoX.text == ServerFixture.heroBody(Self.d2, .jpeg))
+        let twoXSame = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2"), (.ifModifiedSince, try #require(twoX.headers[.lastModified]))])
+        #expect(twoXSame.status == .notModified)
+        // Plain files still answer If-Modified-Since.
+        let css = try await responder.answer("/style.css")
+        let again = try await responder.answer("/style.css", [(.ifModifiedSince, try #require(css.headers[.lastModified]))])
+        #expect(again.status == .notModified)
     }
 
     @Test("HEAD of a negotiated image: the variant's headers, no body")
     func head() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let response = try await client.get("/images/hero.jpg", method: .head, [(.secCHDPR, "2")])
-            #expect(response.status == .ok)
-            #expect(response.body.readableBytes == 0)
-            #expect(response.headers[.contentLength] == String(ServerFixture.heroBody(Self.d2, .jpeg).utf8.count))
-            #expect(response.headers[.contentDPR] == "2")
-            #expect(response.headers[.eTag] == ServerFixture.heroETag(Self.d2, .jpeg))
-        }
+        let responder = fixture.responder()
+        let response = try await responder.answer("/images/hero.jpg", method: .head, [(.secCHDPR, "2")])
+        #expect(response.status == .ok)
+        #expect(response.body.readableBytes == 0)
+        #expect(response.headers[.contentLength] == String(ServerFixture.heroBody(Self.d2, .jpeg).utf8.count))
+        #expect(response.headers[.contentDPR] == "2")
+        #expect(response.headers[.eTag] == ServerFixture.heroETag(Self.d2, .jpeg))
     }
 
     @Test("Range on a negotiated image, with If-Range naming this variant or another")
@@ -201,58 +191,54 @@ struct ServeVariantTests {
         let fixture = try ServerFixture()
         let body = ServerFixture.heroBody(Self.d2, .jpeg)
         let tag = ServerFixture.heroETag(Self.d2, .jpeg)
-        try await fixture.server().test { client in
-            let part = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.range, "bytes=0-5")])
-            #expect(part.status == .partialContent)
-            #expect(part.text == String(body.prefix(6)))
-            #expect(part.headers[.contentRange] == "bytes 0-5/\(body.utf8.count)")
-            #expect(part.headers[.contentDPR] == "2")
+        let responder = fixture.responder()
+        let part = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2"), (.range, "bytes=0-5")])
+        #expect(part.status == .partialContent)
+        #expect(part.text == String(body.prefix(6)))
+        #expect(part.headers[.contentRange] == "bytes 0-5/\(body.utf8.count)")
+        #expect(part.headers[.contentDPR] == "2")
 
-            let matching = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.range, "bytes=2-3"), (.ifRange, tag)])
-            #expect(matching.status == .partialContent)
+        let matching = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2"), (.range, "bytes=2-3"), (.ifRange, tag)])
+        #expect(matching.status == .partialContent)
 
-            let stale = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.range, "bytes=2-3"),
-                                                                  (.ifRange, ServerFixture.heroETag(Self.d1, .jpeg))])
-            #expect(stale.status == .ok)
-            #expect(stale.text == body)
-        }
+        let stale = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2"), (.range, "bytes=2-3"),
+                                                              (.ifRange, ServerFixture.heroETag(Self.d1, .jpeg))])
+        #expect(stale.status == .ok)
+        #expect(stale.text == body)
     }
 
     @Test("an explicit variant URL is served as it is")
     func explicitVariant() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let response = try await client.get("/images/hero@2x.jpg", [(.secCHDPR, "1")])
-            #expect(response.text == ServerFixture.heroBody(Self.d2, .jpeg))
-            #expect(response.headers[.vary] == nil)
-            #expect(response.headers[.contentDPR] == nil)
-            #expect(response.headers[.contentLocation] == nil)
-        }
+        let responder = fixture.responder()
+        let response = try await responder.answer("/images/hero@2x.jpg", [(.secCHDPR, "1")])
+        #expect(response.text == ServerFixture.heroBody(Self.d2, .jpeg))
+        #expect(response.headers[.vary] == nil)
+        #expect(response.headers[.contentDPR] == nil)
+        #expect(response.headers[.contentLocation] == nil)
     }
 
     @Test("a vector image is the same at every density: nothing negotiated")
     func vector() async throws {
         let fixture = try ServerFixture()
-        try await fixture.server().test { client in
-            let response = try await client.get("/icons/arrow.svg", [(.secCHDPR, "3")])
-            #expect(response.status == .ok)
-            #expect(response.headers[.contentType] == "image/svg+xml")
-            #expect(response.headers[.vary] == nil)
-            #expect(response.headers[.contentDPR] == nil)
-        }
+        let responder = fixture.responder()
+        let response = try await responder.answer("/icons/arrow.svg", [(.secCHDPR, "3")])
+        #expect(response.status == .ok)
+        #expect(response.headers[.contentType] == "image/svg+xml")
+        #expect(response.headers[.vary] == nil)
+        #expect(response.headers[.contentDPR] == nil)
     }
 
     @Test("a variant whose file no longer matches the manifest keeps its bytes but loses the hash ETag")
     func staleManifest() async throws {
         let fixture = try ServerFixture()
         try fixture.write(ServerFixture.heroPath(Self.d2, .jpeg), "rewritten by a build in progress")
-        try await fixture.server().test { client in
-            let response = try await client.get("/images/hero.jpg", [(.secCHDPR, "2"), (.ifNoneMatch, ServerFixture.heroETag(Self.d2, .jpeg))])
-            #expect(response.status == .ok)
-            #expect(response.text == "rewritten by a build in progress")
-            #expect(response.headers[.eTag] != ServerFixture.heroETag(Self.d2, .jpeg))
-            #expect(response.headers[.contentDPR] == "2")
-        }
+        let responder = fixture.responder()
+        let response = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2"), (.ifNoneMatch, ServerFixture.heroETag(Self.d2, .jpeg))])
+        #expect(response.status == .ok)
+        #expect(response.text == "rewritten by a build in progress")
+        #expect(response.headers[.eTag] != ServerFixture.heroETag(Self.d2, .jpeg))
+        #expect(response.headers[.contentDPR] == "2")
     }
 
     @Test("a variant corrupted in place at the same size loses the hash ETag: the old tag no longer validates it")
@@ -280,27 +266,25 @@ struct ServeVariantTests {
     func missingVariant() async throws {
         let fixture = try ServerFixture()
         try FileManager.default.removeItem(atPath: fixture.root + "/" + ServerFixture.heroPath(Self.d2, .jpeg))
-        try await fixture.server().test { client in
-            let response = try await client.get("/images/hero.jpg", [(.secCHDPR, "2")])
-            #expect(response.status == .ok)
-            #expect(response.text == ServerFixture.heroBody(Self.d1, .jpeg))
-            #expect(response.headers[.contentDPR] == nil)
-            #expect(response.headers[.vary] == "Sec-CH-DPR", "the Vary every answer of this URL has")
-            #expect(response.headers[.cacheControl] == "private, no-cache", "no shared cache may keep the fallback (the policy is no-cache)")
-        }
+        let responder = fixture.responder()
+        let response = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2")])
+        #expect(response.status == .ok)
+        #expect(response.text == ServerFixture.heroBody(Self.d1, .jpeg))
+        #expect(response.headers[.contentDPR] == nil)
+        #expect(response.headers[.vary] == "Sec-CH-DPR", "the Vary every answer of this URL has")
+        #expect(response.headers[.cacheControl] == "private, no-cache", "no shared cache may keep the fallback (the policy is no-cache)")
     }
 
     @Test("a new manifest written while serving is picked up")
     func manifestReload() async throws {
         let fixture = try ServerFixture(writeManifest: false)
-        try await fixture.server().test { client in
-            let before = try await client.get("/images/hero.jpg", [(.secCHDPR, "2")])
-            #expect(before.text == ServerFixture.heroBody(Self.d1, .jpeg))
-            let rebuilt = try ServerFixture()
-            try fixture.writeBytes(Manifest.fileName, Array(try Data(contentsOf: URL(fileURLWithPath: rebuilt.root + "/" + Manifest.fileName))))
-            let after = try await client.get("/images/hero.jpg", [(.secCHDPR, "2")])
-            #expect(after.text == ServerFixture.heroBody(Self.d2, .jpeg))
-        }
+        let responder = fixture.responder()
+        let before = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2")])
+        #expect(before.text == ServerFixture.heroBody(Self.d1, .jpeg))
+        let rebuilt = try ServerFixture()
+        try fixture.writeBytes(Manifest.fileName, Array(try Data(contentsOf: URL(fileURLWithPath: rebuilt.root + "/" + Manifest.fileName))))
+        let after = try await responder.answer("/images/hero.jpg", [(.secCHDPR, "2")])
+        #expect(after.text == ServerFixture.heroBody(Self.d2, .jpeg))
     }
 }
 
@@ -326,12 +310,11 @@ extension ServeVariantTests {
                                   skippedDensities: [], variants: variants)
         try fixture.writeBytes(Manifest.fileName, Manifest(images: [logo]).encoded())
         let chromium = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
-        try await fixture.server().test { client in
-            let answer = try await client.get("/logo.png", [(.secCHDPR, "1.5"), (.accept, chromium)])
-            #expect(answer.headers[.contentLocation] == "/logo@2x.avif", "\(answer.headers)")
-            #expect(answer.headers[.contentDPR] == "2")
-            let exact = try await client.get("/logo.png", [(.secCHDPR, "2"), (.accept, chromium)])
-            #expect(exact.headers[.contentLocation] == "/logo@2x.avif")
-        }
+        let responder = fixture.responder()
+        let answer = try await responder.answer("/logo.png", [(.secCHDPR, "1.5"), (.accept, chromium)])
+        #expect(answer.headers[.contentLocation] == "/logo@2x.avif", "\(answer.headers)")
+        #expect(answer.headers[.contentDPR] == "2")
+        let exact = try await responder.answer("/logo.png", [(.secCHDPR, "2"), (.accept, chromium)])
+        #expect(exact.headers[.contentLocation] == "/logo@2x.avif")
     }
 }

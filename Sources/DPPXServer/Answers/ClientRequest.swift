@@ -1,5 +1,6 @@
 import HTTPTypes
 import HummingbirdCore
+import NIOHTTP1
 
 /// Every request as the responders read it (`Responder`, `ServerPages`): the method, the
 /// target, and the few headers an answer depends on, gathered in one pass over the header lines
@@ -47,6 +48,16 @@ struct ClientRequest {
             default: continue
             }
         }
+    }
+
+    /// The request NIO parsed.
+    init(_ head: HTTPRequestHead) {
+        let method: Method = switch head.method {
+        case .GET: .get
+        case .HEAD: .head
+        default: .other
+        }
+        self.init(method: method, uri: URI(head.uri), headers: head.headers)
     }
 
     /// A field value without the spaces and tabs around it (RFC 9110 5.5): a no-op, without

@@ -149,56 +149,21 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             send(reused, for: head, start: start, context: context)
             return
         }
-        let request = ClientRequest(method: Self.method(head.method), uri: URI(head.uri), headers: head.headers)
-        guard request.hostCount == 1 || (request.hostCount == 0 && head.version == .http1_0) else {
-            let reason = request.hostCount == 0 ? "an HTTP/1.1 request needs a Host header" : "the request has more than one Host header"
-            send(.errorPage(.badRequest, path: request.uri.path, message: reason, isHead: request.method == .head, closes: true),
-                 for: head, start: start, context: context)
-            return
-        }
-        decide(request, head: head, start: start, mayLoad: true, context: context)
-    }
-
-    private func decide(_ request: ClientRequest, head: HTTPRequestHead, start: ContinuousClock.Instant?, mayLoad: Bool,
-                        context: ChannelHandlerContext) {
-        switch responder.decide(request) {
-        case .answer(let answer):
+        switch responder.answer(to: head, on: context.eventLoop) {
+        case .now(let answer):
             if let kept = LastAnswer(answer, to: head) { last = kept }
             send(answer, for: head, start: start, context: context)
-        case .needsRead(let read):
-            guard mayLoad else {
-                // Replaced again while it was being read: the client asks again.
-                let busy = Answer(status: .serviceUnavailable, headers: [.retryAfter: "1"], bytes: ByteBuffer(), isHead: true)
-                send(busy, for: head, start: start, context: context)
-                return
-            }
+        case .later(let answer):
             state.loadStarted()
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            read(context.eventLoop).hop(to: context.eventLoop).assumeIsolated().whenComplete { _ in
+            answer.assumeIsolated().whenComplete { result in
                 let (handler, context) = loopBound.value
                 guard handler.state.loadFinished() else { return }
-                handler.decide(request, head: head, start: start, mayLoad: false, context: context)
-                handler.resume(context)
-            }
-        case .madeOffLoop(let make):
-            state.loadStarted()
-            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop, make).hop(to: context.eventLoop).assumeIsolated().whenComplete { result in
-                let (handler, context) = loopBound.value
-                guard handler.state.loadFinished() else { return }
-                let answer = (try? result.get())
-                    ?? Answer(status: .serviceUnavailable, headers: [.retryAfter: "1"], bytes: ByteBuffer(), isHead: true)
+                let answer = (try? result.get()) ?? Responder.busy
+                if let kept = LastAnswer(answer, to: head) { handler.last = kept }
                 handler.send(answer, for: head, start: start, context: context)
                 handler.resume(context)
             }
-        }
-    }
-
-    private static func method(_ method: HTTPMethod) -> ClientRequest.Method {
-        switch method {
-        case .GET: .get
-        case .HEAD: .head
-        default: .other
         }
     }
 

@@ -58,18 +58,22 @@ public struct ImageServer: Sendable {
     /// descriptor limit (`DescriptorLimit`).
     public func makeListener(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> HTTPListener {
         let timeout = options.idleTimeout.components
-        let files = RootedFileSystem(root: options.root, privateFolders: options.privateFolders)
-        let pages = ServerPages(manifests: manifests, files: files, session: session, templatesFolder: options.templatesFolder,
-                                inspector: options.inspector)
-        let responder = Responder(files: files, manifests: manifests, pages: pages,
-                                        cachePolicy: options.cachePolicy, addsReloadScript: session != nil,
-                                        rewrite: options.rewrite, logger: logger)
+        let responder = makeResponder()
         let maximumConnections = options.maximumConnections ?? DescriptorLimit.maximumConnections(for: DescriptorLimit.raiseToHard())
         let pipeline = ConnectionPipeline(
             timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000),
             responder: responder, accessLog: accessLog)
         return HTTPListener(host: options.host, port: options.port, maximumConnections: maximumConnections,
                             pipeline: pipeline, onRunning: onRunning, logger: quietLogger())
+    }
+
+    /// What decides every answer of this server (`Responder`), from its options.
+    func makeResponder() -> Responder {
+        let files = RootedFileSystem(root: options.root, privateFolders: options.privateFolders)
+        let pages = ServerPages(manifests: manifests, files: files, session: session, templatesFolder: options.templatesFolder,
+                                inspector: options.inspector)
+        return Responder(files: files, manifests: manifests, pages: pages, cachePolicy: options.cachePolicy,
+                         addsReloadScript: session != nil, rewrite: options.rewrite, logger: logger)
     }
 
     /// The services `run` starts, in start order: the listener, then dev mode's watcher.
