@@ -16,8 +16,31 @@ public final class DecodedPixels: @unchecked Sendable {
         self.frameSize = frameSize
     }
 
-    var byteCount: Int {
+    /// Bytes of pixels held.
+    public var byteCount: Int {
         image.width * image.fullHeight * image.bands * (image.bandFormat == VIPS_FORMAT_UCHAR ? 1 : 2)
+    }
+
+    /// Whether the pixels have an alpha band (not when the master's was opaque everywhere).
+    public var hasAlpha: Bool { image.hasAlpha }
+
+    /// How many images read these pixels besides this handle: resizes not yet run or
+    /// encoders still reading. At 0, dropping this handle frees the pixels.
+    public var otherReaders: Int { Int(cvips_ref_count(image.pointer)) - 1 }
+
+    /// The encoder inputs of `outputs` (see `Encoder.input`), in the same order.
+    ///
+    /// They are taken smallest first, so that each resize's full-size copy is freed before
+    /// the next, larger one.
+    public func encoderInputs(for outputs: [(size: PixelSize, format: ImageFormat)], settings: EncodeSettings,
+                              losslessSource: Bool, file: String) throws(ImagingError) -> [EncoderInput] {
+        let order = outputs.indices.sorted { outputs[$0].size.width * outputs[$0].size.height < outputs[$1].size.width * outputs[$1].size.height }
+        var inputs = [EncoderInput?](repeating: nil, count: outputs.count)
+        for index in order {
+            inputs[index] = try Encoder.input(resized(to: outputs[index].size), for: outputs[index].format,
+                                              settings: settings, losslessSource: losslessSource, file: file)
+        }
+        return inputs.compactMap { $0 }
     }
 
     /// The image at exactly `target` (per frame), alpha premultiplied during the resize. The

@@ -138,9 +138,9 @@ public final class MasterImage: @unchecked Sendable {
     /// A lossy WebP master is decoded to RGB too, though its variants may all be WebP: resized
     /// in libwebp's own YUV 4:2:0 instead, its files took 0.9 % more bytes at the same scores
     /// (2.4 % at its own size; bench/webp-resize-path, docs/performance.md).
-    public func decode() throws(ImagingError) -> DecodedImage {
+    public func decode() throws(ImagingError) -> DecodedPixels {
         do {
-            return try Vips.attributed { () throws(ImagingError) -> DecodedImage in try decodeOnce() }
+            return try Vips.attributed { () throws(ImagingError) -> DecodedPixels in try decodeOnce() }
         } catch where error.code == .libvips {
             let detail = error.reason == Vips.unknownError ? "" : " (\(error.reason))"
             let remedy = failOn == .none ? "export it again" : "export it again, or pass a lower --fail-on than \(failOn.rawValue) to build what it holds"
@@ -148,13 +148,13 @@ public final class MasterImage: @unchecked Sendable {
         }
     }
 
-    private func decodeOnce() throws(ImagingError) -> DecodedImage {
+    private func decodeOnce() throws(ImagingError) -> DecodedPixels {
         let path = self.path
         if format == .webp && isDisplayReady {
             // libvips's WebP loader holds two full-size RGBA frames while decoding; this holds
             // only the pixels.
             let decoded = try VipsImage.make(file: path) { cvips_webp_decode_file(path, $0) }
-            return .pixels(DecodedPixels(path: path, image: try Self.withoutOpaqueAlpha(decoded, file: path), frames: 1, frameSize: size))
+            return DecodedPixels(path: path, image: try Self.withoutOpaqueAlpha(decoded, file: path), frames: 1, frameSize: size)
         }
         let pages: Int32 = frames > 1 ? -1 : 1
         // Rotating needs random access; everything else streams from the file.
@@ -170,7 +170,7 @@ public final class MasterImage: @unchecked Sendable {
         let displayable = image
         var decoded = try VipsImage.make(file: path) { cvips_copy_memory(displayable.pointer, $0) }
         if frames == 1 { decoded = try Self.withoutOpaqueAlpha(decoded, file: path) }
-        return .pixels(DecodedPixels(path: path, image: decoded, frames: frames, frameSize: size))
+        return DecodedPixels(path: path, image: decoded, frames: frames, frameSize: size)
     }
 
     /// `image` without its alpha band when every pixel is fully opaque, as most PNGs saved "with

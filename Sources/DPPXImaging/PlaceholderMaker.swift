@@ -12,7 +12,7 @@ public enum PlaceholderMaker {
 
     /// The placeholder of `decoded`; an animation (`frames` > 1) gets the colour of its first
     /// frame only, since a still preview of a moving image would show what is not there.
-    public static func make(from decoded: DecodedImage, frames: Int, file: String) throws(ImagingError) -> ImagePlaceholder {
+    public static func make(from decoded: DecodedPixels, frames: Int, file: String) throws(ImagingError) -> ImagePlaceholder {
         let small = try smallRGBA(of: decoded, file: file)
         // From every pixel, in linear light: the small copy's cells are averages of sRGB numbers.
         let color = AverageColor.hex(histogram: small.histogram)
@@ -38,25 +38,22 @@ public enum PlaceholderMaker {
 
     /// The first frame at most 100 pixels a side, as RGBA, and the levels of all its pixels
     /// (see `AverageColor.hex(histogram:)`).
-    private static func smallRGBA(of decoded: DecodedImage, file: String) throws(ImagingError) -> (size: PixelSize, rgba: [UInt8], histogram: [UInt64]) {
-        switch decoded {
-        case .pixels(let pixels):
-            // Area averages: at these reductions (a 4000-pixel master to 100) what a resize
-            // gives, in one pass over the pixels. An animation's first frame is on top.
-            let target = fitted(pixels.frameSize)
-            let image = pixels.image
-            return try Vips.attributed { () throws(ImagingError) -> (PixelSize, [UInt8], [UInt64]) in
-                var rgba = [UInt8](repeating: 0, count: target.width * target.height * 4)
-                var histogram = [UInt64](repeating: 0, count: 3 * 256)
-                let status = rgba.withUnsafeMutableBufferPointer { rgba in
-                    histogram.withUnsafeMutableBufferPointer {
-                        cvips_area_average_rgba(image.pointer, Int32(pixels.frameSize.height), Int32(target.width), Int32(target.height),
-                                                rgba.baseAddress, $0.baseAddress)
-                    }
+    private static func smallRGBA(of pixels: DecodedPixels, file: String) throws(ImagingError) -> (size: PixelSize, rgba: [UInt8], histogram: [UInt64]) {
+        // Area averages: at these reductions (a 4000-pixel master to 100) what a resize
+        // gives, in one pass over the pixels. An animation's first frame is on top.
+        let target = fitted(pixels.frameSize)
+        let image = pixels.image
+        return try Vips.attributed { () throws(ImagingError) -> (PixelSize, [UInt8], [UInt64]) in
+            var rgba = [UInt8](repeating: 0, count: target.width * target.height * 4)
+            var histogram = [UInt64](repeating: 0, count: 3 * 256)
+            let status = rgba.withUnsafeMutableBufferPointer { rgba in
+                histogram.withUnsafeMutableBufferPointer {
+                    cvips_area_average_rgba(image.pointer, Int32(pixels.frameSize.height), Int32(target.width), Int32(target.height),
+                                            rgba.baseAddress, $0.baseAddress)
                 }
-                guard status == 0 else { throw ImagingError.libvips(file: file, "could not be reduced for its placeholder: ") }
-                return (target, rgba, histogram)
             }
+            guard status == 0 else { throw ImagingError.libvips(file: file, "could not be reduced for its placeholder: ") }
+            return (target, rgba, histogram)
         }
     }
 

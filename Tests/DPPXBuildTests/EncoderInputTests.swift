@@ -19,7 +19,7 @@ struct EncoderInputTests {
         let sizes = [PixelSize(width: 1500, height: 1000), PixelSize(width: 3000, height: 2000)]
 
         let decoded = try master.decode()
-        let pixels = try #require(decoded.rgb)
+        let pixels = decoded
         #expect(decoded.otherReaders == 0)
         let inputs = try sizes.map { size in
             try Encoder.input(pixels.resized(to: size), for: .webp, settings: settings, losslessSource: false, file: path)
@@ -47,7 +47,7 @@ struct EncoderInputTests {
         try TestImages.write(path, width: 200, height: 100, bands: 4)
         let master = try MasterImage(path: path, limits: DecodeLimits(maxPixels: 100_000_000))
         let decoded = try master.decode()
-        let input = try Encoder.input(try #require(decoded.rgb).resized(to: PixelSize(width: 100, height: 50)), for: .jpeg,
+        let input = try Encoder.input(decoded.resized(to: PixelSize(width: 100, height: 50)), for: .jpeg,
                                       settings: EncodeSettings(), losslessSource: true, file: path)
         #expect(input.holdsImage)
         #expect(input.ownBytes == 0)
@@ -64,7 +64,7 @@ struct EncoderInputTests {
         #expect(report.failures.isEmpty)
         let master = try MasterImage(path: fixture.source("bars@2x.webp"), limits: DecodeLimits(maxPixels: 1_000_000))
         let decoded = try master.decode()
-        let rgb = try #require(decoded.rgb)
+        let rgb = decoded
         #expect(decoded.byteCount == 601 * 401 * 3)
         // Odd sizes on purpose: in YUV the chroma planes rounded up.
         let variants = try #require(fixture.manifestOnDisk().images.first).variants
@@ -74,13 +74,5 @@ struct EncoderInputTests {
             let expected = try Encoder.encode(rgb.resized(to: size), as: .webp, settings: EncodeSettings(), losslessSource: false, file: variant.path)
             #expect(try AtomicFile.read(fixture.output(variant.path)) == expected, "\(variant.path)")
         }
-    }
-}
-
-extension DecodedImage {
-    /// The libvips image, when the master was decoded to one.
-    var rgb: DecodedPixels? {
-        if case .pixels(let pixels) = self { return pixels }
-        return nil
     }
 }

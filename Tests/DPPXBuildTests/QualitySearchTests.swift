@@ -94,7 +94,7 @@ struct QualitySearchTests {
         try TestImages.writePixels(ScenePicture.pixels(width: width, height: height), width: width, height: height, bands: 3,
                                    to: fixture.source("wide.jpg") + "[Q=95]")
         let master = try MasterImage(path: fixture.source("wide.jpg"), limits: DecodeLimits(maxPixels: 100_000_000))
-        let decoded = try #require(try master.decode().rgb).resized(to: master.size)
+        let decoded = try master.decode().resized(to: master.size)
         #expect(try QualitySearch.sample(of: decoded, format: .jpeg, file: "wide.jpg") == nil, "JPEG is searched whole")
         let crop = try #require(try QualitySearch.sample(of: decoded, format: .webp, file: "wide.jpg"), "a 1.5-megapixel WebP variant is sampled")
         #expect(crop.width == crop.fullHeight && crop.width % 16 == 0, "WebP's sample is one square, in whole macroblocks")

@@ -56,7 +56,7 @@ final class MasterJob: @unchecked Sendable {
     let encodeSettings: EncodeSettings
 
     /// Takes every output's encoder input from `decoded`.
-    init(source: SourceFile, sourceHash: String, master: MasterImage, plan: ImagePlan, decoded: DecodedImage,
+    init(source: SourceFile, sourceHash: String, master: MasterImage, plan: ImagePlan, decoded: DecodedPixels,
          placeholder: ImagePlaceholder, encode settings: EncodeSettings, warnings: [FileProblem]) throws(ImagingError) {
         self.placeholder = placeholder
         self.encodeSettings = settings
