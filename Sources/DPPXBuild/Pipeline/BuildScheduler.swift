@@ -7,30 +7,14 @@ import Foundation
 /// `BuildQueue` (which keeps the memory budget): open a master (reuse it, or start its build),
 /// or write one output of a master already decoded. Returns what became of each master.
 struct BuildScheduler: Sendable {
-    let options: BuildOptions
-    /// The session's masters to build, and what decides whether one is reused.
-    let buildable: [SourceFile]
-    let oldCache: BuildCache?
-    let previousBySource: [String: Manifest.Image]
-    let fingerprint: String
-    let folder: OutputFolder
-    /// Masters failed before any work and links refused, told before the first master is built.
-    let unbuilt: [FileProblem]
-    let refusedLinks: [FileProblem]
-
-    init(session: BuildSession) {
-        options = session.options
-        buildable = session.buildable
-        oldCache = session.oldCache
-        previousBySource = session.previousBySource
-        fingerprint = session.fingerprint
-        folder = session.folder
-        unbuilt = session.unbuilt
-        refusedLinks = session.refusedLinks
-    }
+    /// What the build holds open: its options, the masters to build, and what decides whether
+    /// one is reused (the old cache, the previous manifest, the settings' fingerprint).
+    let session: BuildSession
 
     /// Builds every master of `buildable`, telling each as it is done through `onEvent`.
     func run(onEvent: @escaping @Sendable (BuildEvent) -> Void) -> [SourceFile: BuildState.Outcome] {
+        let options = session.options, buildable = session.buildable, unbuilt = session.unbuilt
+        let oldCache = session.oldCache
         // Decide per master: reuse (hash and settings unchanged, outputs intact) or build.
         let state = BuildState()
         // Even a single master keeps every worker busy: its outputs are separate tasks.
@@ -40,10 +24,10 @@ struct BuildScheduler: Sendable {
         onEvent(.started(total: buildable.count + unbuilt.count, toBuild: buildable.count))
         // Masters failed before any work (unreadable, linked into OUT, colliding) are told as they are found.
         for failure in unbuilt { onEvent(.failed(failure)) }
-        for link in refusedLinks { onEvent(.warning(link)) }
+        for link in session.refusedLinks { onEvent(.warning(link)) }
         // Biggest first: the long jobs start early and the cores finish together.
         let order = buildable.indices.sorted { buildable[$0].byteCount > buildable[$1].byteCount }
-        let worker = MasterBuilder(options: options, outputFolder: folder)
+        let worker = MasterBuilder(options: options, outputFolder: session.folder)
         let queue = BuildQueue(masterCount: order.count, maxOpenMasters: jobs, memoryBudget: jobs * options.memoryPerJob)
         let built = { @Sendable (source: SourceFile, hash: String, result: MasterBuilder.Result) in
             for warning in result.warnings { onEvent(.warning(warning)) }
@@ -97,10 +81,11 @@ struct BuildScheduler: Sendable {
     /// cache vouches for it (another build, a shard or a whole one, may have written it with
     /// other settings since). An entry from before placeholders existed is rebuilt to get one.
     private func reusableEntry(for source: SourceFile, hash: String) -> Manifest.Image? {
-        guard let entry = previousBySource[source.relativePath], entry.sourceHash == hash,
-              oldCache?.vouches(for: entry, settings: fingerprint, measured: options.plan.measuredWidths[source.relativePath]) == true,
+        guard let entry = session.previousBySource[source.relativePath], entry.sourceHash == hash,
+              session.oldCache?.vouches(for: entry, settings: session.fingerprint,
+                                        measured: session.options.plan.measuredWidths[source.relativePath]) == true,
               entry.placeholder != nil,
-              entry.variants.allSatisfy({ folder.holds($0.path, bytes: $0.bytes) }) else { return nil }
+              entry.variants.allSatisfy({ session.folder.holds($0.path, bytes: $0.bytes) }) else { return nil }
         return entry
     }
 

@@ -11,7 +11,10 @@ import Foundation
 ///
 /// With a shard, everything here is of its slice: nothing outside it is read from the
 /// previous manifest, built or reported.
-final class BuildSession {
+///
+/// Unchecked Sendable: every property is set once in `init`, and the workers only read them;
+/// the locks (`BuildLock`, a descriptor) are held, never touched, until the session is released.
+final class BuildSession: @unchecked Sendable {
     let options: BuildOptions
     let started: Date
     let shard: Shard?
