@@ -19,11 +19,12 @@ public struct TemporaryFolder: Sendable {
         let environment = getenv("TMPDIR").map { String(cString: $0) } ?? ""
         let base = environment.isEmpty ? "/tmp" : (environment.count > 1 && environment.hasSuffix("/") ? String(environment.dropLast()) : environment)
         var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard made != nil else {
+        // The name mkdtemp filled in, read while its buffer is still lent.
+        let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!).map { String(cString: $0) } }
+        guard let made else {
             throw FileError(path: base + "/" + prefix + "XXXXXX", operation: .createDirectory, errno: errno)
         }
-        path = String(cString: template)
+        path = made
     }
 
     /// Removes the folder and everything in it; a link inside is removed itself, never followed.
