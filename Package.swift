@@ -168,7 +168,6 @@ let package = Package(
             name: "DPPXServerTests",
             dependencies: [
                 "DPPXServer", "DPPXBuild", "DPPXRewrite", "DPPXFiles", "DPPXCore", "DPPXTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -176,6 +175,8 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

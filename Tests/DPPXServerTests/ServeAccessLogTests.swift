@@ -9,7 +9,6 @@ import Darwin
 #endif
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOConcurrencyHelpers
 import SystemPackage
 import Testing

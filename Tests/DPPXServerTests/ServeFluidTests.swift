@@ -3,7 +3,6 @@ import DPPXServer
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 @Suite("dppx serve picks a fluid image's width")

@@ -4,7 +4,6 @@ import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// Thousands of requests with hostile hints, cookies, queries, Accept, Range, validators, methods

@@ -6,7 +6,6 @@ import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 #if canImport(Glibc)

@@ -2,7 +2,6 @@ import DPPXCore
 import DPPXServer
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 @Suite("dppx serve's inspector shows placeholders")

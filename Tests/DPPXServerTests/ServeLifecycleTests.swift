@@ -4,7 +4,6 @@ import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOEmbedded

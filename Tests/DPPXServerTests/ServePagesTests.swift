@@ -3,7 +3,6 @@ import DPPXTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 @Suite("dppx serve's pages and headers")

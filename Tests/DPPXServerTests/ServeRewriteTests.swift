@@ -7,7 +7,6 @@ import Foundation
 import Logging
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// With `[rewrite]` configured, `dppx serve` answers pages and stylesheets as `dppx rewrite`
