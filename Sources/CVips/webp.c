@@ -4,35 +4,6 @@
 
 #include <string.h>
 
-/* Reads a whole WebP file and its header; on success the caller frees *data with g_free. */
-static int cvips_webp_read(const char *path, gchar **data, gsize *length, WebPBitstreamFeatures *features) {
-    GError *error = NULL;
-    if (!g_file_get_contents(path, data, length, &error)) {
-        vips_error("webpload", "%s", error ? error->message : "cannot be read");
-        if (error) g_error_free(error);
-        return -1;
-    }
-    if (WebPGetFeatures((const uint8_t *) *data, *length, features) != VP8_STATUS_OK) {
-        vips_error("webpload", "not a WebP image, or its header is damaged");
-        g_free(*data);
-        return -1;
-    }
-    return 0;
-}
-
-/* Decodes a still, 8-bit sRGB WebP file straight into a memory image (3 bands, or 4 with
- * alpha): the pixels libvips's loader gives, without the two full-size RGBA frame buffers it
- * builds on the way (134 MB for a 4096x4096 master). Damaged or truncated data is an error. */
-int cvips_webp_decode_file(const char *path, VipsImage **out) {
-    gchar *data = NULL;
-    gsize length = 0;
-    WebPBitstreamFeatures features;
-    if (cvips_webp_read(path, &data, &length, &features)) return -1;
-    int status = cvips_webp_decode_buffer(data, length, out);
-    g_free(data);
-    return status;
-}
-
 int cvips_webp_decode_buffer(const void *data, size_t length, VipsImage **out) {
     WebPBitstreamFeatures features;
     if (WebPGetFeatures((const uint8_t *) data, length, &features) != VP8_STATUS_OK) {

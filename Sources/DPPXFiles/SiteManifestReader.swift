@@ -31,19 +31,39 @@ public enum SiteManifestReader {
         public let problems: [Problem]
     }
 
-    /// Every manifest under `root` (`ManifestDiscovery`: the root's own first, then by path).
-    public static func read(under root: String) -> Reading {
-        read(ManifestDiscovery.find(under: root), root: root)
+    /// A manifest its reader holds as written: the build that just wrote it hands it on to the
+    /// stylesheet and the page rewrite, which take it as given where the walk finds its file
+    /// rather than reading back and decoding what was just encoded.
+    public struct Held: Sendable {
+        /// The folder it was written into.
+        public let folder: String
+        public let manifest: Manifest
+
+        public init(folder: String, manifest: Manifest) {
+            self.folder = folder
+            self.manifest = manifest
+        }
+    }
+
+    /// Every manifest under `root` (`ManifestDiscovery`: the root's own first, then by path),
+    /// `held`'s taken as given.
+    public static func read(under root: String, held: Held? = nil) -> Reading {
+        read(ManifestDiscovery.find(under: root), root: root, held: held)
     }
 
     /// The manifests at `paths`, in that order (the first listed wins where two describe one
-    /// path); each must lie in a folder inside `root`.
-    public static func read(_ paths: [String], root: String) -> Reading {
+    /// path); each must lie in a folder inside `root`. The one in `held`'s folder is `held`'s.
+    public static func read(_ paths: [String], root: String, held: Held? = nil) -> Reading {
         var entries: [SiteManifests.Entry] = []
         var problems: [Problem] = []
+        let heldFolder = held.flatMap { PathContainment.relativePath(of: $0.folder, inside: root) }
         for path in paths {
             guard let folder = PathContainment.relativePath(of: (path as NSString).deletingLastPathComponent, inside: root) else {
                 problems.append(.outsideRoot(path: path, root: root))
+                continue
+            }
+            if let held, folder == heldFolder, (path as NSString).lastPathComponent == Manifest.fileName {
+                entries.append(SiteManifests.Entry(path: path, folder: folder, manifest: held.manifest))
                 continue
             }
             let bytes: [UInt8]

@@ -30,24 +30,37 @@ public final class MasterImage: @unchecked Sendable {
     /// Whether the file embeds an ICC profile.
     public let hasICCProfile: Bool
 
-    /// Reads the header of `path` without decoding pixels, and refuses a master over one of
-    /// `limits` (decompression bombs) before any pixel memory is allocated. SVGs are never
-    /// rendered, so no pixel limit applies to them.
-    public init(path: String, limits: DecodeLimits) throws(ImagingError) {
+    /// The file's bytes, read once (by the build, hashed as they were read): the frame count,
+    /// the header, the pixels and an own-size output that keeps the master's bytes are all
+    /// taken from them, so every one is of the file that was hashed.
+    public let bytes: [UInt8]
+
+    /// Reads `path`, then opens it as `init(path:bytes:limits:)` does.
+    public convenience init(path: String, limits: DecodeLimits) throws(ImagingError) {
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw ImagingError(file: path, reason: "cannot be read: \(error.localizedDescription)")
+        }
+        try self.init(path: path, bytes: bytes, limits: limits)
+    }
+
+    /// Reads the header of `bytes` (the content of `path`, named in messages) without decoding
+    /// pixels, and refuses a master over one of `limits` (decompression bombs) before any
+    /// pixel memory is allocated. SVGs are never rendered, so no pixel limit applies to them.
+    public init(path: String, bytes: [UInt8], limits: DecodeLimits) throws(ImagingError) {
         try Vips.start()
         self.path = path
-        // Before libvips reads the header: its own count can take minutes. The file is mapped
-        // once for every count made from its bytes.
-        let mapped = try Self.mapped(path)
-        let counted = mapped.withUnsafeBytes { FrameCounter.count($0) }
+        self.bytes = bytes
+        // Before libvips reads the header: its own count can take minutes.
+        let counted = bytes.withUnsafeBytes { FrameCounter.count($0) }
         if let counted, counted.frames > limits.maxFrames {
             throw Self.tooManyFrames(path, counted.frames, counted.noun, limit: limits.maxFrames)
         }
-        let header = try Self.openHeader(path)
-        let loader = header.loader ?? ""
-        let heifCompression = cvips_get_string(header.pointer, "heif-compression").map { String(cString: $0) }
-        guard let format = ImageFormat(loader: loader, heifCompression: heifCompression) else {
-            throw ImagingError(file: path, reason: "is a format dppx does not take as a master (libvips read it with '\(loader)'); use JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC or SVG")
+        let header = try Self.readHeader(path, bytes)
+        guard let format = ImageFormat(loader: header.loader, heifCompression: header.heifCompression) else {
+            throw ImagingError(file: path, reason: "is a format dppx does not take as a master (libvips read it with '\(header.loader)'); use JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC or SVG")
         }
         let frame = header.uprightSize
         guard frame.width > 0, frame.height > 0 else {
@@ -67,17 +80,16 @@ public final class MasterImage: @unchecked Sendable {
             }
         }
         if format == .jpeg, limits.failOn != .none,
-           let least = mapped.withUnsafeBytes({ JPEGMinimumSize.minimumBytes($0, width: frame.width, height: frame.height) }),
-           mapped.count < least {
-            throw ImagingError(file: path, reason: "could not be decoded: it claims \(frame.width)x\(frame.height) pixels in \(mapped.count) bytes, where such a JPEG takes at least \(least): the file is truncated or crafted; export it again, or pass --fail-on none to build what it holds", code: .libvips)
+           let least = bytes.withUnsafeBytes({ JPEGMinimumSize.minimumBytes($0, width: frame.width, height: frame.height) }),
+           bytes.count < least {
+            throw ImagingError(file: path, reason: "could not be decoded: it claims \(frame.width)x\(frame.height) pixels in \(bytes.count) bytes, where such a JPEG takes at least \(least): the file is truncated or crafted; export it again, or pass --fail-on none to build what it holds", code: .libvips)
         }
-        if format == .jpeg, cvips_get_int(header.pointer, "jpeg-multiscan", 0) != 0 {
-            let scans = mapped.withUnsafeBytes { JPEGSegmentReader.scanCount(in: $0, stoppingAfter: limits.maxScans) }
+        if format == .jpeg, header.jpegMultiscan {
+            let scans = bytes.withUnsafeBytes { JPEGSegmentReader.scanCount(in: $0, stoppingAfter: limits.maxScans) }
             guard scans <= limits.maxScans else {
                 throw ImagingError(file: path, reason: "is a progressive JPEG of more than \(limits.maxScans) scans (encoders write about 10; each one makes the decoder go over the whole image again); raise --max-scans if it is genuine, or export it again", code: .overLimit)
             }
         }
-        // The header image is not kept: some loaders (WebP) hold a whole frame buffer for it.
         self.isShownAsDecoded = frames == 1 && header.orientation == 1 && header.bandFormat == VIPS_FORMAT_UCHAR
             && (header.interpretation == VIPS_INTERPRETATION_sRGB || header.interpretation == VIPS_INTERPRETATION_B_W)
         self.hasICCProfile = header.hasICCProfile
@@ -89,20 +101,52 @@ public final class MasterImage: @unchecked Sendable {
         self.failOn = limits.failOn
     }
 
-    /// The header image, or the reason it cannot be read: not an image at all, an SVG the XML
-    /// parser refuses, or a damaged file.
-    private static func openHeader(_ path: String) throws(ImagingError) -> VipsImage {
+    /// What the master's header says. The header image itself is not kept: some loaders
+    /// (WebP) hold a whole frame buffer for it, and it reads from the bytes.
+    private struct Header {
+        let loader: String
+        let heifCompression: String?
+        let uprightSize: PixelSize
+        let pages: Int
+        let orientation: Int
+        let bandFormat: VipsBandFormat
+        let interpretation: VipsInterpretation
+        let hasICCProfile: Bool
+        let hasAlpha: Bool
+        let jpegMultiscan: Bool
+
+        init(_ image: VipsImage) {
+            loader = image.loader ?? ""
+            heifCompression = cvips_get_string(image.pointer, "heif-compression").map { String(cString: $0) }
+            uprightSize = image.uprightSize
+            pages = image.pages
+            orientation = image.orientation
+            bandFormat = image.bandFormat
+            interpretation = image.interpretation
+            hasICCProfile = image.hasICCProfile
+            hasAlpha = image.hasAlpha
+            jpegMultiscan = cvips_get_int(image.pointer, "jpeg-multiscan", 0) != 0
+        }
+    }
+
+    /// The header of `bytes`, or the reason it cannot be read: not an image at all, an SVG the
+    /// XML parser refuses, or a damaged file.
+    private static func readHeader(_ path: String, _ bytes: [UInt8]) throws(ImagingError) -> Header {
         let isSVG = ["svg", "svgz"].contains((path as NSString).pathExtension.lowercased())
         do {
-            return try Vips.attributed { () throws(ImagingError) -> VipsImage in
-                guard vips_foreign_find_load(path) != nil else {
-                    vips_error_clear()
-                    throw ImagingError(file: path, reason: "is not an image libvips can read", code: .unknownFormat)
-                }
-                return try VipsImage.make(file: path) { cvips_open_header(path, $0) }
+            return try Vips.attributed { () throws(ImagingError) -> Header in
+                try bytes.withUnsafeBytes { buffer in
+                    Result { () throws(ImagingError) -> Header in
+                        guard !buffer.isEmpty, vips_foreign_find_load_buffer(buffer.baseAddress, buffer.count) != nil else {
+                            vips_error_clear()
+                            throw ImagingError(file: path, reason: "is not an image libvips can read", code: .unknownFormat)
+                        }
+                        return Header(try VipsImage.make(file: path) { cvips_open_buffer(buffer.baseAddress, buffer.count, $0) })
+                    }
+                }.get()
             }
         } catch where error.code == .libvips {
-            if isSVG { throw SVGHeaderFailure.explain(path, libvipsReason: error.reason) }
+            if isSVG { throw SVGHeaderFailure.explain(path, bytes: bytes, libvipsReason: error.reason) }
             let detail = error.reason == Vips.unknownError ? "" : " (\(error.reason))"
             throw ImagingError(file: path, reason: "could not be read\(detail): the file is damaged or truncated; export it again")
         }
@@ -115,20 +159,6 @@ public final class MasterImage: @unchecked Sendable {
     /// The refusal of a master of more frames (or TIFF pages) than `limit`.
     private static func tooManyFrames(_ path: String, _ frames: Int, _ noun: String, limit: Int) -> ImagingError {
         ImagingError(file: path, reason: "has \(frames) \(noun), more than the limit of \(limit); raise --max-frames if it is genuine", code: .overLimit)
-    }
-
-    /// The file's bytes, mapped rather than read.
-    static func mapped(_ path: String) throws(ImagingError) -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        } catch {
-            throw ImagingError(file: path, reason: "cannot be read: \(error.localizedDescription)")
-        }
-    }
-
-    /// Runs `body` on the file's bytes, mapped rather than read.
-    static func withMappedFile<T>(_ path: String, _ body: (UnsafeRawBufferPointer) -> T) throws(ImagingError) -> T {
-        try mapped(path).withUnsafeBytes(body)
     }
 
     /// Decodes every pixel (and every frame of an animation) into memory once: upright, 8-bit,
@@ -149,18 +179,26 @@ public final class MasterImage: @unchecked Sendable {
     }
 
     private func decodeOnce() throws(ImagingError) -> DecodedPixels {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(ImagingError) -> DecodedPixels in try decodeOnce(buffer) }
+        }.get()
+    }
+
+    /// Decodes `buffer` (the master's bytes) into memory: nothing made here outlives the call,
+    /// so nothing reads the bytes after it.
+    private func decodeOnce(_ buffer: UnsafeRawBufferPointer) throws(ImagingError) -> DecodedPixels {
         let path = self.path
         if format == .webp && isDisplayReady {
             // libvips's WebP loader holds two full-size RGBA frames while decoding; this holds
             // only the pixels.
-            let decoded = try VipsImage.make(file: path) { cvips_webp_decode_file(path, $0) }
+            let decoded = try VipsImage.make(file: path) { cvips_webp_decode_buffer(buffer.baseAddress, buffer.count, $0) }
             return DecodedPixels(path: path, image: try Self.withoutOpaqueAlpha(decoded, file: path), frames: 1, frameSize: size)
         }
         let pages: Int32 = frames > 1 ? -1 : 1
-        // Rotating needs random access; everything else streams from the file.
+        // Rotating needs random access; everything else streams from the bytes.
         let rotate = frames == 1 && orientation != 1
         var image = try VipsImage.make(file: path) {
-            cvips_open(path, pages, rotate ? 1 : 0, failOn.vips, format.hasPages ? 1 : 0, $0)
+            cvips_open_buffer_to_decode(buffer.baseAddress, buffer.count, pages, rotate ? 1 : 0, failOn.vips, format.hasPages ? 1 : 0, $0)
         }
         if rotate {
             let stored = image

@@ -6,8 +6,8 @@ enum SVGHeaderFailure {
     /// this (its XML_MAX_TEXT_LENGTH), and then reports an unrelated syntax error.
     static let parserValueLimit = 10_000_000
 
-    static func explain(_ path: String, libvipsReason: String) -> ImagingError {
-        let longest = (try? MasterImage.withMappedFile(path) { longestValue(in: $0) }) ?? 0
+    static func explain(_ path: String, bytes: [UInt8], libvipsReason: String) -> ImagingError {
+        let longest = bytes.withUnsafeBytes { longestValue(in: $0) }
         if longest > parserValueLimit {
             return ImagingError(file: path, reason: "has an attribute value or text of \(longest) bytes, and the SVG parser (libxml2, through librsvg) takes none over \(parserValueLimit), so its size cannot be read; keep large data, such as an embedded image, in a file of its own")
         }

@@ -17,7 +17,7 @@ struct BuildQueueTests {
         let source = SourceFile(relativePath: "hero@2x.jpg", absolutePath: path,
                                 name: try #require(MasterName(relativePath: "hero@2x.jpg")),
                                 byteCount: status.size, modified: status.modified, inode: status.inode)
-        guard case .decoded(let job) = try MasterBuilder(options: fixture.options()).start(source, sourceHash: "hash") else {
+        guard case .decoded(let job) = try MasterBuilder(options: fixture.options()).start(source, bytes: AtomicFile.read(path), sourceHash: "hash") else {
             throw TestFailure("a JPEG master decodes into a job")
         }
         return job

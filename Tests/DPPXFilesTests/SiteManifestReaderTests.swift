@@ -44,4 +44,23 @@ struct SiteManifestReaderTests {
         #expect(reading.problems == [.unreadable(FileError(path: site("gone/\(Manifest.fileName)"), operation: .read, .noSuchFileOrDirectory)),
                                      .outsideRoot(path: elsewhere(Manifest.fileName), root: site.path)])
     }
+
+    @Test("a held manifest (the one a build just wrote) is taken as given where its file is found, through a link too; the others are read")
+    func held() throws {
+        let site = ScratchFolder("site-manifests-held")
+        try manifest("hero.jpg", to: site("img/\(Manifest.fileName)"))
+        try manifest("logo.png", to: site(Manifest.fileName))
+        try FileManager.default.createSymbolicLink(atPath: site("out"), withDestinationPath: site("img"))
+        // What is on disk is not read: the file says hero.jpg, the held manifest new.jpg.
+        let built = Manifest(images: [Manifest.Image(source: "new.jpg", path: "new.jpg", sourceHash: "n", sourceDensity: Density(1),
+                                                     cssSize: PixelSize(width: 5, height: 5), densityIndependent: false, intent: .name,
+                                                     skippedDensities: [], variants: [])])
+        let reading = SiteManifestReader.read(under: site.path, held: .init(folder: site("out"), manifest: built))
+        #expect(reading.site.images.map(\.path) == ["logo.png", "img/new.jpg"])
+        #expect(reading.problems.isEmpty)
+
+        // A held manifest whose folder has no manifest file under the root adds nothing.
+        let elsewhere = SiteManifestReader.read(under: site.path, held: .init(folder: site("missing"), manifest: built))
+        #expect(elsewhere.site.images.map(\.path) == ["logo.png", "img/hero.jpg"])
+    }
 }

@@ -7,7 +7,8 @@ public struct DecodedFile {
     public let width: Int
     public let height: Int
     public let bands: Int
-    /// `jpegload`, `pngload`, `webpload`, `heifload`, `gifload`, `svgload`...
+    /// `jpegload`, `pngload`, `webpload`, `heifload`, `gifload`, `svgload`... (the loader's
+    /// name without its `_buffer`: the file is read, then opened from memory, as dppx does).
     public let loader: String
     /// EXIF orientation tag, nil when the file has none.
     public let orientation: Int?
@@ -22,15 +23,20 @@ public struct DecodedFile {
     /// Reads and decodes `path`.
     public init(_ path: String) throws {
         try Vips.start()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // Kept until the last image made from it is released (defers run last to first).
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
+        defer { buffer.deallocate() }
+        bytes.copyBytes(to: buffer.bindMemory(to: UInt8.self), count: bytes.count)
         var header: UnsafeMutablePointer<CVips.VipsImage>?
-        guard cvips_open_header(path, &header) == 0, let header else {
+        guard cvips_open_buffer(buffer.baseAddress, bytes.count, &header) == 0, let header else {
             throw ImagingError(file: path, reason: Vips.lastError())
         }
         defer { cvips_unref(header) }
         width = Int(vips_image_get_width(header))
         height = Int(vips_image_get_page_height(header))
         bands = Int(vips_image_get_bands(header))
-        loader = cvips_get_string(header, "vips-loader").map { String(cString: $0) } ?? ""
+        loader = cvips_get_string(header, "vips-loader").map { String(String(cString: $0).prefix { $0 != "_" }) } ?? ""
         orientation = cvips_has_field(header, "orientation") != 0 ? Int(cvips_get_int(header, "orientation", 1)) : nil
         interpretation = String(cString: vips_enum_nick(vips_interpretation_get_type(), Int32(vips_image_get_interpretation(header).rawValue)))
         pages = max(1, Int(cvips_get_int(header, "n-pages", 1)))

@@ -59,30 +59,26 @@ void cvips_shared_end(void);
 void cvips_alone_begin(void);
 void cvips_alone_end(void);
 
-/* --- load.c: opening files --- */
+/* --- load.c: opening encoded bytes (a master is read once, then opened from memory) --- */
 
-/* Opens a file lazily: the header is read, pixels are not decoded. */
-int cvips_open_header(const char *path, VipsImage **out);
+/* Opens encoded bytes lazily (any format libvips reads): the header is read, pixels are not
+ * decoded. `buf` must outlive the image, so copy it to memory before the bytes go. */
+int cvips_open_buffer(const void *buf, size_t len, VipsImage **out);
 
-/* Opens a file for decoding: `pages` is -1 for every page of an animation, 1 for the first
- * (`paged`: the format has pages, GIF, WebP, TIFF or HEIF; "n" is an error elsewhere).
+/* Opens encoded bytes for decoding: `pages` is -1 for every page of an animation, 1 for the
+ * first (`paged`: the format has pages, GIF, WebP, TIFF or HEIF; "n" is an error elsewhere).
  * Random access is needed to rotate; sequential streams. Damage at `fail_on` or worse is an
  * error rather than grey fill (libjpeg reports most damage as warnings: only
  * VIPS_FAIL_ON_WARNING refuses "Corrupt JPEG data"). The caller names the format, read once
- * from the header: nothing is sniffed here. */
-int cvips_open(const char *path, int pages, int random_access, VipsFailOn fail_on, int paged, VipsImage **out);
-
-/* Opens encoded bytes lazily (any format libvips reads); `buf` must outlive the image, so copy
- * it to memory before the bytes go. */
-int cvips_open_buffer(const void *buf, size_t len, VipsImage **out);
+ * from the header: nothing is sniffed here. `buf` must outlive the image. */
+int cvips_open_buffer_to_decode(const void *buf, size_t len, int pages, int random_access, VipsFailOn fail_on, int paged,
+                                VipsImage **out);
 
 /* --- webp.c: libwebp straight from and to pixel buffers --- */
 
-/* Decodes a still, 8-bit sRGB WebP file straight into a memory image (3 bands, or 4 with
- * alpha), without the two full-size RGBA frame buffers libvips's loader builds on the way.
- * Damaged or truncated data is an error. */
-int cvips_webp_decode_file(const char *path, VipsImage **out);
-/* The same from a WebP's bytes in memory: a quality search's attempts are decoded to be scored. */
+/* Decodes a still, 8-bit sRGB WebP's bytes straight into a memory image (3 bands, or 4 with
+ * alpha), without the two full-size RGBA frame buffers libvips's loader builds on the way: a
+ * master, and a quality search's attempts to be scored. Damaged or truncated data is an error. */
 int cvips_webp_decode_buffer(const void *data, size_t length, VipsImage **out);
 
 /* libwebp's input for one lossy still image, taken from an 8-bit image with 3 or 4 bands: YUV

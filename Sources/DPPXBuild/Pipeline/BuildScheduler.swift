@@ -45,13 +45,20 @@ struct BuildScheduler: Sendable {
                     let source = buildable[order[index]]
                     var job: MasterJob?
                     do throws(FileProblem) {
+                        // Read once: the bytes hashed are the bytes built from.
+                        var read: (bytes: [UInt8], hash: String)?
                         let hash: String
-                        if let known = oldCache?.knownHash(for: source) { hash = known } else { hash = try Self.hash(source) }
+                        if let known = oldCache?.knownHash(for: source) { hash = known } else {
+                            read = try Self.read(source)
+                            hash = read!.hash
+                        }
                         if let entry = reusableEntry(for: source, hash: hash) {
                             state.record(.unchanged(entry, hash), for: source)
                         } else {
-                            switch try worker.start(source, sourceHash: hash) {
-                            case .finished(let result): built(source, hash, result)
+                            let file: (bytes: [UInt8], hash: String)
+                            if let read { file = read } else { file = try Self.read(source) }
+                            switch try worker.start(source, bytes: file.bytes, sourceHash: file.hash) {
+                            case .finished(let result): built(source, file.hash, result)
                             case .decoded(let decoded): job = decoded
                             }
                         }
@@ -89,16 +96,21 @@ struct BuildScheduler: Sendable {
         return entry
     }
 
-    /// SHA-256 of a master, streamed.
-    static func hash(_ source: SourceFile) throws(FileProblem) -> String {
+    /// A master's bytes, read once, and their SHA-256, computed as they are read.
+    static func read(_ source: SourceFile) throws(FileProblem) -> (bytes: [UInt8], hash: String) {
         var hasher = ContentHash()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(source.byteCount)
         do {
-            try AtomicFile.read(source.absolutePath, inChunksOf: 1 << 20) { hasher.update($0) }
+            try AtomicFile.read(source.absolutePath, inChunksOf: 1 << 20) { chunk in
+                hasher.update(chunk)
+                bytes.append(contentsOf: chunk)
+            }
         } catch {
             _ = hasher.finish()
             throw FileProblem(file: source.relativePath, reason: "cannot be read: \(error.code); check its permissions")
         }
-        return hasher.finish()
+        return (bytes, hasher.finish())
     }
 }
 

@@ -43,9 +43,10 @@ struct MasterBuilder: Sendable {
         case decoded(MasterJob)
     }
 
-    func start(_ source: SourceFile, sourceHash: String) throws(FileProblem) -> Started {
+    /// `bytes`: the master's file as read once (and hashed: `sourceHash`); everything is made from them.
+    func start(_ source: SourceFile, bytes: [UInt8], sourceHash: String) throws(FileProblem) -> Started {
         try reportingAsFileProblem(source) { () throws -> Started in
-            let master = try MasterOpener.open(source, limits: options.limits)
+            let master = try MasterOpener.open(source, bytes: bytes, limits: options.limits)
             let plan = ImagePlan(name: source.name, source: source.relativePath, masterSize: master.size,
                                  hasAlpha: master.hasAlpha, animated: master.frames > 1, settings: options.plan, inPlace: inPlace)
             var warnings = Self.warnings(for: plan)
@@ -56,7 +57,6 @@ struct MasterBuilder: Sendable {
                 warnings.append(FileProblem(file: source.relativePath, reason: "is animated (\(master.frames) frames); the animation is kept in every variant"))
             }
             if plan.densityIndependent {
-                let bytes = try AtomicFile.read(source.absolutePath)
                 let output = plan.outputs[0]
                 let written = plan.isMaster(output) ? false : try writer.write(bytes, to: output.path, of: source)
                 let files = [output.path: (bytes: bytes.count, hash: ContentHash.sha256(bytes))]
@@ -97,7 +97,7 @@ struct MasterBuilder: Sendable {
                 } else {
                     throw FileProblem(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
                 }
-                if let own = try masterBytes(job, output),
+                if let own = masterBytes(job, output),
                    Self.keepsMasterBytes(own: own.count, encoded: bytes.count, format: output.format, search: search) {
                     bytes = own
                     search = nil
@@ -146,14 +146,14 @@ struct MasterBuilder: Sendable {
     /// profile, a PNG has none; a rotated master is re-encoded upright): what
     /// `keepsMasterBytes` weighs against the re-encode. Nil for other outputs, and for a file
     /// the edit does not take (an APNG, an arithmetic-coded JPEG).
-    private func masterBytes(_ job: MasterJob, _ output: ImagePlan.Output) throws -> [UInt8]? {
+    private func masterBytes(_ job: MasterJob, _ output: ImagePlan.Output) -> [UInt8]? {
         let master = job.master
         guard output.format == master.format, output.size == master.size else { return nil }
         switch master.format {
         case .jpeg where master.isShownAsDecoded:
-            return JPEGSegments.strippingMetadata(try AtomicFile.read(job.source.absolutePath))
+            return JPEGSegments.strippingMetadata(master.bytes)
         case .png where master.isDisplayReady:
-            return PNGChunks.strippingMetadata(try AtomicFile.read(job.source.absolutePath))
+            return PNGChunks.strippingMetadata(master.bytes)
         default:
             return nil
         }

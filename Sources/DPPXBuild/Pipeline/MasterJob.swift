@@ -82,8 +82,9 @@ final class MasterJob: @unchecked Sendable {
         // They were taken smallest first (the last of `outputs` first): a resize's
         // full-size copy is freed once taken, and the inputs already taken stay small
         // while the larger resizes run.
-        var taken = 0
-        var peak = decoded.byteCount
+        // The master's file bytes stay with the job too (an own-size output may keep them).
+        var taken = master.bytes.count
+        var peak = decoded.byteCount + taken
         for (output, input) in zip(outputs, inputs).reversed() {
             let resize = input.ownBytes > 0 && output.size != master.size
                 ? output.size.width * output.size.height * (decoded.hasAlpha ? 4 : 3)

@@ -73,8 +73,9 @@ public struct SiteBuild: Sendable {
         }
         let measuredBuild = measured
         var outcome = await onDispatchThread { measuredBuild.runBlocking(onEvent: onEvent, rewritesPages: false) }
-        guard case .success = outcome.build else { return outcome }
-        let rewritten = await rewrite.rewritePages(with: layout, report: &report)
+        guard case .success(let built) = outcome.build else { return outcome }
+        let held = SiteManifestReader.Held(folder: build.outputRoot, manifest: built.manifest)
+        let rewritten = await rewrite.rewritePages(with: layout, report: &report, held: held)
         outcome.pages = rewritten
         outcome.problems += rewritten.failures
         outcome.measuring = report
@@ -121,7 +122,8 @@ public struct SiteBuild: Sendable {
     }
 
     /// What follows the images: `stylesheet` written from `manifest` (its files under
-    /// `imageRoot`), then `pages` rewritten from the manifests on disk. A site's build does this
+    /// `imageRoot`), then `pages` rewritten from the site's manifests, `manifest` as it is in
+    /// memory and the others (other folders under the root) from disk. A site's build does this
     /// after its images, and `dppx merge` after the shards' (whose manifests are partial, so a shard
     /// does neither): one sharded build and its merge leave what one build leaves.
     public static func writeSiteFiles(stylesheet: StylesheetTarget?, pages: (@Sendable () -> SiteRewrite)?,
@@ -136,7 +138,7 @@ public struct SiteBuild: Sendable {
             }
         }
         if let pages {
-            let rewrite = pages().run()
+            let rewrite = pages().run(held: SiteManifestReader.Held(folder: imageRoot, manifest: manifest))
             outcome.pages = rewrite
             outcome.problems += rewrite.failures
         }

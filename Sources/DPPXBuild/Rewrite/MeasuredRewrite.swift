@@ -98,8 +98,10 @@ public struct MeasuredRewrite: Sendable {
     /// HTML page whose rewrite changes it or a stylesheet it loads, leaves as they were the
     /// pages (and stylesheets) whose rewrite moved a box, then writes the pages and the layout
     /// file. With `check`, compares instead of writing, and checks nothing in the browser.
-    public func rewritePages(with layout: LayoutFile?, report: inout Report, check: Bool = false) async -> SiteRewrite.Outcome {
-        guard var layout else { return rewrite.run(check: check) }
+    /// `held`: the manifest a build just wrote, taken as given (`SiteManifestReader.Held`).
+    public func rewritePages(with layout: LayoutFile?, report: inout Report, check: Bool = false,
+                             held: SiteManifestReader.Held? = nil) async -> SiteRewrite.Outcome {
+        guard var layout else { return rewrite.run(check: check, held: held) }
         let failed = Set(report.failures.compactMap { error -> String? in
             if case .page(let page, _) = error { return page } else { return nil }
         })
@@ -107,7 +109,7 @@ public struct MeasuredRewrite: Sendable {
         options.layout = layout
         let measured = SiteRewrite(root: rewrite.root, pages: rewrite.pages, output: rewrite.output, options: options)
         // Read once, after the build: the rewrite and the check both use them.
-        let reading = SiteManifestReader.read(under: rewrite.root)
+        let reading = SiteManifestReader.read(under: rewrite.root, held: held)
         var (changes, outcome) = measured.prepare(with: reading)
         outcome.failures += report.failures.map { FileProblem(file: Self.pageName(of: $0), reason: $0.description) }
         // Pages not measured, or undone before and unchanged since, stay as they are.

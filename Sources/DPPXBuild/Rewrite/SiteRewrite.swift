@@ -62,19 +62,16 @@ public struct SiteRewrite: Sendable {
 
     /// Rewrites every page; with `check`, writes nothing and lists in `changed` the pages
     /// whose file is not what a rewrite gives.
-    public func run(check: Bool = false) -> Outcome {
-        var (changes, outcome) = prepare()
+    /// `held`: the manifest a build just wrote, taken as given (`SiteManifestReader.Held`).
+    public func run(check: Bool = false, held: SiteManifestReader.Held? = nil) -> Outcome {
+        var (changes, outcome) = prepare(with: SiteManifestReader.read(under: root, held: held))
         write(changes, check: check, into: &outcome)
         return outcome
     }
 
-    /// Reads and rewrites every page in memory, with the manifests read; pages that cannot be
-    /// read, are not under the root or are neither HTML nor CSS are in the outcome's failures.
-    public func prepare() -> (changes: [PageChange], outcome: Outcome) {
-        prepare(with: SiteManifestReader.read(under: root))
-    }
-
-    /// `prepare()` with the site's manifests as already read (`SiteManifestReader`).
+    /// Reads and rewrites every page in memory, with the site's manifests as read
+    /// (`SiteManifestReader`); pages that cannot be read, are not under the root or are neither
+    /// HTML nor CSS are in the outcome's failures.
     public func prepare(with reading: SiteManifestReader.Reading) -> (changes: [PageChange], outcome: Outcome) {
         var outcome = Outcome()
         outcome.manifests = reading.site.paths
