@@ -1,11 +1,10 @@
 import DPPXCore
 
 extension ImageFormat {
-    /// The format a libvips loader reads (`jpegload_source` -> jpeg); nil for loaders whose
-    /// formats dppx does not take as masters (matrix, CSV, PPM...).
+    /// The format a libvips loader reads (`jpegload` -> jpeg, as `VipsImage.loader` names it);
+    /// nil for loaders whose formats dppx does not take as masters (matrix, CSV, PPM...).
     init?(loader: String, heifCompression: String?) {
-        let name = loader.prefix { $0 != "_" }
-        switch name {
+        switch loader {
         case "jpegload": self = .jpeg
         case "pngload": self = .png
         case "webpload": self = .webp

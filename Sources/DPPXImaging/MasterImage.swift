@@ -60,9 +60,7 @@ public final class MasterImage: @unchecked Sendable {
         }
         let header = try Self.readHeader(path, bytes)
         guard let format = ImageFormat(loader: header.loader, heifCompression: header.heifCompression) else {
-            // The loader's name without its `_buffer`: the bytes were opened from memory.
-            let loader = header.loader.prefix { $0 != "_" }
-            throw ImagingError(file: path, reason: "is a format dppx does not take as a master (libvips read it with '\(loader)'); use JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC or SVG")
+            throw ImagingError(file: path, reason: "is a format dppx does not take as a master (libvips read it with '\(header.loader)'); use JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC or SVG")
         }
         let frame = header.uprightSize
         guard frame.width > 0, frame.height > 0 else {

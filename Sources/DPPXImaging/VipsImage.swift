@@ -42,8 +42,11 @@ public final class VipsImage: @unchecked Sendable {
     public var pageHeight: Int { Int(vips_image_get_page_height(pointer)) }
     /// EXIF orientation, 1 (upright) when absent.
     public var orientation: Int { Int(cvips_get_int(pointer, "orientation", 1)) }
-    /// The libvips loader that read it (`jpegload`, `pngload`...), nil for computed images.
-    public var loader: String? { cvips_get_string(pointer, "vips-loader").map { String(cString: $0) } }
+    /// The libvips loader that read it (`jpegload`, `pngload`...), nil for computed images;
+    /// without the `_buffer` or `_source` of the variant that read bytes in memory.
+    public var loader: String? {
+        cvips_get_string(pointer, "vips-loader").map { String(String(cString: $0).prefix { $0 != "_" }) }
+    }
     public var hasICCProfile: Bool { cvips_has_field(pointer, "icc-profile-data") != 0 }
 
     /// The size of one frame, upright (EXIF orientations 5-8 swap width and height).

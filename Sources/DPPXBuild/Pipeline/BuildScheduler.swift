@@ -49,8 +49,9 @@ struct BuildScheduler: Sendable {
                         var read: (bytes: [UInt8], hash: String)?
                         let hash: String
                         if let known = oldCache?.knownHash(for: source) { hash = known } else {
-                            read = try Self.read(source)
-                            hash = read!.hash
+                            let file = try Self.read(source)
+                            read = file
+                            hash = file.hash
                         }
                         if let entry = reusableEntry(for: source, hash: hash) {
                             state.record(.unchanged(entry, hash), for: source)
@@ -108,7 +109,7 @@ struct BuildScheduler: Sendable {
             }
         } catch {
             _ = hasher.finish()
-            throw FileProblem(file: source.relativePath, reason: "cannot be read: \(error.code); check its permissions")
+            throw MasterOpener.unreadable(source, error)
         }
         return (bytes, hasher.finish())
     }

@@ -1,5 +1,4 @@
 import DPPXCore
-import DPPXFiles
 import DPPXImaging
 import Foundation
 

@@ -25,7 +25,7 @@ public enum ManifestPredictor {
         var images: [Manifest.Image] = []
         for source in buildable {
             do {
-                let master = try MasterOpener.open(source, bytes: BuildScheduler.read(source).bytes, limits: options.limits)
+                let master = try MasterOpener.open(source, limits: options.limits)
                 let plan = ImagePlan(name: source.name, source: source.relativePath, masterSize: master.size,
                                      hasAlpha: master.hasAlpha, animated: master.frames > 1, settings: options.plan)
                 guard !plan.outputs.isEmpty else {

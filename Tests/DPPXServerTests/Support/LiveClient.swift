@@ -51,7 +51,7 @@ struct LiveClient: Sendable {
         headers[.connection] = "keep-alive"
         let request = HTTPRequest(method: method, scheme: nil, authority: "localhost", path: uri, headerFields: headers)
         let answer = channel.eventLoop.makePromise(of: LiveResponse.self)
-        let deadline = channel.eventLoop.scheduleTask(in: timeout) { answer.fail(LiveClientError.noAnswer(uri, timeout)) }
+        let deadline = channel.eventLoop.scheduleTask(in: timeout) { answer.fail(LiveClientError.noAnswer("\(method) \(uri)", timeout)) }
         answer.futureResult.whenComplete { _ in deadline.cancel() }
         channel.writeAndFlush(AnswerCollector.Sent(request: request, answer: answer)).whenFailure { answer.fail($0) }
         return try await answer.futureResult.get()
@@ -71,7 +71,7 @@ enum LiveClientError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .noAnswer(let uri, let timeout): "no whole answer to GET \(uri) within \(timeout.nanoseconds / 1_000_000_000) s"
+        case .noAnswer(let request, let timeout): "no whole answer to \(request) within \(timeout.nanoseconds / 1_000_000_000) s"
         case .connectionClosed: "the server closed the connection before answering"
         case .malformedAnswer: "the answer's parts came out of order"
         }
