@@ -19,6 +19,7 @@ extension EncodeSettings {
         self = Self.settingFields.filling(EncodeSettings(), from: settings)
         // True or nil, never false: see `compareFixed`.
         if SettingRegistry.compareFixed.resolved(in: settings) { compareFixed = true }
+        if SettingRegistry.recompressPNG.resolved(in: settings) { recompressPNG = true }
         // A standard target alone moves the HiDPI one with it: see `QualityTargets`.
         qualityTargets = QualityTargets(standard: settings.qualityTarget, hiDPI: settings.qualityTargetHiDPI, base: QualityTargets())
     }

@@ -35,6 +35,10 @@ public struct EncodeSettings: Hashable, Codable, Sendable {
     /// never false: nil is left out of the settings' fingerprint, so builds that do not ask
     /// for it keep theirs.
     public var compareFixed: Bool?
+    /// `recompress-png`: a PNG master's own-size output is also re-encoded, and the smaller of
+    /// that and the master's own bytes kept (`MasterBuilder.keepsMasterBytes`); without it the
+    /// output is the master's bytes, metadata removed. True or nil, as `compareFixed`.
+    public var recompressPNG: Bool?
 
     /// The fixed qualities used where none is said, and what `auto` reports its savings against
     /// (declared in `SettingRegistry`).

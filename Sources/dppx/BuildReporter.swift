@@ -70,6 +70,7 @@ final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
                 Terminal.out("note: \(defaulted.count) master\(defaulted.count == 1 ? "" : "s") (such as \(example.source)) state\(defaulted.count == 1 ? "s" : "") no density: kept at \(defaulted.count == 1 ? "its" : "their") own size under the plain name, with smaller copies by width for srcset; for density variants, name \(defaulted.count == 1 ? "it" : "them") @2x (or @Nx), pass --source-density, or give a [[rule]] density or width in dppx.toml")
             }
             if let note = report.notUpscaledNote { Terminal.out(note) }
+            if let note = report.recompressibleNote { Terminal.out(note) }
         }
         if !report.succeeded, !json {
             Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built")

@@ -50,6 +50,9 @@ struct EncoderOptions: ParsableArguments {
     @Flag(name: SettingRegistry.compareFixed.name(), inversion: .prefixedNo, help: SettingRegistry.compareFixed.argumentHelp)
     var compareFixed: Bool?
 
+    @Flag(name: SettingRegistry.recompressPNG.name(), inversion: .prefixedNo, help: SettingRegistry.recompressPNG.argumentHelp)
+    var recompressPNG: Bool?
+
     func validate() throws {
         if let problem = settings.outOfBounds { throw ValidationError(problem.message(flags: true)) }
     }
@@ -72,6 +75,7 @@ struct EncoderOptions: ParsableArguments {
         settings.jxlQuality = jxlQuality
         settings.pngCompression = pngCompression
         settings.compareFixed = compareFixed
+        settings.recompressPNG = recompressPNG
         return settings
     }
 }

@@ -125,13 +125,35 @@ struct MasterBytesTests {
         #expect(!MasterBuilder.keepsMasterBytes(own: 1000, encoded: 999, format: .png, search: nil))
     }
 
-    @Test("a PNG master keeps the smaller of its own data and a re-encode (both lossless), and the manifest says which")
+    @Test("without recompress-png, a PNG master's own-size file is its own data, metadata removed, with no encode, even where a re-encode would be smaller")
+    func pngKeepsItsBytesByDefault() throws {
+        let fixture = BuildFixture()
+        try TestImages.write(fixture.source("palette.png") + "[palette]", width: 240, height: 160)
+        try TestImages.write(fixture.source("stored.png") + "[compression=0]", width: 240, height: 160, seed: 4)
+        let report = try fixture.build(Self.ownSize)
+        #expect(report.succeeded)
+        let variants = Dictionary(uniqueKeysWithValues: try fixture.manifestOnDisk().images.map { ($0.source, $0.variants[0]) })
+        for name in ["palette.png", "stored.png"] {
+            let master = try AtomicFile.read(fixture.source(name))
+            #expect(try AtomicFile.read(fixture.output(name)) == PNGChunks.strippingMetadata(master), "\(name)")
+            #expect(variants[name]?.masterBytes == true, "\(name)")
+        }
+        // Neither has an alpha band to drop: nothing for the summary's note.
+        #expect(report.recompressible.isEmpty && report.recompressibleNote == nil)
+    }
+
+    @Test("with recompress-png, a PNG master keeps the smaller of its own data and a re-encode (both lossless), and the manifest says which")
     func pngKeepsTheSmaller() throws {
         let fixture = BuildFixture()
         // A palette PNG: dppx re-encodes in full colour, larger. An uncompressed one: the re-encode is smaller.
         try TestImages.write(fixture.source("palette.png") + "[palette]", width: 240, height: 160)
         try TestImages.write(fixture.source("stored.png") + "[compression=0]", width: 240, height: 160, seed: 4)
         #expect(try fixture.build(Self.ownSize).succeeded)
+        // Asking for it is another setting: both are built again.
+        var options = fixture.options(Self.ownSize)
+        options.encode.recompressPNG = true
+        let report = try Builder(options: options).run()
+        #expect(report.built.sorted() == ["palette.png", "stored.png"])
         let variants = Dictionary(uniqueKeysWithValues: try fixture.manifestOnDisk().images.map { ($0.source, $0.variants[0]) })
         let palette = try AtomicFile.read(fixture.source("palette.png")), stored = try AtomicFile.read(fixture.source("stored.png"))
         #expect(try AtomicFile.read(fixture.output("palette.png")) == PNGChunks.strippingMetadata(palette))
@@ -140,5 +162,27 @@ struct MasterBytesTests {
         #expect(reencoded.count < stored.count && variants["stored.png"]?.masterBytes == nil)
         #expect(try fixture.decoded("stored.png").pixels == DecodedFile(fixture.source("stored.png")).pixels)
         #expect(try fixture.decoded("palette.png").pixels == DecodedFile(fixture.source("palette.png")).pixels)
+    }
+
+    @Test("a PNG master whose alpha band is opaque everywhere keeps it at its own size by default, and the summary says recompress-png would drop it; with it, the file is RGB and smaller")
+    func opaqueAlphaNote() throws {
+        let fixture = BuildFixture()
+        let pixels = TestImages.photoPixels(width: 240, height: 160, alpha: 255)
+        try TestImages.writePixels(pixels, width: 240, height: 160, bands: 4, to: fixture.source("shot.png"))
+        try TestImages.write(fixture.source("plain.png"), width: 240, height: 160, seed: 2)
+        let plain = try fixture.build(Self.ownSize)
+        #expect(plain.succeeded)
+        #expect(plain.recompressible == ["shot.png"])
+        #expect(plain.recompressibleNote == "note: 1 own-size PNG file is its master's bytes (such as shot.png), with an alpha band that is opaque everywhere: --recompress-png re-encodes it without it, usually smaller (a full-size encode each, once per master)")
+        #expect(try fixture.decoded("shot.png").bands == 4)
+        let kept = try AtomicFile.read(fixture.output("shot.png"))
+
+        var options = fixture.options(Self.ownSize)
+        options.encode.recompressPNG = true
+        let recompressed = try Builder(options: options).run()
+        #expect(recompressed.succeeded && recompressed.recompressible.isEmpty && recompressed.recompressibleNote == nil)
+        #expect(try fixture.decoded("shot.png").bands == 3)
+        #expect(try AtomicFile.read(fixture.output("shot.png")).count < kept.count)
+        #expect(try fixture.manifestOnDisk().images.first { $0.source == "shot.png" }?.variants[0].masterBytes == nil)
     }
 }

@@ -99,6 +99,30 @@ struct BuildCommandTests {
         #expect(json.stdout.contains("\"masterBytes\" : ") && json.stdout.contains("\"outputBytes\" : ") && json.stdout.contains("\"notSmaller\" : ["), "\(json.stdout)")
     }
 
+    @Test("--recompress-png, or recompress-png = true in dppx.toml, re-encodes a PNG master's own-size file; without it, the summary names those it would shrink")
+    func recompressPNG() async throws {
+        let project = ScratchFolder("dppx-cli-recompress")
+        let pixels = TestImages.photoPixels(width: 240, height: 160, alpha: 255)
+        try TestImages.writePixels(pixels, width: 240, height: 160, bands: 4, to: project("src/shot@2x.png"))
+        let plain = try await DPPXBinary.run(["build", "src", "--out", "out"], in: project.path)
+        #expect(plain.status == 0, "\(plain)")
+        #expect(plain.stdout.contains("\nnote: 1 own-size PNG file is its master's bytes (such as shot@2x.png), with an alpha band that is opaque everywhere: --recompress-png re-encodes it without it, usually smaller"), "\(plain.stdout)")
+        let kept = try Data(contentsOf: URL(fileURLWithPath: project("out/shot@2x.png")))
+
+        let flagged = try await DPPXBinary.run(["build", "src", "--out", "out", "--recompress-png", "--json"], in: project.path)
+        #expect(flagged.status == 0, "\(flagged)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(flagged.stdout.utf8)) as? [String: Any])
+        #expect(summary["built"] as? [String] == ["shot@2x.png"] && summary["recompressible"] as? [String] == [], "\(flagged.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: project("out/shot@2x.png"))).count < kept.count)
+
+        try TestImages.writeBytes(Array("[build]\nsource = \"src\"\nout = \"out\"\nrecompress-png = true\n".utf8), to: project("dppx.toml"))
+        let fromFile = try await DPPXBinary.run(["build"], in: project.path)
+        #expect(fromFile.stdout.contains("1 image: 0 built, 1 unchanged"), "the project file's key is the flag: \(fromFile)")
+        let overridden = try await DPPXBinary.run(["build", "--no-recompress-png"], in: project.path)
+        #expect(overridden.stdout.contains("1 image: 1 built, 0 unchanged") && overridden.stdout.contains("--recompress-png re-encodes it"), "\(overridden)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: project("out/shot@2x.png"))) == kept)
+    }
+
     @Test("usage errors exit 2 with a hint, before any work", arguments: [
         (["build", "SRC"], "--out"),
         (["build", "SRC", "--out", "OUT", "--densities", "1,two"], "'1,two'"),

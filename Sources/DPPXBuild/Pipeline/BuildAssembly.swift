@@ -33,6 +33,7 @@ struct BuildAssembly {
                 report.filesWritten += result.filesWritten
                 report.notSmaller += result.notSmaller
                 report.underTarget += result.underTarget
+                report.recompressible += result.recompressible
                 warnings += result.warnings
                 cache.sources[source.relativePath] = .init(bytes: source.byteCount, modified: source.modified, hash: hash,
                                                            entry: BuildCache.digest(result.image), measured: options.plan.measuredWidths[source.relativePath])

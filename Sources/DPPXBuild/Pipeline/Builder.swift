@@ -13,7 +13,7 @@ public final class Builder: Sendable {
     public let options: BuildOptions
 
     /// Bumped when the pipeline's output for the same settings changes, so old outputs rebuild.
-    static let pipelineVersion = 7
+    static let pipelineVersion = 8
 
     public init(options: BuildOptions) {
         self.options = options

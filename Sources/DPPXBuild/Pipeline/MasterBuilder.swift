@@ -33,6 +33,9 @@ struct MasterBuilder: Sendable {
         var notSmaller: [NotSmallerFile] = []
         /// Extra-format files not written because no quality reached their target.
         var underTarget: [UnderTargetFile] = []
+        /// Own-size PNG files that are the master's bytes, alpha band opaque everywhere included
+        /// (`BuildReport.recompressible`).
+        var recompressible: [String] = []
     }
 
     /// What `start` leaves to do.
@@ -87,24 +90,29 @@ struct MasterBuilder: Sendable {
                 let input = job.takeInput(index)
                 // In place, the output at the master's own name is the master, as it is.
                 if job.plan.isMaster(output) { return [(output.path, job.source.byteCount, job.sourceHash, false)] }
+                guard let input else {
+                    throw FileProblem(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
+                }
                 var bytes: [UInt8]
                 var search: Manifest.QualitySearchResult?
-                if let input {
+                let own = masterBytes(job, output)
+                if let own, output.format == .png, job.encodeSettings.recompressPNG != true {
+                    // Lossless either way: without `recompress-png`, not worth a full-size encode.
+                    bytes = own
+                    job.recordMasterBytes(output.path)
+                } else {
                     let encoded = try Encoder.encode(input, settings: job.encodeSettings, density: output.density,
                                                      scoreThreads: scoreThreads, file: job.source.relativePath)
                     bytes = encoded.bytes
                     search = encoded.choice
-                } else {
-                    throw FileProblem(file: job.source.relativePath, reason: "\(output.path) was handed out twice (a dppx bug; please report it)")
-                }
-                if let own = masterBytes(job, output),
-                   Self.keepsMasterBytes(own: own.count, encoded: bytes.count, format: output.format, search: search) {
-                    bytes = own
-                    search = nil
-                    job.recordMasterBytes(output.path)
+                    if let own, Self.keepsMasterBytes(own: own.count, encoded: bytes.count, format: output.format, search: search) {
+                        bytes = own
+                        search = nil
+                        job.recordMasterBytes(output.path)
+                    }
                 }
                 if let search { job.recordSearch(search, for: output.path) }
-                if input?.lossless == true { job.recordLossless(output.path) }
+                if input.lossless { job.recordLossless(output.path) }
                 // Extra formats (the JPEG's JPEG XL companion too) wait for `finish`, which
                 // writes only those smaller than the master-format file they would replace.
                 var files = [try writer.place(bytes, as: output.path, format: output.format, of: job)]
@@ -136,8 +144,12 @@ struct MasterBuilder: Sendable {
                                                    lossless: done.lossless, masterBytes: done.masterBytes)
             image.variants.removeAll { files[$0.path] == nil }
             image.placeholder = job.placeholder
+            // Kept as the master's bytes though a re-encode would drop an alpha band that is
+            // opaque everywhere: what `recompress-png` would shrink.
+            let recompressible = job.encodeSettings.recompressPNG == true || !job.dropsOpaqueAlpha ? []
+                : job.outputs.filter { $0.format == .png && done.masterBytes.contains($0.path) }.map(\.path)
             return Result(image: image, warnings: job.warnings, filesWritten: extras.written, notSmaller: extras.notSmaller,
-                          underTarget: extras.underTarget)
+                          underTarget: extras.underTarget, recompressible: recompressible)
         }
     }
 
@@ -161,7 +173,8 @@ struct MasterBuilder: Sendable {
 
     /// Whether an own-size output is the master's own bytes (`own` of them) rather than its
     /// re-encode (`encoded`): a master already sized for the web must not be made worse. A PNG
-    /// is lossless either way: the smaller is kept (the master's on a tie). A JPEG re-encode is a
+    /// is lossless either way: the smaller is kept (the master's on a tie); it is re-encoded only
+    /// under `recompress-png`, the master's bytes kept without an encode otherwise. A JPEG re-encode is a
     /// second generation of artefacts, worth it only at least 10 % smaller, and under `auto`
     /// (`search`) only at its target.
     static func keepsMasterBytes(own: Int, encoded: Int, format: ImageFormat, search: Manifest.QualitySearchResult?) -> Bool {

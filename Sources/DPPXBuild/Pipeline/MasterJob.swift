@@ -35,6 +35,9 @@ final class MasterJob: @unchecked Sendable {
     private let detached: [Bool]
     /// Whether the decoded pixels have alpha (an opaque alpha band is dropped on decode).
     private let decodedHasAlpha: Bool
+    /// Whether the master has an alpha band that is opaque everywhere, dropped on decode: its
+    /// own bytes carry a band its re-encode would not.
+    var dropsOpaqueAlpha: Bool { master.hasAlpha && !decodedHasAlpha }
 
     private let lock = NSLock()
     /// Released one by one as the outputs are encoded.

@@ -25,6 +25,9 @@ public struct BuildReport: Sendable {
     /// Extra-format files with an `auto` quality not written this run: no quality reached
     /// their target, and the master-format file of their density did.
     public var underTarget: [UnderTargetFile] = []
+    /// Own-size PNG files written this run as their master's bytes, whose master has an alpha
+    /// band that is opaque everywhere: `recompress-png` would re-encode them without it.
+    public var recompressible: [String] = []
     /// The bytes of the masters the manifest lists.
     public var masterBytes = 0
     /// The bytes of every file the manifest lists: what OUT holds.
@@ -151,6 +154,16 @@ public struct BuildReport: Sendable {
         return "note: \(masters.count) master\(masters.count == 1 ? "" : "s") stated at \(masters.count == 1 ? "its" : "their") density (such as \(example.source), \(example.sourceDensity)x) \(masters.count == 1 ? "gets" : "get") no denser files (\(skipped)): dppx does not upscale; --upscale writes them"
     }
 
+    /// `note: 7 own-size PNG files are their masters' bytes (such as calla@2x.png), with an alpha
+    /// band that is opaque everywhere: --recompress-png re-encodes them without it, usually
+    /// smaller (a full-size encode each, once per master)`; nil when there are none. Only what
+    /// the build knows without encoding: a master with weak compression is not named.
+    public var recompressibleNote: String? {
+        guard let example = recompressible.first else { return nil }
+        let one = recompressible.count == 1
+        return "note: \(recompressible.count) own-size PNG file\(one ? " is its master's" : "s are their masters'") bytes (such as \(example)), with an alpha band that is opaque everywhere: --recompress-png re-encodes \(one ? "it" : "them") without it, usually smaller (a full-size encode each, once per master)"
+    }
+
     /// The machine-readable summary `--json` prints.
     public struct Summary: Codable, Sendable {
         public var built: [String]
@@ -166,6 +179,8 @@ public struct BuildReport: Sendable {
         public var notSmaller: [NotSmallerFile]
         /// Extra-format files not written this run (see `UnderTargetFile`).
         public var underTarget: [UnderTargetFile]
+        /// Own-size PNG files `recompress-png` would shrink (see `recompressible`).
+        public var recompressible: [String]
         /// What the masters and OUT's files take on disk: OUT's growth over the masters.
         public var masterBytes: Int
         public var outputBytes: Int
@@ -180,7 +195,7 @@ public struct BuildReport: Sendable {
     public func summary(manifestPath: String) -> Summary {
         Summary(built: built, unchanged: unchanged, removed: removed, failures: failures, warnings: warnings,
                 skipped: skipped, notUpscaled: notUpscaled.map(\.source), filesWritten: filesWritten,
-                notSmaller: notSmaller, underTarget: underTarget, masterBytes: masterBytes, outputBytes: outputBytes, images: manifest.images.count,
+                notSmaller: notSmaller, underTarget: underTarget, recompressible: recompressible, masterBytes: masterBytes, outputBytes: outputBytes, images: manifest.images.count,
                 variants: manifest.images.reduce(0) { $0 + $1.variants.count },
                 seconds: (seconds * 1000).rounded() / 1000, manifest: manifestPath, autoQuality: qualitySavings)
     }
