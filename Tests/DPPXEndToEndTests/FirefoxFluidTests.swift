@@ -37,7 +37,7 @@ struct FirefoxFluidTests {
       document.body.appendChild(report);
     }
     for (const image of document.images) {
-      if (image.complete) settle(); else { image.addEventListener("load", settle); image.addEventListener("error", settle); }
+      if (image.complete && image.currentSrc) settle(); else { image.addEventListener("load", settle); image.addEventListener("error", settle); }
     }
     </script>
     """

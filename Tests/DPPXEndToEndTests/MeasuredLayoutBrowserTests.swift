@@ -41,7 +41,9 @@ struct MeasuredLayoutBrowserTests {
     /// Sends the observation to the `ReportCollector` in the page's query, once every `<img>`
     /// loaded (before the load event ends: Firefox's screenshot run stops there), and again,
     /// tagged `-late`, once the hero's background was fetched. Inert without `?run=`, so dppx
-    /// measures the pages as they are.
+    /// measures the pages as they are. An image counts as loaded once it has a `currentSrc`:
+    /// Firefox says `complete` of an `<img srcset>` whose source is not chosen yet (a box of 0
+    /// and no file, seen once under load), and its load event comes later.
     static let script = """
     <script>
     (() => {
@@ -73,7 +75,7 @@ struct MeasuredLayoutBrowserTests {
       }
       function settle() { if (++loaded === images.length) { send(""); late(); } }
       for (const image of images) {
-        if (image.complete) settle(); else { image.addEventListener("load", settle); image.addEventListener("error", settle); }
+        if (image.complete && image.currentSrc) settle(); else { image.addEventListener("load", settle); image.addEventListener("error", settle); }
       }
     })();
     </script>

@@ -43,7 +43,7 @@ struct RewriteBrowserTests {
     }
     function settle() { if (++loaded === images.length) { send(""); late(); } }
     for (const image of images) {
-      if (image.complete) settle(); else { image.addEventListener("load", settle); image.addEventListener("error", settle); }
+      if (image.complete && image.currentSrc) settle(); else { image.addEventListener("load", settle); image.addEventListener("error", settle); }
     }
     </script>
     """

@@ -41,7 +41,7 @@ struct UnstatedDensityTests {
           document.body.appendChild(report);
         }
         for (const image of [...document.images]) {
-          if (image.complete) settle(); else { image.addEventListener("load", settle); image.addEventListener("error", settle); }
+          if (image.complete && image.currentSrc) settle(); else { image.addEventListener("load", settle); image.addEventListener("error", settle); }
         }
         </script>
         </body></html>
