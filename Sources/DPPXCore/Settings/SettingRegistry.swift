@@ -43,8 +43,8 @@ public enum SettingRegistry {
                 help: "With an auto quality: also encode each searched variant at the format's default fixed quality, to report the bytes auto saved against it (about a tenth more time).")
     }
 
-    /// Off by default: the re-encode is a full-size PNG encode per master, about a third of a
-    /// fresh build of large PNG masters, for files 6-12 % smaller on ukui's wallpapers
+    /// Off by default: the re-encode is a full-size PNG encode per master, a third of the CPU of
+    /// a fresh build of ukui's wallpapers, for files 6-12 % smaller there
     /// (docs/performance.md, "Where the build's lost time went").
     public static var recompressPNG: Setting<Bool> {
         Setting("recompress-png", in: .build, flag: "recompress-png", .bool, default: false,
