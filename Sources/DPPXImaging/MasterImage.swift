@@ -35,17 +35,6 @@ public final class MasterImage: @unchecked Sendable {
     /// taken from them, so every one is of the file that was hashed.
     public let bytes: [UInt8]
 
-    /// Reads `path`, then opens it as `init(path:bytes:limits:)` does.
-    public convenience init(path: String, limits: DecodeLimits) throws(ImagingError) {
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw ImagingError(file: path, reason: "cannot be read: \(error.localizedDescription)")
-        }
-        try self.init(path: path, bytes: bytes, limits: limits)
-    }
-
     /// Reads the header of `bytes` (the content of `path`, named in messages) without decoding
     /// pixels, and refuses a master over one of `limits` (decompression bombs) before any
     /// pixel memory is allocated. SVGs are never rendered, so no pixel limit applies to them.
