@@ -43,6 +43,8 @@ public struct SiteMeasurement: Sendable {
         public var unchanged: [String] = []
         /// Pages that could not be measured, each named with why.
         public var failures: [MeasureError] = []
+        /// Pages measured as they stand although their scripts threw, each with what it threw.
+        public var scriptErrors: [(page: String, errors: [String])] = []
         /// Viewport widths measured, over all pages.
         public var widths = 0
         /// Whether the layout file was written.
@@ -97,6 +99,7 @@ public struct SiteMeasurement: Sendable {
                     outcome.classic[page] = measured.classic
                     outcome.measured.append(page)
                     outcome.widths += measured.widths
+                    if !measured.scriptErrors.isEmpty { outcome.scriptErrors.append((page, measured.scriptErrors)) }
                 case .failure(let error):
                     outcome.failures.append(error)
                 }

@@ -63,9 +63,13 @@ public struct PageRewriter: Sendable {
             let ownsSrcset = existing.map { reference.owns(srcsetByDppx: $0.value, pagePath: documentPath, baseURL: options.baseURL) } ?? false
             if reference.primary.count <= 1 {
                 report("\(image.path) has one file only (\(reference.primary.first?.descriptor ?? "1x")): nothing for a srcset to choose from; build it at more densities or widths, or from a larger master")
-                // A srcset an earlier run wrote lists files the rebuild removed.
-                if ownsSrcset, let existing, existing.value != srcset, let range = existing.writtenValue {
-                    edits.replace(range, with: "\"" + Self.escapeAttribute(srcset) + "\"")
+                // A srcset an earlier run wrote lists files the rebuild no longer has: it goes,
+                // with the measured sizes written beside it (a srcset of one file chooses nothing).
+                if ownsSrcset, let existing {
+                    edits.replace(Self.removal(of: existing, in: bytes), with: "")
+                    if let sizes = tag.attribute("sizes"), measuredPage?.sizesWritten.contains(sizes.value) == true {
+                        edits.replace(Self.removal(of: sizes, in: bytes), with: "")
+                    }
                 }
             }
             var sizesValue = tag.attribute("sizes")?.value
@@ -230,6 +234,14 @@ public struct PageRewriter: Sendable {
             guard let url = parts.first else { return nil }
             return (String(url), parts.count == 2 ? parts[1] : nil)
         }
+    }
+
+    /// The bytes to remove to take `attribute` out of its tag: its name, its value and the
+    /// white space before it.
+    static func removal(of attribute: HTMLTag.Attribute, in bytes: [UInt8]) -> Range<Int> {
+        var start = attribute.nameRange.lowerBound
+        while start > 0, CSSDeclaration.isSpace(bytes[start - 1]) { start -= 1 }
+        return start..<(attribute.writtenValue?.upperBound ?? attribute.nameRange.upperBound)
     }
 
     /// `&` and `quote` escaped for an attribute in that quote (double by default).

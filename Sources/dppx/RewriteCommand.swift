@@ -125,7 +125,12 @@ struct RewriteCommand: AsyncParsableCommand {
             if !quiet { Terminal.warning("\(noBrowser); the pages are rewritten from what they state, without measuring (--no-measure says so and skips looking)") }
             return
         }
-        for failure in report.failures { Terminal.error(failure.description) }
+        // Pages that failed are the rewrite's failures too, told with them.
+        if !quiet {
+            for (page, errors) in report.scriptErrors {
+                Terminal.warning("\(page): measured as it stands after its scripts threw \(errors.joined(separator: "; ")) (a browser shows it so too: a third-party script that did not load, or a bug of the page's own; measuring reaches no other origin)")
+            }
+        }
         guard !quiet, !(report.measured.isEmpty && report.unchanged.isEmpty) else { return }
         let pages = report.measured.count
         var line = "measured \(pages) page\(pages == 1 ? "" : "s") (\(report.unchanged.count) unchanged since the last run)"
@@ -172,7 +177,7 @@ struct RewriteCommand: AsyncParsableCommand {
             for finding in outcome.findings + (explain ? outcome.standingFindings : []) { Terminal.warning(finding.description) }
             if !explain, let first = outcome.standingFindings.first {
                 let count = outcome.standingFindings.count
-                Terminal.warning("\(count) image\(count == 1 ? "" : "s") on unchanged pages still left alone, as said when they were rewritten (such as \(first.file):\(first.line)); 'dppx rewrite --explain' lists \(count == 1 ? "it" : "them") with what to do")
+                Terminal.warning("\(count) image\(count == 1 ? "" : "s") on unchanged pages left without candidates (such as \(first.file):\(first.line)); 'dppx rewrite --explain' lists \(count == 1 ? "it" : "them") with why and what to do")
             }
         }
         for failure in outcome.failures { Terminal.error(failure.description) }
