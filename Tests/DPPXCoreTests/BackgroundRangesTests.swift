@@ -18,7 +18,7 @@ struct BackgroundRangesTests {
     }
 
     @Test("a full-width layer changes files where a need passes a file: the range ends just under the next one's first viewport")
-    func fullWidth() {
+    func fullWidth() throws {
         let layer = BackgroundRanges.Layer(samples: Self.samples(stride(from: 320, through: 1280, by: 1)) { $0 }, fileWidths: [480, 960, 1440, 1920, 2400])
         let ranges = BackgroundRanges(layers: [layer]).ranges
         // 1x passes a file at 480 and 960, 1.5x at 320, 640 and 960, 2x at 480, 720 and 960. The
@@ -30,7 +30,8 @@ struct BackgroundRangesTests {
         // Up to 480: 1x takes 480, 1.5x and 2x 960; written against the range's widest, 480 px.
         #expect(ranges[0].candidates == [[.init(width: 480, density: "1"), .init(width: 960, density: "2")]])
         // 961-1280: 1x 1440, 1.5x 1920, 2x the master, the widest file there is.
-        #expect(ranges[5].candidates == [[.init(width: 1440, density: "1.125"), .init(width: 1920, density: "1.5"), .init(width: 2400, density: "1.875")]])
+        try #require(ranges.count == 5)
+        #expect(ranges[4].candidates == [[.init(width: 1440, density: "1.125"), .init(width: 1920, density: "1.5"), .init(width: 2400, density: "1.875")]])
     }
 
     @Test("at every measured viewport each density gets the narrowest file at least as wide as it needs, the master above the widest")
