@@ -56,6 +56,11 @@ public struct SiteMeasurement: Sendable {
         public var classic: [String: LayoutFile.Page] = [:]
     }
 
+    /// The warning for `page`, measured although its scripts threw `errors`.
+    public static func scriptWarning(page: String, errors: [String]) -> String {
+        "\(page): measured as it stands after its scripts threw \(errors.joined(separator: "; ")) (a browser shows it so too: a third-party script that did not load, or a bug of the page's own; measuring reaches no other origin)"
+    }
+
     /// Measures what changed in a browser of its own; `executable` is asked for only when a page
     /// must be measured.
     public func run(browser executable: @escaping @Sendable () throws(MeasureError) -> String) async throws(MeasureError) -> Outcome {

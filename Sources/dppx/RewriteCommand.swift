@@ -2,6 +2,7 @@ import ArgumentParser
 import DPPXBuild
 import DPPXCore
 import DPPXFiles
+import DPPXMeasure
 import DPPXRewrite
 import Foundation
 
@@ -128,7 +129,7 @@ struct RewriteCommand: AsyncParsableCommand {
         // Pages that failed are the rewrite's failures too, told with them.
         if !quiet {
             for (page, errors) in report.scriptErrors {
-                Terminal.warning("\(page): measured as it stands after its scripts threw \(errors.joined(separator: "; ")) (a browser shows it so too: a third-party script that did not load, or a bug of the page's own; measuring reaches no other origin)")
+                Terminal.warning(SiteMeasurement.scriptWarning(page: page, errors: errors))
             }
         }
         guard !quiet, !(report.measured.isEmpty && report.unchanged.isEmpty) else { return }
