@@ -79,7 +79,8 @@ public struct PageRewriter: Sendable {
                 let ownIsMeasured = own.map { ownsSrcset && measuredPage?.sizesWritten.contains($0.value) == true } ?? false
                 if image.isFluid, own == nil || ownIsMeasured {
                     let value: String
-                    switch sizes(for: reference, tag: tag, measured: measuredPage.map { page in page.images.first { $0.offset == tag.start } }) {
+                    switch sizes(for: reference, tag: tag, measured: measuredPage.map { page in page.images.first { $0.offset == tag.start } },
+                                 written: ownIsMeasured ? own?.value : nil) {
                     case .stated(let stated):
                         value = stated
                     case .measured(let fitted):
@@ -206,7 +207,9 @@ public struct PageRewriter: Sendable {
     /// How wide a fluid image is shown, when something says: a rule's `sizes`, else the
     /// occurrence's measured boxes (`measured`: nil when its page was not measured, `.some(nil)`
     /// when it was but this `<img>` was not drawn), else the tag's `width` in CSS px, else `--sizes`.
-    private func sizes(for reference: ImageReference, tag: HTMLTag, measured: LayoutFile.Image??) -> SizesSource {
+    /// `written`: the `sizes` an earlier run wrote from a measurement, kept while it still
+    /// gives every measured box.
+    private func sizes(for reference: ImageReference, tag: HTMLTag, measured: LayoutFile.Image??, written: String? = nil) -> SizesSource {
         if let rule = PlanSettings(rules: options.rules).rule(for: reference.entry.source).sizes { return .stated(rule) }
         if let measured {
             guard let measured else {
@@ -216,7 +219,9 @@ public struct PageRewriter: Sendable {
                 return .refused("its box depends on its natural width (a flex or grid item sized by its content, a float, a shrink-to-fit box): with the sizes of its measured boxes it was \(moved); give its box a width in CSS (a flex-basis, a width) to have one written")
             }
             switch SizesFitter().fit(measured.boxSamples) {
-            case .sizes(let value): return .measured(value.description)
+            case .sizes(let value):
+                if let written, SizesFitter.firstMiss(of: written, at: measured.boxSamples) == nil { return .measured(written) }
+                return .measured(value.description)
             case .refused(let refusal): return .refused(refusal.description + Self.sizesAdvice)
             }
         }

@@ -26,8 +26,11 @@ enum DeployableSite {
         return missing.sorted()
     }
 
-    /// The URLs in `src="..."`, each candidate of `srcset="..."` and `data-srcset`, and `url(...)`.
-    static func urls(in text: String) -> [String] {
+    /// The URLs in `src="..."`, each candidate of `srcset="..."` and `data-srcset`, and `url(...)`;
+    /// the text of `<script>` elements is code, not markup, and is left out.
+    static func urls(in page: String) -> [String] {
+        let script = try! NSRegularExpression(pattern: #"<script\b[^>]*>[\s\S]*?</script>"#, options: [.caseInsensitive])
+        let text = script.stringByReplacingMatches(in: page, range: NSRange(page.startIndex..., in: page), withTemplate: "<script>")
         var found: [String] = []
         let attribute = try! NSRegularExpression(pattern: #"\s(src|srcset|data-srcset)\s*=\s*"([^"]*)""#, options: [.caseInsensitive])
         let range = NSRange(text.startIndex..., in: text)
