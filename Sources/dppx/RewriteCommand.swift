@@ -141,6 +141,7 @@ struct RewriteCommand: AsyncParsableCommand {
         }
         line += " in \(String(format: "%.1f", report.seconds)) s"
         Terminal.out(line)
+        if let ladders = report.ladders, !report.measured.isEmpty { Terminal.out(ladders.description) }
     }
 
     /// Says what `outcome` of `rewrite` did and writes the depfile; false when something failed

@@ -78,7 +78,9 @@ public struct SiteBuild: Sendable {
         var measured = self
         if let layout {
             let marker = PageRewriter(images: predicted, options: rewrite.rewrite.options)
-            measured.build.plan.measuredWidths = LayoutLadders.widths(layout: layout, images: predicted, rewriter: marker)
+            let ladders = LayoutLadders.ladders(layout: layout, images: predicted, rewriter: marker)
+            measured.build.plan.measuredWidths = ladders.mapValues(\.widths)
+            report.ladders = LayoutLadders.Summary(Array(ladders.values))
         }
         let measuredBuild = measured
         var outcome = await onDispatchThread { measuredBuild.runBlocking(onEvent: onEvent, rewritesPages: false) }
@@ -125,15 +127,20 @@ public struct SiteBuild: Sendable {
     /// The images of the site under `root` as this build will write them, before it does:
     /// each file's pixel size by its path below the root (the manifests on disk, and for the
     /// masters they do not list yet, the sizes `ManifestPredictor` reads from their headers),
-    /// the images of the manifests on disk, and the images as predicted.
+    /// the images of the manifests on disk and, after them, as predicted, and the images as
+    /// predicted.
     static func imagesAsBuilt(_ build: BuildOptions, root: String) -> (sizes: [String: PixelSize], onDisk: SiteImages, predicted: SiteImages) {
-        let onDisk = SiteImages(SiteManifestReader.read(under: root).site)
+        let disk = SiteManifestReader.read(under: root).site.entries.map { (folder: $0.folder, manifest: $0.manifest) }
+        let onDisk = SiteImages(manifests: disk)
         var sizes = onDisk.pixelSizes
         guard let folder = PathContainment.relativePath(of: build.outputRoot, inside: root),
               let prediction = try? ManifestPredictor.predict(options: build) else { return (sizes, onDisk, .empty) }
         let predicted = SiteImages(manifests: [(folder: folder, manifest: prediction.manifest)])
         for (path, size) in predicted.pixelSizes where sizes[path] == nil { sizes[path] = size }
-        return (sizes, onDisk, predicted)
+        // The markup an earlier rewrite wrote is recognised (and turned off while measuring) for
+        // the masters as predicted too: OUT removed, or a master its manifest does not list yet,
+        // would otherwise be measured with that srcset's missing files, at its alt text's size.
+        return (sizes, SiteImages(manifests: disk + [(folder: folder, manifest: prediction.manifest)]), predicted)
     }
 
     /// What writing the stylesheet and the pages did.

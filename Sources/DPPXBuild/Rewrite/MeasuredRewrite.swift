@@ -48,6 +48,8 @@ public struct MeasuredRewrite: Sendable {
         public var layoutWritten = false
         /// Seconds spent measuring.
         public var seconds = 0.0
+        /// The widths the fluid masters are built at, from their measured boxes (`dppx build`).
+        public var ladders: LayoutLadders.Summary?
     }
 
     /// The site's HTML pages below the root (what is measured), in the order given.
