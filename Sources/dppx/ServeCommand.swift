@@ -120,7 +120,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         defer { reopening.cancel() }
 
-        let settings = try project.load().overlaid(by: settings)
+        let fromFile = try project.load()
+        if host == nil, let named = fromFile.host, !ListenAddress.isLoopback(named) {
+            // The repository's file opens the server to the network: the user hears of it.
+            Terminal.warning("\(project.path ?? ProjectFile.fileName): serve.host = \"\(named)\" makes this server reachable from other machines, as the project file says; pass --host \(named) to choose it yourself, or --host \(ListenAddress.loopback) to keep it on this machine")
+        }
+        let settings = fromFile.overlaid(by: settings)
         var source = watch
         if watchProjectSource {
             source = settings.source
