@@ -99,7 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .info
-            return handler
+            return PrintableLogHandler(wrapped: handler)
         }
         var logger = Logger(label: "dppx")
         logger.logLevel = quiet ? .warning : .info
