@@ -100,7 +100,7 @@ struct BuildCommand: AsyncParsableCommand {
             return
         }
         await reporter.roundStarting(changed: [])
-        let outcome = await BrowserSignals.closingOnInterrupt { await siteBuild.run(onEvent: reporter.buildEvent) }
+        let outcome = await BrowserSignals.closingOnInterrupt(measuring: site?.measuring != nil) { await siteBuild.run(onEvent: reporter.buildEvent) }
         await reporter.roundFinished(outcome, changed: [])
         if case .failure(let error) = outcome.build, error.isUsageError { throw ExitCode(ExitStatus.usage) }
         if !outcome.succeeded { throw ExitCode(ExitStatus.failure) }

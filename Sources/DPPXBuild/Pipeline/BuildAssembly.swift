@@ -65,6 +65,15 @@ struct BuildAssembly {
             // The whole manifest now says what the shards' partial manifests said.
             for name in session.partialFiles { try? AtomicFile.remove(folder.path(name)) }
         }
+        // The manifest now says which files are dppx's: the journal keeps only what it does not.
+        if let journal = folder.journal {
+            let listed = Set(images.flatMap { $0.variants.map(\.path) })
+            do { try journal.settle(listed: listed, exists: { FileStatus.at(folder.path($0)) != nil }) } catch {
+                let warning = FileProblem(file: journal.path, reason: error.description)
+                warnings.append(warning)
+                onEvent(.warning(warning))
+            }
+        }
         do { try cache.save(to: session.cachePath) } catch {
             let warning = FileProblem(file: session.cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)")
             warnings.append(warning)

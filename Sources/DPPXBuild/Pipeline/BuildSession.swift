@@ -83,10 +83,12 @@ final class BuildSession: @unchecked Sendable {
         for warning in previousWarnings { onEvent(.warning(warning)) }
         // In place, the variants beside the masters are not masters, and only they are dppx's to
         // replace or remove.
-        let site = options.buildsInPlace ? InPlaceSite(previous: previous) : nil
+        // What an interrupted build wrote without a manifest to say so is dppx's too.
+        let journal = options.buildsInPlace ? BuildJournal(cachePath: cachePath) : nil
+        let site = options.buildsInPlace ? InPlaceSite(previous: previous, written: journal?.earlier ?? []) : nil
         let masters = site?.masters(among: sources) ?? sources
         self.masters = masters
-        folder = OutputFolder(root: output, owned: site?.owned)
+        folder = OutputFolder(root: output, owned: site?.owned, journal: journal)
         previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         self.fingerprint = fingerprint()
         oldCache = BuildCache.load(from: cachePath)
