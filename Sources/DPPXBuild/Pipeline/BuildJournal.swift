@@ -33,7 +33,7 @@ final class BuildJournal: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !recorded.contains(relative) else { return }
-        if recorded.isEmpty { try BuildCache.createFolder(of: path) }
+        try BuildCache.createFolder(of: path)
         try SyncedLines.append([relative], to: path)
         recorded.insert(relative)
     }
