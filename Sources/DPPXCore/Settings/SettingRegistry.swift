@@ -168,7 +168,7 @@ public enum SettingRegistry {
     /// 16384 x 16384 lets a 1 MB PNG of zeros claim a gigabyte.)
     public static var maxPixels: Setting<Int> {
         let fallback = 100_000_000
-        return Setting("max-pixels", in: .build, flag: "max-pixels", .limit(1...Int.max, example: fallback, fileMaximum: fallback, flag: "max-pixels"), default: fallback,
+        return Setting("max-pixels", in: .build, flag: "max-pixels", .limit(1...Int.max, example: fallback, fileMaximum: fallback), default: fallback,
                        help: "Refuse masters with more pixels than this, read from the header (decompression bombs, counting every frame; default: \(fallback)).",
                        valueName: "N")
     }
@@ -176,7 +176,7 @@ public enum SettingRegistry {
     /// Over 40 s of animation at 25 frames a second.
     public static var maxFrames: Setting<Int> {
         let fallback = 1000
-        return Setting("max-frames", in: .build, flag: "max-frames", .limit(1...Int.max, example: fallback, fileMaximum: fallback, flag: "max-frames"), default: fallback,
+        return Setting("max-frames", in: .build, flag: "max-frames", .limit(1...Int.max, example: fallback, fileMaximum: fallback), default: fallback,
                        help: "Refuse animations with more frames (or TIFFs with more pages) than this (default: \(fallback)).",
                        valueName: "N")
     }
@@ -184,7 +184,7 @@ public enum SettingRegistry {
     /// Ten times what encoders write (libjpeg's and mozjpeg's progressive scripts: 10 scans).
     public static var maxScans: Setting<Int> {
         let fallback = 100
-        return Setting("max-scans", in: .build, flag: "max-scans", .limit(1...Int.max, example: fallback, fileMaximum: fallback, flag: "max-scans"), default: fallback,
+        return Setting("max-scans", in: .build, flag: "max-scans", .limit(1...Int.max, example: fallback, fileMaximum: fallback), default: fallback,
                        help: "Refuse progressive JPEGs with more scans than this (default: \(fallback)).", valueName: "N")
     }
 
@@ -290,7 +290,7 @@ public enum SettingRegistry {
 
     public static var idleTimeout: Setting<Int> {
         let fallback = 30
-        return Setting("idle-timeout", in: .serve, flag: "idle-timeout", .limit(1...86_400, example: fallback, fileMaximum: fallback, flag: "idle-timeout"), default: fallback,
+        return Setting("idle-timeout", in: .serve, flag: "idle-timeout", .limit(1...86_400, example: fallback, fileMaximum: fallback), default: fallback,
                        help: "Close a connection that sends no complete request headers, stops sending its request body, or stops reading its answer for this many seconds (default: \(fallback)).",
                        valueName: "SECONDS")
     }

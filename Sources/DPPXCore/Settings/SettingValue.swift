@@ -38,14 +38,15 @@ extension SettingValue where Value == Int {
     /// A limit that protects the user from what a repository holds (a decompression bomb, a
     /// connection held open): a whole number in `range` on the command line, but the project
     /// file, which comes with the repository, may only lower it: at most `fileMaximum` (the
-    /// default). The file's larger value is an error that says to give it as `--flag`.
-    static func limit(_ range: ClosedRange<Int>, example: Int, fileMaximum: Int, flag: String) -> SettingValue {
+    /// default). The file's larger value is an error that says to give it as the key's flag
+    /// (one key, one flag: `max-pixels` is `--max-pixels`).
+    static func limit(_ range: ClosedRange<Int>, example: Int, fileMaximum: Int) -> SettingValue {
         SettingValue(example: String(example),
                      bounds: { range.contains($0) ? nil : (allowed(range), String($0)) },
                      read: { entry throws(ProjectFileError) in
                          let number = try entry.integer(range, example: String(example))
                          guard number <= fileMaximum else {
-                             throw entry.fail("is a limit that protects you from a repository's files, which the project file may lower but not raise: at most \(fileMaximum) (the default) there; got \(number). To allow more for one run, pass --\(flag) \(number) on the command line, and remove the key")
+                             throw entry.fail("is a limit that protects you from a repository's files, which the project file may lower but not raise: at most \(fileMaximum) (the default) there; got \(number). To allow more for one run, pass --\(entry.key) \(number) on the command line, and remove the key")
                          }
                          return number
                      })
