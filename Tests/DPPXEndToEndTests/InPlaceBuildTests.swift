@@ -53,9 +53,9 @@ struct InPlaceBuildTests {
           arguments: [SIGKILL, SIGINT])
     func interrupted(signal: Int32) async throws {
         let scenario = try RenderScenario(masters: [:], svg: false)
-        let count = 16
+        let count = 8
         for index in 0..<count {
-            try TestImages.write(scenario.scratch("\(Self.images)/photo\(index)@2x.jpg"), width: 1600, height: 1000, seed: UInt64(index + 1))
+            try TestImages.write(scenario.scratch("\(Self.images)/photo\(index)@2x.jpg"), width: 1200, height: 800, seed: UInt64(index + 1))
         }
         let errors = scenario.scratch("killed.stderr")
         let child = try ChildProcess(DPPXExecutable.path, ["build", Self.images, "--out", Self.images, "--jobs", "1", "--formats", "webp,avif"],
