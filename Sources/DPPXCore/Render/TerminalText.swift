@@ -8,7 +8,10 @@ public enum TerminalText {
     /// U+200E, U+200F) written as `\u{...}`; kept as it is when it has none (nothing copied).
     /// `keepingLineBreaks` keeps `\n`: for dppx's own text of several lines (usage help).
     public static func printable(_ text: String, keepingLineBreaks: Bool = false) -> String {
-        guard text.unicodeScalars.contains(where: { isShownEscaped($0, keepingLineBreaks: keepingLineBreaks) }) else { return text }
+        // Almost all text has none: its bytes are looked at once (C1 controls and the overrides
+        // begin with 0xC2 and 0xE2 in UTF-8), and it is kept as it is.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }),
+              text.unicodeScalars.contains(where: { isShownEscaped($0, keepingLineBreaks: keepingLineBreaks) }) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
