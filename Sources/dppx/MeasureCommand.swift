@@ -14,7 +14,7 @@ struct MeasureCommand: AsyncParsableCommand {
         commandName: "measure",
         abstract: "Measure every <img> box and CSS background of a site's pages in headless Chromium, into dppx-layout.json.",
         discussion: """
-        Each page is loaded from ROOT into headless Chromium (found as chromium, chromium-browser or google-chrome on PATH, or --browser), with every request answered from ROOT and each image of a manifest given at its own pixel size, then measured at viewport widths from 320 to 2560 CSS px, every 40 px and bisected to 1 px at each breakpoint. The layout file records, per page and <img> occurrence (named by its byte offset in the page), the box at each width, and per CSS background layer the painted size. A page is measured again only when a file it loaded, an image size or the ladder changes; a second run with nothing changed measures nothing and writes nothing.
+        Each page is loaded from ROOT into headless Chromium (--browser, else $DPPX_BROWSER, else chromium, chromium-browser or google-chrome on PATH), with every request answered from ROOT and each image of a manifest given at its own pixel size, then measured at viewport widths from 320 to 2560 CSS px, every 40 px and bisected to 1 px at each breakpoint. The layout file records, per page and <img> occurrence (named by its byte offset in the page), the box at each width, and per CSS background layer the painted size. A page is measured again only when a file it loaded, an image size or the ladder changes; a second run with nothing changed measures nothing and writes nothing.
 
         A page that fails to load, throws a JavaScript error or takes longer than --timeout is named and skipped; the others are measured.
 
@@ -36,8 +36,7 @@ struct MeasureCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The manifest whose images are served at their own size (default: every dppx-manifest.json under ROOT).", valueName: "PATH"))
     var manifest: String?
 
-    @Option(help: ArgumentHelp("The Chromium executable (default: chromium, chromium-browser or google-chrome on PATH).", valueName: "PATH"))
-    var browser: String?
+    @OptionGroup var browser: BrowserOption
 
     @Option(help: ArgumentHelp("The layout file (default: dppx-layout.json beside the manifest, else in ROOT).", valueName: "FILE"))
     var out: String?
@@ -74,7 +73,7 @@ struct MeasureCommand: AsyncParsableCommand {
         var measurement = SiteMeasurement(pages: relative, responder: responder, output: output)
         measurement.timeout = .seconds(timeout)
 
-        let explicit = browser
+        let explicit = browser.executable
         let result = await BrowserSignals.closingOnInterrupt { () async -> Result<SiteMeasurement.Outcome, MeasureError> in
             do throws(MeasureError) {
                 return .success(try await measurement.run(browser: { () throws(MeasureError) in try Browser.find(explicit: explicit) }))

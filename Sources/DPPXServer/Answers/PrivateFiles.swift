@@ -4,20 +4,30 @@ import DPPXFiles
 /// What `dppx serve` never publishes from ROOT, whatever the request path or the link that
 /// leads there: hidden files and folders (`PathGuard.namesHiddenFile`: `.git`, `.env`,
 /// `.dppx-cache`), the project file (`dppx.toml`), shards' partial manifests
-/// (`dppx-manifest.shard-2-of-4.json`) and the folder of masters when it lies under ROOT. Each
-/// answers 404, as a missing file does. `RootedFileSystem` applies it to the real path of every
-/// file it serves: the one place this rule lives.
+/// (`dppx-manifest.shard-2-of-4.json`), and whatever dppx reads or writes for itself when it
+/// lies under ROOT: the folder of masters, the build cache (`--cache-dir`), the templates, the
+/// project file of another name (`--config`) and the access log (`--access-log`). Each answers
+/// 404, as a missing file does. `RootedFileSystem` applies it to the real path of every file it
+/// serves: the one place this rule lives.
 public struct PrivateFiles: Sendable {
     /// Folders below ROOT whose every file is private (the masters), relative to ROOT's real
     /// path, without a trailing slash.
     public let folders: [String]
+    /// Single files below ROOT that are private (`--config`, `--access-log`), relative to
+    /// ROOT's real path.
+    public let files: [String]
 
-    /// `folders` as named (relative to the working folder, or absolute), kept when they lie
-    /// strictly below `root` (a real path); a folder outside ROOT is not served anyway, and
-    /// ROOT itself is what the user asked to publish.
-    public init(folders: [String] = [], under root: String) {
-        self.folders = folders.compactMap { folder in
-            guard let inside = PathContainment.relativePath(ofCanonical: PathContainment.canonical(folder), inside: root),
+    /// `folders` and `files` as named (relative to the working folder, or absolute; they need
+    /// not exist yet), kept when they lie strictly below `root` (a real path); a path outside
+    /// ROOT is not served anyway, and ROOT itself is what the user asked to publish.
+    public init(folders: [String] = [], files: [String] = [], under root: String) {
+        self.folders = Self.inside(root, folders)
+        self.files = Self.inside(root, files)
+    }
+
+    private static func inside(_ root: String, _ paths: [String]) -> [String] {
+        paths.compactMap { path in
+            guard let inside = PathContainment.relativePath(ofCanonical: PathContainment.canonical(path), inside: root),
                   !inside.isEmpty else { return nil }
             return String(inside)
         }
@@ -31,6 +41,7 @@ public struct PrivateFiles: Sendable {
         let path = String(relative.drop { $0 == "/" }).lowercased()
         let name = path.split(separator: "/").last.map(String.init) ?? ""
         if name == ProjectFile.fileName || PartialManifest.shard(inFileName: name) != nil { return true }
+        if files.contains(where: { $0.lowercased() == path }) { return true }
         return folders.contains { folder in
             let folder = folder.lowercased()
             return path == folder || path.hasPrefix(folder + "/")
