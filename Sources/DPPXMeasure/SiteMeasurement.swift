@@ -43,6 +43,9 @@ public struct SiteMeasurement: Sendable {
         public var unchanged: [String] = []
         /// Pages that could not be measured, each named with why.
         public var failures: [MeasureError] = []
+        /// What was wrong with the layout file as found (`read(_:problems:)`); the pages
+        /// concerned are measured again.
+        public var warnings: [MeasureError] = []
         /// Viewport widths measured, over all pages.
         public var widths = 0
         /// Whether the layout file was written.
@@ -72,7 +75,7 @@ public struct SiteMeasurement: Sendable {
     /// measured), which the caller stops.
     public func run(in shared: SharedBrowser) async throws(MeasureError) -> Outcome {
         var outcome = Outcome()
-        let previous = reusesRecorded ? Self.read(output) : LayoutFile()
+        let previous = reusesRecorded ? Self.read(output, problems: &outcome.warnings) : LayoutFile()
         var layout = LayoutFile()
         var stale: [String] = []
         for page in pages {
@@ -124,10 +127,48 @@ public struct SiteMeasurement: Sendable {
     /// The layout file at `path`; empty when it is missing, unreadable or of another version
     /// (every page is then measured).
     public static func read(_ path: String) -> LayoutFile {
-        guard let bytes = try? AtomicFile.read(path),
-              let layout = try? JSONDecoder().decode(LayoutFile.self, from: Data(bytes)),
-              layout.version == LayoutFile.currentVersion else { return LayoutFile() }
-        return layout
+        var problems: [MeasureError] = []
+        return read(path, problems: &problems)
+    }
+
+    /// The layout file at `path`, its numbers checked (`LayoutLimits`): the file is data in the
+    /// repository, and a hand-edited sample of 1e20 or 80,000 samples on one image would reach
+    /// the fitter. A page holding a number no layout has is left out (it is measured again) and
+    /// named in `problems`, as is a file that is not JSON of a layout; a missing file or one of
+    /// another version is simply empty.
+    public static func read(_ path: String, problems: inout [MeasureError]) -> LayoutFile {
+        guard (try? FileStatus(path: path)) != nil else { return LayoutFile() }
+        let layout: LayoutFile
+        do {
+            layout = try JSONDecoder().decode(LayoutFile.self, from: Data(try AtomicFile.read(path)))
+        } catch {
+            problems.append(.layoutFile(path, "is not a layout file dppx can read (\(Self.describe(error))); every page is measured again and the file written anew"))
+            return LayoutFile()
+        }
+        guard layout.version == LayoutFile.currentVersion else { return LayoutFile() }
+        var checked = layout
+        for (page, recorded) in layout.pages {
+            do throws(LayoutLimits.Problem) {
+                try LayoutLimits.check(recorded, field: "pages.\(page)")
+            } catch {
+                checked.pages[page] = nil
+                problems.append(.layoutFile(path, "\(error); \(page) is measured again and its entry written anew"))
+            }
+        }
+        return checked
+    }
+
+    /// A decoding error as the place in the file and what is wrong there.
+    private static func describe(_ error: any Error) -> String {
+        let context: DecodingError.Context
+        switch error as? DecodingError {
+        case .dataCorrupted(let found)?, .keyNotFound(_, let found)?, .typeMismatch(_, let found)?, .valueNotFound(_, let found)?:
+            context = found
+        default:
+            return "\(error)"
+        }
+        let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
     }
 
     /// Measures `pages` in `parallel` tabs, each taking the next page when it is done with one;

@@ -90,6 +90,7 @@ struct MeasureCommand: AsyncParsableCommand {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.failure)
         }
+        for warning in outcome.warnings { Terminal.warning(warning.description) }
         for failure in outcome.failures { Terminal.error(failure.description) }
         let elapsed = (ContinuousClock.now - started).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18

@@ -60,7 +60,8 @@ public struct SiteBuild: Sendable {
         guard let measuring, let pages else { return await onDispatchThread { runBlocking(onEvent: onEvent) } }
         // Measured: the pages' layout first (their images at their masters' sizes), the build at
         // the widths it asks for, then the checked rewrite.
-        let rewrite = MeasuredRewrite(rewrite: pages(), browser: measuring.browser)
+        var rewrite = MeasuredRewrite(rewrite: pages(), browser: measuring.browser)
+        rewrite.privateFolders = PrivateFiles.mastersFolders(source: self.build.sourceRoot, output: self.build.outputRoot)
         var report = MeasuredRewrite.Report()
         let build = self.build
         let root = rewrite.rewrite.root
