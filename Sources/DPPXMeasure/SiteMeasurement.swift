@@ -138,37 +138,17 @@ public struct SiteMeasurement: Sendable {
     /// another version is simply empty.
     public static func read(_ path: String, problems: inout [MeasureError]) -> LayoutFile {
         guard (try? FileStatus(path: path)) != nil else { return LayoutFile() }
-        let layout: LayoutFile
+        let checked: LayoutFile.Checked
         do {
-            layout = try JSONDecoder().decode(LayoutFile.self, from: Data(try AtomicFile.read(path)))
+            checked = try LayoutFile.decode(try AtomicFile.read(path))
         } catch {
-            problems.append(.layoutFile(path, "is not a layout file dppx can read (\(Self.describe(error))); every page is measured again and the file written anew"))
+            problems.append(.layoutFile(path, "\(error); every page is measured again and the file written anew"))
             return LayoutFile()
         }
-        guard layout.version == LayoutFile.currentVersion else { return LayoutFile() }
-        var checked = layout
-        for (page, recorded) in layout.pages {
-            do throws(LayoutLimits.Problem) {
-                try LayoutLimits.check(recorded, field: "pages.\(page)")
-            } catch {
-                checked.pages[page] = nil
-                problems.append(.layoutFile(path, "\(error); \(page) is measured again and its entry written anew"))
-            }
+        for (page, problem) in checked.refused.sorted(by: { $0.key < $1.key }) {
+            problems.append(.layoutFile(path, "\(problem); \(page) is measured again and its entry written anew"))
         }
-        return checked
-    }
-
-    /// A decoding error as the place in the file and what is wrong there.
-    private static func describe(_ error: any Error) -> String {
-        let context: DecodingError.Context
-        switch error as? DecodingError {
-        case .dataCorrupted(let found)?, .keyNotFound(_, let found)?, .typeMismatch(_, let found)?, .valueNotFound(_, let found)?:
-            context = found
-        default:
-            return "\(error)"
-        }
-        let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-        return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        return checked.layout
     }
 
     /// Measures `pages` in `parallel` tabs, each taking the next page when it is done with one;

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The numbers a layout may hold: the ranges a browser's layout has, checked wherever a
 /// measurement comes in (a measured page's report, `dppx-layout.json`), so that nothing after
 /// that (`SizesFitter`, `SizesLength`, `BackgroundRanges`, `MeasuredLadder`) sees a number it
@@ -125,4 +127,56 @@ extension LayoutLimits {
         try check(height.viewport, in: viewports, "\(field).viewport")
         try check(height.height, in: lengths, "\(field).height")
     }
+}
+
+extension LayoutFile {
+    /// A layout file as read: its pages whose numbers hold (`LayoutLimits`), and those left out
+    /// with why (measured again by whoever reads it).
+    public struct Checked: Sendable {
+        public var layout: LayoutFile
+        /// By page path: the first number out of range.
+        public var refused: [String: LayoutLimits.Problem]
+    }
+
+    /// Reads `dppx-layout.json`: a file in the repository, so every page's numbers are checked
+    /// (`LayoutLimits.check`). A file of another version reads as empty (every page is measured
+    /// again); one that is not JSON of a layout throws what is wrong and where.
+    public static func decode(_ bytes: some Collection<UInt8>) throws(LayoutFileError) -> Checked {
+        let layout: LayoutFile
+        do {
+            layout = try JSONDecoder().decode(LayoutFile.self, from: Data(bytes))
+        } catch {
+            throw LayoutFileError(detail: Self.describe(error))
+        }
+        guard layout.version == currentVersion else { return Checked(layout: LayoutFile(), refused: [:]) }
+        var checked = Checked(layout: layout, refused: [:])
+        for (page, recorded) in layout.pages {
+            do throws(LayoutLimits.Problem) {
+                try LayoutLimits.check(recorded, field: "pages.\(page)")
+            } catch {
+                checked.layout.pages[page] = nil
+                checked.refused[page] = error
+            }
+        }
+        return checked
+    }
+
+    /// A decoding error as the place in the file and what is wrong there.
+    private static func describe(_ error: any Error) -> String {
+        let context: DecodingError.Context
+        switch error as? DecodingError {
+        case .dataCorrupted(let found)?, .keyNotFound(_, let found)?, .typeMismatch(_, let found)?, .valueNotFound(_, let found)?:
+            context = found
+        default:
+            return "\(error)"
+        }
+        let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+    }
+}
+
+/// A layout file that is not JSON of a layout: where, and what is wrong.
+public struct LayoutFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var detail: String
+    public var description: String { "is not a layout file dppx can read (\(detail))" }
 }
