@@ -37,10 +37,9 @@ struct PageMeasurer: Sendable {
             }
             throw .page(page, "there is no such file under the root")
         }
-        let text = PageText(page: page, bytes: bytes, responder: responder)
         do {
             let outcome = try await withTimeout(timeout) {
-                try await self.run(page, text: text, session: tab.session, watcher: tab.watch())
+                try await self.run(page, bytes: bytes, session: tab.session, watcher: tab.watch())
             }
             guard let outcome else {
                 throw MeasureError.page(page, "it did not load and measure within \(timeout.components.seconds) s (a script that never ends, or a load that never finishes)")
@@ -54,7 +53,8 @@ struct PageMeasurer: Sendable {
         }
     }
 
-    private func run(_ page: String, text: PageText, session: String, watcher: PageWatcher) async throws -> Outcome {
+    private func run(_ page: String, bytes: [UInt8], session: String, watcher: PageWatcher) async throws -> Outcome {
+        let text = PageText(page: page, bytes: bytes, responder: responder, loaded: { watcher.dependencies })
         let host = SiteResponder.hostURL(ofPage: page, height: ladder.height)
         let navigation = try await connection.send("Page.navigate", ["url": .string(host)], session: session)
         if let error = navigation["errorText"]?.string, !error.isEmpty { throw MeasureError.page(page, "it failed to load: \(error)") }

@@ -9,7 +9,9 @@
 /// - a background's URL and stylesheet are paths of files the site answers (`SiteResponder
 ///   .isSiteFile`), else the layer, or its stylesheet and selector, are left out;
 /// - a background's element path and rule selector keep only words (names, ids, classes)
-///   written in the page, or the stylesheet, or HTML's own element names.
+///   written in the page, the stylesheet named or another page, stylesheet or script of the
+///   site the page loaded (a web component's name, a rule a script of the site inserts), or
+///   HTML's own element names.
 struct PageText {
     /// The page measured, relative to the root.
     let page: String
@@ -17,15 +19,19 @@ struct PageText {
     /// The marks the responder gave the page's source.
     let marks: PageMarks
     private let markedTags: Set<Int>
+    /// The files of the site the page has loaded so far (`PageWatcher.dependencies`).
+    private let loaded: @Sendable () -> Set<String>
     /// The words of each file read so far, lowercased.
     private var words: [String: Set<Substring>] = [:]
 
-    /// The text of `page` (its source `bytes`) as `responder` answers it.
-    init(page: String, bytes: [UInt8], responder: SiteResponder) {
+    /// The text of `page` (its source `bytes`) as `responder` answers it; `loaded`: the files it
+    /// has loaded so far.
+    init(page: String, bytes: [UInt8], responder: SiteResponder, loaded: @escaping @Sendable () -> Set<String> = { [] }) {
         self.page = page
         self.responder = responder
         self.marks = responder.marks(bytes, page)
         self.markedTags = Set(marks.imageTags)
+        self.loaded = loaded
     }
 
     /// Whether an `<img` tag was marked at `offset`.
@@ -41,17 +47,32 @@ struct PageText {
         return path
     }
 
-    /// Whether every word of `text` is written in the file at `path` (root-relative), or is one
-    /// of HTML's element names or a number: a selector or element path made of the site's own
-    /// words, not of words a script made up.
+    /// Whether every word of `text` is written in the file at `path` (root-relative), in another
+    /// page, stylesheet or script the page loaded, or is one of HTML's element names or a number:
+    /// a selector or element path made of the site's own words, not of words a script made up
+    /// (from what it read, say). The files other than `path` are read only when a word is not
+    /// in `path`.
     mutating func isWritten(_ text: String, in path: String) -> Bool {
-        if words[path] == nil {
-            words[path] = Set(Self.words(in: responder.read(path).map { String(decoding: $0, as: UTF8.self) } ?? ""))
+        var missing = Self.words(in: text).filter { word in
+            !Self.elementNames.contains(word) && !word.allSatisfy { $0.isNumber || $0 == "n" }
         }
-        let known = words[path]!
-        return Self.words(in: text).allSatisfy { word in
-            known.contains(word) || Self.elementNames.contains(word) || word.allSatisfy { $0.isNumber || $0 == "n" }
+        for file in [path] + loaded().subtracting([path]).sorted() where !missing.isEmpty {
+            guard file == path || Self.textTypes.contains(where: file.lowercased().hasSuffix) else { continue }
+            let known = words(of: file)
+            missing.removeAll { known.contains($0) }
         }
+        return missing.isEmpty
+    }
+
+    /// The files whose words count: pages, stylesheets and scripts.
+    private static let textTypes = [".html", ".htm", ".css", ".js", ".mjs"]
+
+    /// The words of the file at `path` as a page is answered it, read once.
+    private mutating func words(of path: String) -> Set<Substring> {
+        if let known = words[path] { return known }
+        let found = Set(Self.words(in: responder.read(path).map { String(decoding: $0, as: UTF8.self) } ?? ""))
+        words[path] = found
+        return found
     }
 
     /// Runs of letters, digits, `-` and `_`, lowercased: the words of a selector (`div`,

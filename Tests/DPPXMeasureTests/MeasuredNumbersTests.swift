@@ -81,6 +81,17 @@ struct MeasuredNumbersTests {
         #expect(layers.allSatisfy { $0.url == "/a.png" && $0.element == "html > body:nth-child(2)" })
         #expect(layers.first { $0.layer == 0 }?.selector == ".hero" && layers.first { $0.layer == 0 }?.sheet == "css/site.css")
         #expect(layers.first { $0.layer == 1 }.map { $0.selector == nil && $0.sheet == nil } == true, "a selector the sheet does not write")
+        // Words of a script the page loaded count: a web component the site's own script creates.
+        try "customElements.define('my-carousel', class extends HTMLElement {})".write(toFile: root + "/app.js", atomically: true, encoding: .utf8)
+        var loading = Samples(text: PageText(page: "index.html", bytes: Array(Self.page.utf8), responder: responder, loaded: { ["app.js"] }))
+        let component: [JSONValue] = ["html > body:nth-child(2) > my-carousel:nth-child(1)", 0, "http://dppx.localhost/a.png", "cover",
+                                      320, 100, 100, 100, .null, .null]
+        try loading.add(Self.report(backgrounds: [component]), viewport: 320)
+        #expect(loading.backgrounds.count == 1)
+        var unloaded = self.samples()
+        try unloaded.add(Self.report(backgrounds: [component]), viewport: 320)
+        #expect(unloaded.backgrounds.isEmpty, "not written in any file the page loaded")
+
         let encoded = String(decoding: SiteMeasurement.encoded(LayoutFile(pages: ["index.html": LayoutFile.Page(
             hash: "", dependencies: [], viewportHeight: 800, scrollbars: "hidden", images: samples.images, backgrounds: layers)])), as: UTF8.self)
         #expect(!encoded.contains("secret"), "\(encoded)")
