@@ -2,6 +2,7 @@ import ArgumentParser
 import DPPXBuild
 import DPPXCore
 import DPPXFiles
+import DPPXMeasure
 import DPPXRewrite
 import Foundation
 
@@ -127,7 +128,12 @@ struct RewriteCommand: AsyncParsableCommand {
             return
         }
         for warning in report.warnings { Terminal.warning(warning.description) }
-        for failure in report.failures { Terminal.error(failure.description) }
+        // Pages that failed are the rewrite's failures too, told with them.
+        if !quiet {
+            for (page, errors) in report.scriptErrors {
+                Terminal.warning(SiteMeasurement.scriptWarning(page: page, errors: errors))
+            }
+        }
         guard !quiet, !(report.measured.isEmpty && report.unchanged.isEmpty) else { return }
         let pages = report.measured.count
         var line = "measured \(pages) page\(pages == 1 ? "" : "s") (\(report.unchanged.count) unchanged since the last run)"
@@ -174,7 +180,7 @@ struct RewriteCommand: AsyncParsableCommand {
             for finding in outcome.findings + (explain ? outcome.standingFindings : []) { Terminal.warning(finding.description) }
             if !explain, let first = outcome.standingFindings.first {
                 let count = outcome.standingFindings.count
-                Terminal.warning("\(count) image\(count == 1 ? "" : "s") on unchanged pages still left alone, as said when they were rewritten (such as \(first.file):\(first.line)); 'dppx rewrite --explain' lists \(count == 1 ? "it" : "them") with what to do")
+                Terminal.warning("\(count) image\(count == 1 ? "" : "s") on unchanged pages left without candidates (such as \(first.file):\(first.line)); 'dppx rewrite --explain' lists \(count == 1 ? "it" : "them") with why and what to do")
             }
         }
         for failure in outcome.failures { Terminal.error(failure.description) }

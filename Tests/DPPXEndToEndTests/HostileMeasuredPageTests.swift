@@ -39,7 +39,7 @@ struct HostileMeasuredPageTests {
         let chromium = try #require(Chromium.installed)
         let scenario = try Self.makeSite(pages: [
             "image.html": Self.page(#"<image data-dppx-at="1e300" src="img/g.jpg"><img src="img/g.jpg" style="width: 50%">"#),
-            "scale.html": Self.page(#"<img src="img/g.jpg" style="width: 50%; transform: scale(1e17)">"#),
+            "scale.html": Self.page(#"<img src="img/g.jpg" style="width: 100px; transform: scale(1e17)">"#),
             "tiny.html": Self.page(#"<div class="tiny"></div><img src="img/g.jpg" style="width: 40%">"#,
                                    style: ".tiny { height: 100px; background: url(img/g.jpg) 0 0 / 1e-17px }"),
             "ok.html": Self.page(#"<img src="img/g.jpg" style="width: 50%">"#),

@@ -51,6 +51,15 @@ public struct SiteBuild: Sendable {
 
         /// True when every master built, and the stylesheet and every page were written.
         public var succeeded: Bool { problems.isEmpty }
+
+        /// Counts what the sweep after the rewrite removed as the build's removed files, and
+        /// says what it could not remove.
+        mutating func retired(_ sweep: RetiredFiles.Sweep) {
+            guard case .success(var report) = build else { return }
+            report.removed = (report.removed + sweep.removed).sorted()
+            report.warnings += sweep.kept
+            build = .success(report)
+        }
     }
 
     /// Runs the build on a Dispatch thread: building blocks its thread for the whole build, and
@@ -60,8 +69,9 @@ public struct SiteBuild: Sendable {
         guard let measuring, let pages else { return await onDispatchThread { runBlocking(onEvent: onEvent) } }
         // Measured: the pages' layout first (their images at their masters' sizes), the build at
         // the widths it asks for, then the checked rewrite.
-        var rewrite = MeasuredRewrite(rewrite: pages(), browser: measuring.browser)
-        rewrite.privateFolders = PrivateFiles.mastersFolders(source: self.build.sourceRoot, output: self.build.outputRoot)
+        var measuredRewrite = MeasuredRewrite(rewrite: pages(), browser: measuring.browser)
+        measuredRewrite.privateFolders = PrivateFiles.mastersFolders(source: self.build.sourceRoot, output: self.build.outputRoot)
+        let rewrite = measuredRewrite
         var report = MeasuredRewrite.Report()
         let build = self.build
         let root = rewrite.rewrite.root
@@ -80,21 +90,37 @@ public struct SiteBuild: Sendable {
         outcome.pages = rewritten
         outcome.problems += rewritten.failures
         outcome.measuring = report
+        let options = buildOptions
+        let sweep = await onDispatchThread { RetiredFiles.sweep(options: options, manifest: built.manifest, rewrite: rewrite.rewrite) }
+        outcome.retired(sweep)
         return outcome
+    }
+
+    /// The build's options: with pages to rewrite, the files it no longer lists are removed
+    /// only after the rewrite, once no page names them (`RetiredFiles`).
+    private var buildOptions: BuildOptions {
+        var options = build
+        options.defersRemoval = pages != nil && build.shard == nil
+        return options
     }
 
     private func runBlocking(onEvent: @escaping @Sendable (BuildEvent) -> Void, rewritesPages: Bool = true) -> Outcome {
         let report: BuildReport
         do throws(BuildError) {
-            report = try Builder(options: build).run(onEvent: onEvent)
+            report = try Builder(options: buildOptions).run(onEvent: onEvent)
         } catch {
             return Outcome(build: .failure(error), problems: [FileProblem(file: build.sourceRoot, reason: error.description)])
         }
         var outcome = Outcome(build: .success(report), problems: report.failures)
-        let site = Self.writeSiteFiles(stylesheet: stylesheet, pages: rewritesPages ? pages : nil, manifest: report.manifest, imageRoot: build.outputRoot)
+        let pages = rewritesPages ? self.pages.map { make in make() } : nil
+        let listed: (@Sendable () -> SiteRewrite)? = pages.map { rewrite in { @Sendable in rewrite } }
+        let site = Self.writeSiteFiles(stylesheet: stylesheet, pages: listed, manifest: report.manifest, imageRoot: build.outputRoot)
         outcome.stylesheet = site.stylesheet
         outcome.pages = site.pages
         outcome.problems += site.problems
+        if let pages {
+            outcome.retired(RetiredFiles.sweep(options: buildOptions, manifest: report.manifest, rewrite: pages))
+        }
         return outcome
     }
 
