@@ -1,8 +1,7 @@
 /// The text a measured page's reports may carry into the layout file, which is published with
 /// the site: only what the site's own files already say. A page is the site's own code and can
-/// read what it is answered (and, before dppx answered only what `dppx serve` would, `.env`);
-/// whatever its scripts put in an element, a URL or a rule reaches the layout file only when it
-/// is a path of a real file of the site, or words written in the page or stylesheet named.
+/// write anything it read into an element, a URL or a rule; that reaches the layout file only
+/// as a path of a real file of the site, or as words the site's own files already hold.
 ///
 /// - an `<img>`'s `src` is the one its tag has in the page's source (`PageMarks.imageSources`),
 ///   at an offset the responder marked; a reported offset that is no marked tag is refused;

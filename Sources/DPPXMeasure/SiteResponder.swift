@@ -138,19 +138,22 @@ public struct SiteResponder: Sendable {
             answer.dependency = path
             return answer
         case .bytes(let bytes):
-            let type = Self.contentType(of: path)
-            let body = type.hasPrefix("text/html") ? marked(bytes, marks: marks(bytes, path)) : bytes
-            return Answer(status: 200, contentType: type, body: body, dependency: path)
+            return answer(bytes, at: path)
         case .file(let full):
             guard let bytes = BoundedFile.bytes(full, atMost: Self.largestFile).bytes else {
                 var answer = Self.notFound
                 answer.dependency = path
                 return answer
             }
-            let type = Self.contentType(of: path)
-            let body = type.hasPrefix("text/html") ? marked(bytes, marks: marks(bytes, path)) : bytes
-            return Answer(status: 200, contentType: type, body: body, dependency: path)
+            return answer(bytes, at: path)
         }
+    }
+
+    /// The file `bytes` at `path`, an HTML page marked.
+    private func answer(_ bytes: [UInt8], at path: String) -> Answer {
+        let type = Self.contentType(of: path)
+        let body = type.hasPrefix("text/html") ? marked(bytes, marks: marks(bytes, path)) : bytes
+        return Answer(status: 200, contentType: type, body: body, dependency: path)
     }
 
     /// How many bytes answering `url` reads, at most `largestFile` (0 for what is not read
@@ -212,14 +215,15 @@ public struct SiteResponder: Sendable {
     }
 
     /// The names in the folder `folder` (root-relative, with a trailing `/`; `./` for the root)
-    /// that a page could be answered, sorted: a file appearing there changes them.
+    /// that a page could be answered, sorted: a file appearing there changes them. The layout
+    /// file is not counted: measuring writes it, and the next run would measure again.
     func names(inFolder folder: String) -> [[UInt8]] {
         let relative = folder == "./" ? "" : String(folder.dropLast())
         guard relative.isEmpty || (PathContainment.escape(in: relative) == nil && !privateFiles.hides(relative)) else { return [] }
         let names = (try? Folder.names(at: relative.isEmpty ? root : root + "/" + relative)) ?? []
         return names.filter { name in
-            let path = (relative.isEmpty ? "" : relative + "/") + String(decoding: name, as: UTF8.self)
-            return !privateFiles.hides(path)
+            let text = String(decoding: name, as: UTF8.self)
+            return text != LayoutFile.fileName && !privateFiles.hides((relative.isEmpty ? "" : relative + "/") + text)
         }.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
