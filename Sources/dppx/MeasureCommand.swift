@@ -44,6 +44,10 @@ struct MeasureCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds one page may take to load and be measured.", valueName: "SECONDS"))
     var timeout: Int = 60
 
+    /// The project file names the masters' folder, which a measured page is never answered
+    /// from, as `dppx serve` never serves it.
+    @OptionGroup var project: ProjectOption
+
     func validate() throws {
         guard (try? FileStatus(path: root))?.isFolder == true else {
             throw ValidationError("ROOT '\(root)' is not a folder; name the site's folder, e.g. 'dppx measure site'")
@@ -69,7 +73,8 @@ struct MeasureCommand: AsyncParsableCommand {
         }
         let output = out ?? ((manifests.first.map { ($0 as NSString).deletingLastPathComponent } ?? root) + "/" + LayoutFile.fileName)
         let responder = MeasuredRewrite.untouchedResponder(root: root, images: images, options: RewriteOptions(),
-                                                           pixelSizes: images.pixelSizes)
+                                                           pixelSizes: images.pixelSizes,
+                                                           privateFolders: try project.load().privateFolders(source: nil))
         var measurement = SiteMeasurement(pages: relative, responder: responder, output: output)
         measurement.timeout = .seconds(timeout)
 
@@ -89,6 +94,7 @@ struct MeasureCommand: AsyncParsableCommand {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.failure)
         }
+        for warning in outcome.warnings { Terminal.warning(warning.description) }
         for failure in outcome.failures { Terminal.error(failure.description) }
         for (page, errors) in outcome.scriptErrors { Terminal.warning(SiteMeasurement.scriptWarning(page: page, errors: errors)) }
         let elapsed = (ContinuousClock.now - started).components

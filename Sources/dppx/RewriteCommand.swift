@@ -107,6 +107,7 @@ struct RewriteCommand: AsyncParsableCommand {
         let outcome: SiteRewrite.Outcome
         if SettingRegistry.rewriteMeasure.resolved(in: settings) {
             var measured = MeasuredRewrite(rewrite: rewrite, browser: settings.rewriteBrowser)
+            measured.privateFolders = settings.privateFolders(source: nil)
             measured.timeout = .seconds(60)
             let result = await BrowserSignals.closingOnInterrupt { await measured.run(check: check) }
             Self.report(result.report, quiet: quiet)
@@ -125,6 +126,7 @@ struct RewriteCommand: AsyncParsableCommand {
             if !quiet { Terminal.warning("\(noBrowser); the pages are rewritten from what they state, without measuring (--no-measure says so and skips looking)") }
             return
         }
+        for warning in report.warnings { Terminal.warning(warning.description) }
         // Pages that failed are the rewrite's failures too, told with them.
         if !quiet {
             for (page, errors) in report.scriptErrors {

@@ -170,9 +170,7 @@ extension ProjectSettings {
     /// source`), unless the build writes into them (an in-place site, or OUT inside SRC, where
     /// the masters' folder holds what is published).
     func privateFolders(source: String?) -> [String] {
-        guard let source = source ?? self.source else { return [] }
-        if let output = self.output, PathContainment.isInside(output, root: source) { return [] }
-        return [source]
+        PrivateFiles.mastersFolders(source: source ?? self.source, output: self.output)
     }
 }
 

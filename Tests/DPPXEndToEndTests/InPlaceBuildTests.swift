@@ -66,7 +66,7 @@ struct InPlaceBuildTests {
             let deadline = Date().addingTimeInterval(60)
             while Date() < deadline, child.termination == nil {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-                if names.contains(where: { $0.hasSuffix("@1x.jpg") || $0.hasSuffix("@1.5x.jpg") }) { return true }
+                if names.contains(where: { $0.contains("@1x.") || $0.contains("@1.5x.") }) { return true }
                 _ = child.wait(timeout: 0.005)
             }
             return false

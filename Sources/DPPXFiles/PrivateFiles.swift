@@ -1,5 +1,4 @@
 import DPPXCore
-import DPPXFiles
 
 /// What `dppx serve` never publishes from ROOT, whatever the request path or the link that
 /// leads there: hidden files and folders (`PathGuard.namesHiddenFile`: `.git`, `.env`,
@@ -7,8 +6,9 @@ import DPPXFiles
 /// (`dppx-manifest.shard-2-of-4.json`), and whatever dppx reads or writes for itself when it
 /// lies under ROOT: the folder of masters, the build cache (`--cache-dir`), the templates, the
 /// project file of another name (`--config`) and the access log (`--access-log`). Each answers
-/// 404, as a missing file does. `RootedFileSystem` applies it to the real path of every file it
-/// serves: the one place this rule lives.
+/// 404, as a missing file does. The one place this rule lives: the server's `RootedFileSystem`
+/// applies it to the real path of every file it serves, and measuring (`SiteResponder`) to every
+/// file a measured page asks for, so a page is answered exactly what `dppx serve` would answer it.
 public struct PrivateFiles: Sendable {
     /// Folders below ROOT whose every file is private (the masters), relative to ROOT's real
     /// path, without a trailing slash.
@@ -31,6 +31,15 @@ public struct PrivateFiles: Sendable {
                   !inside.isEmpty else { return nil }
             return String(inside)
         }
+    }
+
+    /// The masters' folder, private when given: `source` (`--watch SRC`, `[build] source`),
+    /// unless the build writes into it (`output` inside it: an in-place site, or OUT inside
+    /// SRC), where the masters' folder holds what is published.
+    public static func mastersFolders(source: String?, output: String?) -> [String] {
+        guard let source else { return [] }
+        if let output, PathContainment.isInside(output, root: source) { return [] }
+        return [source]
     }
 
     /// Whether the file or folder at `relative` (a decoded path below ROOT, no leading slash)
