@@ -27,6 +27,10 @@ public final class Browser: Sendable {
         case machine
     }
 
+    /// Whether a measuring browser gets a network namespace with nothing in it on this machine
+    /// (`BrowserConfinement`); where not, a note says so when it starts.
+    public static var closesNetworkHere: Bool { BrowserConfinement.namespaces != nil }
+
     /// The flags of every run. No `--hide-scrollbars`: pages are measured with and without
     /// classic scrollbars, which `MeasureScript` turns off per page (`Scrollbars`).
     static func arguments(profile: String, sandbox: Bool, adding extra: [String] = []) -> [String] {

@@ -16,8 +16,10 @@ public struct SiteResponder: Sendable {
     /// The origin pages are loaded from: made up, and never resolved (every request is answered
     /// here).
     public static let origin = "http://dppx.localhost"
-    /// The attribute that carries an `<img>`'s source offset.
-    public static let offsetAttribute = "data-dppx-at"
+    /// The attribute that carries an `<img>`'s source offset: named anew for each run, so a
+    /// page's own `data-dppx-at…` attribute (on an `<image>`, which HTML parses as `<img>` and
+    /// which is not marked) is never taken for one.
+    public static let offsetAttribute = "data-dppx-at-" + String(UInt64.random(in: 1 << 40..<1 << 60), radix: 36)
 
     /// An answer.
     public struct Answer: Sendable {
