@@ -9,7 +9,7 @@ import Foundation
 /// through `..` or a link, and every other origin answer 404, so nothing reaches the network).
 /// An image of a manifest is answered with an SVG of its CSS size (`SiteImages.pixelSizes`) and nothing
 /// else: its natural size is what the untouched page shows, without sending megabytes. An HTML
-/// page gets `data-dppx-at="OFFSET"` on each `<img>`, the byte offset of its tag in the source,
+/// page gets `data-dppx-at-RUN="OFFSET"` on each `<img>` (`offsetAttribute`), the byte offset of its tag in the source,
 /// which is how measurements name an occurrence; the `srcset` and `sizes` an earlier rewrite
 /// wrote are turned off (`PageMarks`), so a rewritten page is measured as the untouched one.
 public struct SiteResponder: Sendable {
@@ -123,7 +123,7 @@ public struct SiteResponder: Sendable {
         return try? AtomicFile.read(full)
     }
 
-    /// `page` with `data-dppx-at` on each `<img>` and `marks`' attributes turned off.
+    /// `page` with `offsetAttribute` on each `<img>` and `marks`' attributes turned off.
     func marked(_ page: [UInt8], marks: PageMarks) -> [UInt8] {
         var edits: [(at: Int, replacing: Int, text: [UInt8])] = []
         for offset in marks.imageTags where Self.isImageTag(page, at: offset) {

@@ -188,7 +188,7 @@ struct MeasuringIsolationTests {
         let site = try Self.makeSite(["hostile.html": page])
         let child = try Self.start(site, ["--pages", "hostile.html", "--timeout", "10"])
         // While it runs: no process of the browser runs without the sandbox, and the renderer
-        // is in a user namespace of the sandbox's, inside the browser's own.
+        // is in a user namespace of the sandbox's, inside the browser's own, under seccomp.
         let deadline = Date().addingTimeInterval(30)
         var seen: [(pid: Int32, command: String)] = []
         while seen.filter({ $0.command.contains("--type=renderer") }).isEmpty, Date() < deadline {
@@ -203,6 +203,9 @@ struct MeasuringIsolationTests {
             let mine = namespace(getpid())
             #expect(namespace(browser.pid) != mine && namespace(renderer.pid) != namespace(browser.pid),
                     "user namespaces: dppx \(String(describing: mine)), browser \(String(describing: namespace(browser.pid))), renderer \(String(describing: namespace(renderer.pid)))")
+            // Seccomp mode 2: the sandbox's system call filter.
+            let status = (try? String(contentsOfFile: "/proc/\(renderer.pid)/status", encoding: .utf8)) ?? ""
+            #expect(status.split(separator: "\n").contains { $0.hasPrefix("Seccomp:") && $0.hasSuffix("2") }, "\(status)")
         } else {
             Issue.record("no browser or renderer seen: \(seen.map(\.command))")
         }
