@@ -26,7 +26,13 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// `descriptors` (nil: /dev/null). Descriptors the caller opened close-on-exec stay out of it.
     public static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
                              descriptors: [(child: Int32, parent: Int32?)]) throws(FileError) -> SpawnedProcess {
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        #else
         var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for pair in descriptors {
@@ -36,7 +42,6 @@ public final class SpawnedProcess: @unchecked Sendable {
                 posix_spawn_file_actions_addopen(&actions, pair.child, "/dev/null", O_RDWR, 0)
             }
         }
-        var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t()
@@ -47,7 +52,14 @@ public final class SpawnedProcess: @unchecked Sendable {
         for number: Int32 in 1..<32 where number != SIGKILL && number != SIGSTOP { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETPGROUP) | Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)))
+        var flags = Int32(POSIX_SPAWN_SETPGROUP) | Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
+        // Descriptors a library opened without close-on-exec stay out of the child too.
+        #if canImport(Darwin)
+        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        #elseif canImport(Glibc)
+        _ = closeFrom?(&actions, (descriptors.map(\.child).max() ?? 2) + 1)
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -86,6 +98,13 @@ public final class SpawnedProcess: @unchecked Sendable {
 }
 
 #if canImport(Glibc)
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which its headers declare
+/// only for `_GNU_SOURCE`; nil on an older glibc.
+private let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()
+
 private let systemPipe = Glibc.pipe
 private let systemClose = Glibc.close
 #elseif canImport(Musl)
