@@ -29,7 +29,10 @@ public final class Browser: Sendable {
 
     /// Whether a measuring browser gets a network namespace with nothing in it on this machine
     /// (`BrowserConfinement`); where not, a note says so when it starts.
-    public static var closesNetworkHere: Bool { BrowserConfinement.namespaces != nil }
+    public static var closesNetworkHere: Bool {
+        if case .available = BrowserConfinement.namespaces { return true }
+        return false
+    }
 
     /// The flags of every run. No `--hide-scrollbars`: pages are measured with and without
     /// classic scrollbars, which `MeasureScript` turns off per page (`Scrollbars`).

@@ -31,20 +31,17 @@ struct BrowserConfinement: Sendable, Equatable {
     /// How to confine a browser whose pages get `network`, here.
     static func here(network: Browser.Network) -> BrowserConfinement {
         let root = CurrentUser.isRoot
-        guard let unshare = namespaces else {
+        switch namespaces {
+        case .available(let unshare):
+            return BrowserConfinement(prefix: [unshare] + flags(network: network), sandbox: true, networkClosed: network == .none, notice: nil)
+        case .unavailable(let why):
             var confinement = BrowserConfinement(prefix: [], sandbox: !root, networkClosed: false, notice: nil)
             if network == .none {
-                #if canImport(Darwin)
-                let why = "macOS has no network namespaces"
-                #else
-                let why = "unshare (util-linux) could not make a user and network namespace here"
-                #endif
                 confinement.notice = "Chromium runs with this machine's network (\(why)): a measured page can reach local ports and other hosts"
                     + (root ? ", and runs without its sandbox, as root" : "")
             }
             return confinement
         }
-        return BrowserConfinement(prefix: [unshare] + flags(network: network), sandbox: true, networkClosed: network == .none, notice: nil)
     }
 
     /// The same confinement without Chromium's sandbox (which could not start), saying so.
@@ -65,24 +62,32 @@ struct BrowserConfinement: Sendable, Equatable {
             + (network == .none ? ["--net"] : [])
     }
 
-    /// `unshare`, when it makes every namespace `flags` asks for here (tried once a process,
-    /// with `true`); nil on macOS, without util-linux, or where the kernel refuses.
-    static let namespaces: String? = {
+    /// Whether namespaces can be made here: `unshare`'s path, or why not.
+    enum Namespaces: Sendable, Equatable {
+        case available(String)
+        case unavailable(String)
+    }
+
+    /// `unshare` (the first on PATH), when it makes every namespace `flags` asks for here (tried
+    /// once a process, with `true`); else why not: macOS, no util-linux, or a kernel that refuses.
+    static let namespaces: Namespaces = {
         #if canImport(Darwin)
-        return nil
+        return .unavailable("macOS has no network namespaces")
         #else
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        guard let unshare = (["/usr/bin", "/bin"] + path.split(separator: ":").map(String.init))
-            .map({ $0 + "/unshare" }).first(where: FileStatus.isExecutableFile) else { return nil }
+        guard let unshare = path.split(separator: ":").map({ $0 + "/unshare" }).first(where: FileStatus.isExecutableFile) else {
+            return .unavailable("no unshare on PATH: install util-linux")
+        }
+        let refused = Namespaces.unavailable("\(unshare) could not make a user, PID and network namespace here: the kernel or container forbids user namespaces")
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: unshare)
         probe.arguments = flags(network: .none) + ["true"]
         probe.standardInput = FileHandle.nullDevice
         probe.standardOutput = FileHandle.nullDevice
         probe.standardError = FileHandle.nullDevice
-        do { try probe.run() } catch { return nil }
+        do { try probe.run() } catch { return refused }
         probe.waitUntilExit()
-        return probe.terminationStatus == 0 ? unshare : nil
+        return probe.terminationStatus == 0 ? .available(unshare) : refused
         #endif
     }()
 }

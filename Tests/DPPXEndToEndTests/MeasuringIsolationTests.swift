@@ -216,6 +216,23 @@ struct MeasuringIsolationTests {
         #expect(arrived.datagrams == 0 && arrived.connections == 0,
                 "\(arrived.datagrams) datagrams and \(arrived.connections) connections reached the local ports; dppx said: \(Self.output(site))")
     }
+
+    @Test("without unshare on PATH, one line says the browser has this machine's network, and the pages are measured",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/lib/chromium/chromium"), "Debian's Chromium binary (its launcher script needs a PATH)"))
+    func noNamespacesSaysSo() async throws {
+        let site = try Self.makeSite(["a.html": Self.plain])
+        let empty = site("no-tools")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let result = try await offPool {
+            try ChildProcess.run(DPPXExecutable.path, ["measure", site.path, "--pages", "a.html", "--browser", "/usr/lib/chromium/chromium"],
+                                 environment: ["TMPDIR": site("tmp"), "PATH": empty])
+        }
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("measured 1 page (0 unchanged, 0 failed)"), "\(result)")
+        let notes = result.stderr.split(separator: "\n").filter { $0.hasPrefix("dppx: note: Chromium runs with this machine's network (no unshare on PATH: install util-linux)") }
+        #expect(notes.count == 1, "\(result)")
+        if getuid() == 0 { #expect(notes.first?.hasSuffix(", and runs without its sandbox, as root") == true, "\(result)") }
+    }
 }
 
 /// A UDP socket and a listening TCP socket on 127.0.0.1, on ports the system chose, that only
