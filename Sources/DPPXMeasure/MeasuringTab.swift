@@ -160,7 +160,7 @@ final class MeasuringTab: Sendable {
                 state.hostRequested = true
                 return nil
             }
-            return url == expected.page ? tookOver : "it navigated the page dppx shows it in to \(url) (refused: a measured page may not leave its frame or stand in for another page's measurement)"
+            return url == expected.page ? tookOver : "it navigated the page dppx shows it in to \(url) (refused: a measured page may not leave its frame or stand in for another page's measurement); a page that redirects by script is left out of the pages measured, or measured by the name of the page it leads to"
         }
         if frame == state.measuringFrame || (state.measuringFrame == nil && state.hostRequested && samePage(url, expected.page)) {
             if state.measuringFrame == nil {
