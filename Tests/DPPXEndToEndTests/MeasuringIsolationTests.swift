@@ -62,6 +62,13 @@ struct MeasuringIsolationTests {
         }
     }
 
+    /// Whether a process is Chromium's browser process: not a helper (`--type=`), not the
+    /// shell or `unshare` it runs under.
+    static func isBrowser(_ process: (pid: Int32, command: String)) -> Bool {
+        process.command.contains("--user-data-dir=") && !process.command.contains("--type=") && !process.command.contains("unshare")
+            && !process.command.hasPrefix("/bin/sh")
+    }
+
     @Test("a page that opens alert(), confirm() and prompt() is measured, and so are the pages after it")
     func dialogsAreDismissed() async throws {
         let site = try Self.makeSite([
@@ -87,10 +94,7 @@ struct MeasuringIsolationTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         try await Task.sleep(for: .milliseconds(500))
-        let browser = try #require(try Self.processes(under: site).first {
-            $0.command.contains("--remote-debugging-pipe") && !$0.command.contains("--type=") && !$0.command.contains("unshare")
-                && !$0.command.hasPrefix("/bin/sh")
-        })
+        let browser = try #require(try Self.processes(under: site).first(where: Self.isBrowser))
         kill(browser.pid, SIGKILL)
         let ended = try #require(try await offPool { child.wait(timeout: 60) })
         let said = Self.output(site)
@@ -195,7 +199,7 @@ struct MeasuringIsolationTests {
             seen = try Self.processes(under: site)
             try await Task.sleep(for: .milliseconds(50))
         }
-        let browser = seen.first { $0.command.contains("--remote-debugging-pipe") && !$0.command.contains("--type=") && !$0.command.contains("unshare") && !$0.command.hasPrefix("/bin/sh") }
+        let browser = seen.first(where: Self.isBrowser)
         let renderer = seen.first { $0.command.contains("--type=renderer") }
         #expect(!seen.contains { $0.command.contains("--no-sandbox") }, "\(seen.map(\.command))")
         if let browser, let renderer {
