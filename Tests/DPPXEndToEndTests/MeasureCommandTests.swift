@@ -230,6 +230,8 @@ struct MeasureCommandTests {
         #expect(ended?.status == 130, "\(String(describing: ended))")
         let left = try Self.browsers(under: site.path)
         #expect(left.isEmpty, "left running: \(left)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: site("tmp"))
+        #expect(files.isEmpty, "left in TMPDIR: \(files)")
     }
 
     @Test("SIGKILL of dppx while a page hangs leaves no browser, no profile and no temporary folder of the browser's")
