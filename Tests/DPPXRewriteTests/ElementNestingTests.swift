@@ -44,7 +44,11 @@ struct ElementNestingTests {
     func evasions(_ unit: String) {
         let page = Array(String(repeating: unit, count: 1500).utf8)
         #expect(ElementNesting.firstTooDeep(in: page) != nil, "\(unit)")
-        #expect(ElementNesting.depth(of: page) + 3 >= Self.gumboDepth(page), "\(unit)")
+        // Compared with gumbo below the cap, as dppx parses pages: gumbo itself aborts on an
+        // assertion in some markup thousands of elements deep (`<svg><g><font>` 1500 times),
+        // which is what the cap keeps from it.
+        let parsed = Array(String(repeating: unit, count: 150).utf8)
+        #expect(ElementNesting.depth(of: parsed) + 3 >= Self.gumboDepth(parsed), "\(unit)")
     }
 
     @Test("on random markup the count is never below the depth gumbo builds")
