@@ -1,0 +1,101 @@
+import Foundation
+
+/// The files of the site's own that a page or a stylesheet names, as paths relative to the
+/// site's root: the images (`<img src>`, `srcset`, a `<picture>`'s `<source srcset>`, and every
+/// `url()` of the page's `<style>` elements, its `style` attributes or a stylesheet) and the
+/// stylesheets (`<link rel="stylesheet">`, `@import`). Read with the parser and the CSS scanner
+/// the rewriter uses, and resolved as it resolves URLs (relative to the page or its
+/// `<base href>`, `/` from the root; other origins and `data:` URLs are not the site's). Whether
+/// a named file exists, or is an image at all, is for the caller to see.
+public struct FileReferences: Sendable, Equatable {
+    /// Images named, in the order written, each once.
+    public private(set) var images: [String] = []
+    /// Stylesheets named, in the order written, each once.
+    public private(set) var stylesheets: [String] = []
+
+    /// What the HTML page `bytes`, at `path` relative to the root, names.
+    public init(page bytes: [UInt8], path: String) {
+        let page = HTMLPage(parsing: bytes)
+        guard let document = ImageURL.documentPath(pagePath: path, baseHref: page.baseHref, baseURL: nil) else { return }
+        for tag in page.images {
+            if let src = tag.attribute("src") { addImage(src.value, in: document) }
+            if let srcset = tag.attribute("srcset") { addCandidates(srcset.value, in: document) }
+            for source in tag.pictureSources ?? [] {
+                if let srcset = source.attribute("srcset") { addCandidates(srcset.value, in: document) }
+            }
+        }
+        for sheet in page.styleSheets { addStylesheetURLs(Array(bytes[sheet]), in: document, isDeclarationList: false) }
+        for attribute in page.styleAttributes { addStylesheetURLs(Array(attribute.value.utf8), in: document, isDeclarationList: true) }
+        for link in page.links {
+            let rel = link.attribute("rel")?.value.lowercased().split(whereSeparator: \.isWhitespace) ?? []
+            guard rel.contains("stylesheet"), let href = link.attribute("href"),
+                  let url = ImageURL(href.value, pagePath: document, baseURL: nil) else { continue }
+            Self.append(url.path, to: &stylesheets)
+        }
+    }
+
+    /// What the stylesheet `bytes`, at `path` relative to the root, names: the `url()`s of its
+    /// declarations as images, its `@import`s as stylesheets.
+    public init(stylesheet bytes: [UInt8], path: String) {
+        addStylesheetURLs(bytes, in: path, isDeclarationList: false)
+    }
+
+    private mutating func addImage(_ written: String, in document: String) {
+        guard let url = ImageURL(written, pagePath: document, baseURL: nil) else { return }
+        Self.append(url.path, to: &images)
+    }
+
+    /// A `srcset`'s candidates: each is a URL, then optionally a descriptor, separated by commas.
+    private mutating func addCandidates(_ srcset: String, in document: String) {
+        for candidate in srcset.split(separator: ",") {
+            if let url = candidate.split(whereSeparator: \.isWhitespace).first { addImage(String(url), in: document) }
+        }
+    }
+
+    private mutating func addStylesheetURLs(_ bytes: [UInt8], in document: String, isDeclarationList: Bool) {
+        for declaration in CSSDeclaration.all(in: bytes, isDeclarationList: isDeclarationList) {
+            for url in declaration.urls { addImage(url, in: document) }
+        }
+        for imported in Self.imports(in: bytes) {
+            if let url = ImageURL(imported, pagePath: document, baseURL: nil) { Self.append(url.path, to: &stylesheets) }
+        }
+    }
+
+    /// The URLs of the `@import` rules of `bytes`: `@import url(a.css)`, `@import "a.css"`.
+    /// Comments are skipped.
+    static func imports(in bytes: [UInt8]) -> [String] {
+        let keyword = Array("@import".utf8)
+        var found: [String] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
+                var end = index + 2
+                while end + 1 < bytes.count, !(bytes[end] == UInt8(ascii: "*") && bytes[end + 1] == UInt8(ascii: "/")) { end += 1 }
+                index = end + 2
+                continue
+            }
+            guard index + keyword.count <= bytes.count,
+                  bytes[index..<(index + keyword.count)].map({ $0 | 0x20 }).elementsEqual(keyword.map { $0 | 0x20 }) else {
+                index += 1
+                continue
+            }
+            var start = index + keyword.count
+            while start < bytes.count, CSSDeclaration.isSpace(bytes[start]) { start += 1 }
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+            let prelude = String(decoding: bytes[start..<end], as: UTF8.self)
+            if let url = CSSDeclaration.urls(in: prelude).first {
+                found.append(url)
+            } else if let quote = prelude.first, quote == "\"" || quote == "'",
+                      let close = prelude.dropFirst().firstIndex(of: quote) {
+                found.append(String(prelude[prelude.index(after: prelude.startIndex)..<close]))
+            }
+            index = end
+        }
+        return found
+    }
+
+    private static func append(_ path: String, to list: inout [String]) {
+        if !list.contains(path) { list.append(path) }
+    }
+}
