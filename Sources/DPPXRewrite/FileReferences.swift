@@ -40,6 +40,12 @@ public struct FileReferences: Sendable, Equatable {
         addStylesheetURLs(bytes, in: path, isDeclarationList: false)
     }
 
+    /// `written` (an `<img>`'s `src` as the layout file records it) on the page at `page`, as a
+    /// path relative to the site's root; nil when it is not a file of the site.
+    public static func sitePath(of written: String, inPage page: String) -> String? {
+        ImageURL(written, pagePath: page, baseURL: nil)?.path
+    }
+
     private mutating func addImage(_ written: String, in document: String) {
         guard let url = ImageURL(written, pagePath: document, baseURL: nil) else { return }
         Self.append(url.path, to: &images)

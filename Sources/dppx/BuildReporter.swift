@@ -57,8 +57,15 @@ final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
         case .failure(let error): Terminal.error("\(stylesheetPath ?? "the stylesheet"): \(error)")
         case nil: break
         }
+        // What a page view costs, from the files the round left on disk.
+        let pageViews = outcome.pages == nil ? nil : round.pages.flatMap { pages in
+            let site = pages()
+            return PageViewReport.read(root: site.root, picture: site.options.picture)
+        }
         if json {
-            Terminal.printJSON(report.summary(manifestPath: out + "/" + (round.build.shard.map(PartialManifest.fileName(for:)) ?? Manifest.fileName)))
+            var summary = report.summary(manifestPath: out + "/" + (round.build.shard.map(PartialManifest.fileName(for:)) ?? Manifest.fileName))
+            summary.pageViews = pageViews
+            Terminal.printJSON(summary)
         } else if !quiet {
             Terminal.out(report.summaryLine)
             Terminal.out(report.diskLine(out: out))
@@ -79,5 +86,6 @@ final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
         if let pages = outcome.pages {
             RewriteCommand.report(pages, check: false, quiet: quiet || json)
         }
+        if let pageViews, !quiet, !json { Terminal.out(PageViewReport.line(pageViews)) }
     }
 }

@@ -114,9 +114,11 @@ struct RewriteCommand: AsyncParsableCommand {
         } else {
             outcome = rewrite.run(check: check)
         }
-        if !Self.finish(rewrite, outcome: outcome, check: check, depfile: depfile, quiet: quiet, explain: explain) {
-            throw ExitCode(ExitStatus.failure)
+        let finished = Self.finish(rewrite, outcome: outcome, check: check, depfile: depfile, quiet: quiet, explain: explain)
+        if !check, !quiet, let pageViews = PageViewReport.read(root: rewrite.root, picture: rewrite.options.picture) {
+            Terminal.out(PageViewReport.line(pageViews))
         }
+        if !finished { throw ExitCode(ExitStatus.failure) }
     }
 
     /// Says what measuring did, in one line, and why a page was not measured.

@@ -1,0 +1,66 @@
+import DPPXCore
+import DPPXFiles
+import DPPXMeasure
+import DPPXRewrite
+import Foundation
+
+/// What a page view of a site costs in image bytes, before and after dppx (`PageViewCost`),
+/// read from the files on disk after a build or a rewrite: the manifests under the site's root,
+/// its layout file, and the size of each plain file that is a master built in place.
+///
+/// `dppx build` (with `[rewrite] pages`) and `dppx rewrite` print `line`; `dppx build --json`
+/// has the whole value, per page and image.
+public enum PageViewReport {
+    /// Where a site's layout file is: beside the first manifest under `root`, else in `root`.
+    public static func layoutPath(root: String) -> String {
+        let manifest = ManifestDiscovery.find(under: root).first
+        return (manifest.map { ($0 as NSString).deletingLastPathComponent } ?? root) + "/" + LayoutFile.fileName
+    }
+
+    /// The cost of a page view of the site at `root` whose pages offer extra formats in a
+    /// `<picture>` when `picture`; nil when no page was measured or none shows an image dppx built.
+    public static func read(root: String, picture: Bool) -> PageViewCost? {
+        let layout = SiteMeasurement.read(layoutPath(root: root))
+        guard !layout.pages.isEmpty else { return nil }
+        let site = SiteManifestReader.read(under: root).site
+        var images: [String: Manifest.Image] = [:]
+        var fileBytes: [String: Int] = [:]
+        for image in site.images where images[image.path] == nil {
+            images[image.path] = image
+            if !image.variants.contains(where: { $0.path == image.path }),
+               let status = FileStatus.at(root + "/" + image.path), status.isRegularFile {
+                fileBytes[image.path] = status.size
+            }
+        }
+        let cost = PageViewCost(layout: layout, images: images, fileBytes: fileBytes, picture: picture) { page, src in
+            FileReferences.sitePath(of: src, inPage: page)
+        }
+        return cost.pages.isEmpty ? nil : cost
+    }
+
+    /// `image bytes per page view, before -> after: phone 2.4 MB -> 310 KB, laptop 1.9 MB ->
+    /// 190 KB, desktop 2.4 MB -> 420 KB (AVIF; JPEG-only browsers 1.1 MB, 560 KB, 1.4 MB)`.
+    public static func line(_ cost: PageViewCost) -> String {
+        let totals = cost.totals.map { "\($0.profile) \(BuildReport.size($0.before)) -> \(BuildReport.size($0.after))" }
+        var line = "image bytes per page view, before -> after: " + totals.joined(separator: ", ")
+        let after = cost.afterFormats.first
+        let legacy = cost.legacyFormats
+        if let after, !legacy.contains(after) {
+            let legacyName = legacy.map(name).joined(separator: "/")
+            line += " (\(name(after)); \(legacyName)-only browsers " + cost.totals.map { BuildReport.size($0.legacy) }.joined(separator: ", ") + ")"
+        } else if let after {
+            line += " (\(name(after)))"
+        }
+        if cost.pages.count > 1 { line += ", summed over \(cost.pages.count) pages" }
+        return line
+    }
+
+    static func name(_ format: ImageFormat) -> String {
+        switch format {
+        case .jpeg: "JPEG"
+        case .webp: "WebP"
+        case .jxl: "JPEG XL"
+        default: format.rawValue.uppercased()
+        }
+    }
+}
