@@ -39,17 +39,20 @@ public enum PageViewReport {
     }
 
     /// `image bytes per page view, before -> after: phone 2.4 MB -> 310 KB, laptop 1.9 MB ->
-    /// 190 KB, desktop 2.4 MB -> 420 KB (AVIF; JPEG-only browsers 1.1 MB, 560 KB, 1.4 MB)`.
+    /// 190 KB, desktop 2.4 MB -> 420 KB (AVIF; JPEG-only browsers 1.1 MB, 560 KB, 1.4 MB)`: the
+    /// formats `<picture>` and `image-set()` added (most bytes first), then what a browser that
+    /// takes none of them fetches at each profile.
     public static func line(_ cost: PageViewCost) -> String {
         let totals = cost.totals.map { "\($0.profile) \(BuildReport.size($0.before)) -> \(BuildReport.size($0.after))" }
         var line = "image bytes per page view, before -> after: " + totals.joined(separator: ", ")
-        let after = cost.afterFormats.first
+        // The formats a <picture> or image-set() added, and what browsers without them fetch.
         let legacy = cost.legacyFormats
-        if let after, !legacy.contains(after) {
-            let legacyName = legacy.map(name).joined(separator: "/")
-            line += " (\(name(after)); \(legacyName)-only browsers " + cost.totals.map { BuildReport.size($0.legacy) }.joined(separator: ", ") + ")"
-        } else if let after {
-            line += " (\(name(after)))"
+        let added = cost.afterFormats.filter { !legacy.contains($0) }
+        if !added.isEmpty {
+            line += " (\(added.map(name).joined(separator: "/")); \(legacy.map(name).joined(separator: "/"))-only browsers "
+                + cost.totals.map { BuildReport.size($0.legacy) }.joined(separator: ", ") + ")"
+        } else if !legacy.isEmpty {
+            line += " (\(legacy.map(name).joined(separator: "/")))"
         }
         if cost.pages.count > 1 { line += ", summed over \(cost.pages.count) pages" }
         return line
