@@ -10,7 +10,7 @@ import Testing
 struct InitCommandTests {
     static func site() throws -> RenderScenario {
         let scenario = try RenderScenario(masters: [:], svg: false)
-        try TestImages.write(scenario.scratch("site/assets/img/photo.jpg"), width: 240, height: 160)
+        try TestImages.write(scenario.scratch("site/assets/img/photo.jpg"), width: 480, height: 320)
         try TestImages.write(scenario.scratch("site/assets/img/banner@2x.jpg"), width: 320, height: 120, seed: 2)
         try scenario.write("""
         <!doctype html><html><head><link rel="stylesheet" href="assets/css/site.css"></head>
@@ -50,6 +50,20 @@ struct InitCommandTests {
         #expect(page.contains("<picture>") && page.contains(#"type="image/avif""#), "\(page)")
         let sheet = try #require(scenario.read("site/assets/css/site.css"))
         #expect(sheet.contains("image-set(") && sheet.contains(#"type("image/avif")"#), "\(sheet)")
+        let costLine = try #require(built.stdout.split(separator: "\n").first { $0.hasPrefix("image bytes per page view, before -> after: phone ") },
+                                    "\(built)")
+        // The test images are noise, where WebP can come out smaller than AVIF: either is first.
+        #expect(costLine.contains(", laptop ") && costLine.contains(", desktop ") && costLine.contains("; JPEG-only browsers "), "\(costLine)")
+
+        // --json has the same per page and image.
+        let json = try await scenario.dppx("build", "--json")
+        #expect(json.status == 0, "\(json)")
+        let summary = try JSONDecoder().decode(BuildSummary.self, from: Data(json.stdout.utf8))
+        let pageViews = try #require(summary.pageViews)
+        #expect(pageViews.pages.map(\.path) == ["index.html"])
+        #expect(pageViews.pages[0].images.map(\.kind) == [.img, .background])
+        #expect(pageViews.totals.map(\.profile) == ["phone", "laptop", "desktop"])
+        #expect(pageViews.totals.allSatisfy { $0.after < $0.before }, "\(pageViews.totals)")
 
         let again = try await scenario.dppx("init")
         #expect(again.status == 2, "\(again)")
@@ -65,3 +79,9 @@ struct InitCommandTests {
         #expect(scenario.read("dppx.toml") == nil)
     }
 }
+
+/// What `dppx build --json` prints, as far as these tests read it.
+private struct BuildSummary: Decodable {
+    let pageViews: PageViewCost?
+}
+
