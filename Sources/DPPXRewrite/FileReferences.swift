@@ -8,9 +8,10 @@ import Foundation
 /// `<base href>`, `/` from the root; other origins and `data:` URLs are not the site's). Whether
 /// a named file exists, or is an image at all, is for the caller to see.
 public struct FileReferences: Sendable, Equatable {
-    /// Images named, in the order written, each once.
+    /// Images named, each once: the `<img>`s' in document order (each `src`, then its `srcset`
+    /// and its `<picture>`'s sources), then the `<style>` elements' and the `style` attributes'.
     public private(set) var images: [String] = []
-    /// Stylesheets named, in the order written, each once.
+    /// Stylesheets named, in document order, each once.
     public private(set) var stylesheets: [String] = []
 
     /// What the HTML page `bytes`, at `path` relative to the root, names.
