@@ -11,18 +11,28 @@ import Foundation
 /// `dppx build` (with `[rewrite] pages`) and `dppx rewrite` print `line`; `dppx build --json`
 /// has the whole value, per page and image.
 public enum PageViewReport {
-    /// Where a site's layout file is: beside the first manifest under `root`, else in `root`.
-    public static func layoutPath(root: String) -> String {
-        let manifest = ManifestDiscovery.find(under: root).first
-        return (manifest.map { ($0 as NSString).deletingLastPathComponent } ?? root) + "/" + LayoutFile.fileName
+    /// Where a site's layout file is: beside the first of its manifests (the root's own first),
+    /// else in `root`, as measuring writes it.
+    public static func layoutPath(root: String, site: SiteManifests) -> String {
+        (site.entries.first.map { ($0.path as NSString).deletingLastPathComponent } ?? root) + "/" + LayoutFile.fileName
+    }
+
+    /// The layout file at `path`; empty when there is none, or it is of another version.
+    public static func layout(at path: String) -> LayoutFile {
+        SiteMeasurement.read(path)
     }
 
     /// The cost of a page view of the site at `root` whose pages offer extra formats in a
     /// `<picture>` when `picture`; nil when no page was measured or none shows an image dppx built.
     public static func read(root: String, picture: Bool) -> PageViewCost? {
-        let layout = SiteMeasurement.read(layoutPath(root: root))
-        guard !layout.pages.isEmpty else { return nil }
         let site = SiteManifestReader.read(under: root).site
+        return cost(root: root, site: site, layout: layout(at: layoutPath(root: root, site: site)), picture: picture)
+    }
+
+    /// The cost of a page view from `layout` and the manifests of `site` (under `root`, whose
+    /// masters built in place are looked at for their size).
+    public static func cost(root: String, site: SiteManifests, layout: LayoutFile, picture: Bool) -> PageViewCost? {
+        guard !layout.pages.isEmpty else { return nil }
         var images: [String: Manifest.Image] = [:]
         var fileBytes: [String: Int] = [:]
         for image in site.images where images[image.path] == nil {

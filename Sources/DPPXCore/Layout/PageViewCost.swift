@@ -56,7 +56,7 @@ public struct PageViewCost: Sendable, Codable, Equatable {
         public var after = 0
         public var legacy = 0
 
-        init(profile: String) { self.profile = profile }
+        public init(profile: String) { self.profile = profile }
     }
 
     public struct Page: Sendable, Codable, Equatable {
