@@ -11,7 +11,7 @@ struct DPPX: AsyncParsableCommand {
         abstract: "Sharp images on every screen, and no more bytes than each screen needs.",
         discussion: """
         Typical use:
-          dppx init                             # a dppx.toml for the site in this folder
+          dppx init                             # dppx.toml for the site here
           dppx build Examples --out Public      # hero.jpg, hero@1.5x.jpg...
           dppx css Public -o Public/images.css  # density CSS for the built images
           dppx html Public                      # <img srcset> markup to paste

@@ -30,6 +30,7 @@ struct SiteSurveyTests {
             "index.html": #"<!doctype html><img src="hero.jpg" alt=""><img src="logo.png" srcset="logo.png 1x"><img src="https://cdn.example.com/x.jpg">"#,
             "about.html": #"<img src="./hero.jpg"><img src="gone.jpg">"#,
             "hero.jpg": "jpeg", "logo.png": "png", "unused.jpg": "jpeg",
+            "node_modules/pkg/icon.png": "png", "node_modules/pkg/readme.html": #"<img src="icon.png">"#,
         ])
         let survey = try SiteSurvey.survey(folder.path)
         #expect(survey.siteRoot == "" && survey.rootEvidence == .index)
@@ -43,6 +44,9 @@ struct SiteSurveyTests {
         #expect(settings.source == folder.path + "/." || settings.source == folder.path)
         #expect(settings.source == settings.output)
         #expect(settings.rewriteMeasure == false, "no Chromium: measuring off, said in the file")
+        #expect(survey.toolingFolders == ["node_modules"])
+        #expect(settings.rules.map(\.match) == [[PathGlob("/node_modules/**")]] && settings.rules.first?.exclude == true,
+                "a build in place of the whole folder leaves node_modules out")
     }
 
     @Test("images under assets/ of a published folder, one named only from a stylesheet: every format auto, picture on, measured")

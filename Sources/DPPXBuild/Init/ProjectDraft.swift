@@ -37,6 +37,13 @@ public struct ProjectDraft: Sendable {
     /// The site's root, as the project file names it.
     public var siteRoot: String { SiteSurvey.join(survey.siteRoot) }
 
+    /// Folders of the site's tooling (`node_modules`) inside the images' source, relative to it:
+    /// each gets a `[[rule]]` that leaves it out of the build.
+    public var excludedFolders: [String] {
+        let source = imagesSource == "." ? "" : imagesSource
+        return survey.toolingFolders.compactMap { SiteSurvey.relative(of: $0, under: source) }
+    }
+
     /// `[rewrite] pages`: every page under the site's root, and the stylesheets' folders'.
     public var pagePatterns: [String] {
         var patterns = [SiteSurvey.join(survey.siteRoot, "**/*.html")]
@@ -77,7 +84,7 @@ public struct ProjectDraft: Sendable {
             let missing = survey.missingImages
             choices.append(Choice(topic: "note", reason: "\(missing.count) image\(missing.count == 1 ? "" : "s") named but not there (such as \(missing[0])): left out"))
         }
-        choices.append(Choice(topic: "formats", reason: "AVIF and WebP beside every JPEG and PNG, each kept only where smaller; quality = \"auto\" in every format: each file the smallest that reaches the same SSIMULACRA2 target"))
+        choices.append(Choice(topic: "formats", reason: "AVIF and WebP beside every image, each kept only where smaller; quality = \"auto\" in every format: each file the smallest that reaches the same SSIMULACRA2 target"))
         choices.append(Choice(topic: "picture", reason: "<picture> with an AVIF and a WebP <source>: a plain srcset offers one format only"))
         if let browser {
             choices.append(Choice(topic: "measuring", reason: "Chromium found (\(browser)): each image gets the exact sizes of its boxes and each rewritten page is checked before it is written"))
@@ -123,6 +130,9 @@ public struct ProjectDraft: Sendable {
         } else {
             lines.append("# No Chromium was found: install it (apt install chromium) and set true for exact sizes.")
             lines.append("\(SettingRegistry.rewriteMeasure.key) = false")
+        }
+        for folder in excludedFolders {
+            lines += ["", "# Tooling, not the site's images.", "[[rule]]", "match = \(Self.string("/" + folder + "/**"))", "exclude = true"]
         }
         return lines.joined(separator: "\n") + "\n"
     }

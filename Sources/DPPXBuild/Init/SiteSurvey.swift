@@ -37,6 +37,9 @@ public struct SiteSurvey: Sendable, Equatable {
     /// Images named that are not there (a typo, a file the generator makes later), relative to
     /// `siteRoot`, sorted.
     public let missingImages: [String]
+    /// The folders not looked in (`node_modules`), relative to `folder`, sorted: a build whose
+    /// source holds one must leave it out.
+    public let toolingFolders: [String]
     /// A folder outside `siteRoot` that holds every image of `imageFolder` at the same path
     /// below it with the same bytes: the folder a site generator copies the images from, so
     /// the masters dppx builds from. Nil when the images are the site's own.
@@ -57,8 +60,10 @@ public struct SiteSurvey: Sendable, Equatable {
         let folder = given.count > 1 && given.hasSuffix("/") ? String(given.dropLast()) : given
         guard let status = FileStatus.at(folder), status.isFolder else { throw .notAFolder(folder) }
         var html: [String] = []
+        var tooling: [String] = []
         var files: [String: [(path: String, size: Int)]] = [:]
         FolderWalk.visit(under: folder, entering: { !skippedFolders.contains($0.name) }) { entry in
+            if entry.status.isFolder, skippedFolders.contains(entry.name) { tooling.append(entry.relative) }
             guard entry.status.isRegularFile else { return }
             if entry.name.lowercased().hasSuffix(".html") { html.append(entry.relative) }
             files[entry.name, default: []].append((entry.relative, entry.status.size))
@@ -96,14 +101,15 @@ public struct SiteSurvey: Sendable, Equatable {
             folder: folder, siteRoot: root, rootEvidence: evidence, pages: pages, stylesheets: loaded.sorted(),
             images: found, stylesheetOnlyImages: found.filter { !fromPages.contains($0) },
             missingImages: named.subtracting(present).sorted(),
-            masterFolder: nil)
+            toolingFolders: tooling.sorted(), masterFolder: nil)
         guard !found.isEmpty else { throw .noImages(folder: folder, siteRoot: root, pages: pages.count, missing: survey.missingImages) }
         return survey.with(masterFolder: masterFolder(of: survey, files: files))
     }
 
     private func with(masterFolder: String?) -> SiteSurvey {
         SiteSurvey(folder: folder, siteRoot: siteRoot, rootEvidence: rootEvidence, pages: pages, stylesheets: stylesheets,
-                   images: images, stylesheetOnlyImages: stylesheetOnlyImages, missingImages: missingImages, masterFolder: masterFolder)
+                   images: images, stylesheetOnlyImages: stylesheetOnlyImages, missingImages: missingImages,
+                   toolingFolders: toolingFolders, masterFolder: masterFolder)
     }
 
     /// The shallowest folder with an `index.html` (by `publishedFolderNames`, then by name,
