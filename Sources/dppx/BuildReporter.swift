@@ -57,8 +57,10 @@ final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
         case .failure(let error): Terminal.error("\(stylesheetPath ?? "the stylesheet"): \(error)")
         case nil: break
         }
-        // What a page view costs, from the files the round left on disk.
-        let pageViews = outcome.pages == nil ? nil : round.pages.flatMap { pages in
+        // What a page view costs, from the files the round left on disk, where the pages were
+        // measured (their layout says how wide each image is shown).
+        let measured = outcome.measuring.map { $0.noBrowser == nil } ?? false
+        let pageViews = outcome.pages == nil || !measured ? nil : round.pages.flatMap { pages in
             let site = pages()
             return PageViewReport.read(root: site.root, picture: site.options.picture)
         }

@@ -72,5 +72,12 @@ struct PageViewCostBrowserTests {
             let total = Double(pageViews.totals[index].after)
             #expect(abs(bytes - total) <= total * 0.02, "\(context): \(bytes) B fetched, \(total) B counted")
         }
+
+        // dppx rewrite says the same after its run.
+        let rewritten = try await scenario.dppx("rewrite")
+        #expect(rewritten.status == 0, "\(rewritten)")
+        #expect(rewritten.stdout.contains("image bytes per page view, before -> after: phone "), "\(rewritten)")
+        let unmeasured = try await scenario.dppx("rewrite", "--no-measure")
+        #expect(!unmeasured.stdout.contains("image bytes per page view"), "without measuring, no layout to count with: \(unmeasured)")
     }
 }
