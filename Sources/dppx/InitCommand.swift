@@ -34,7 +34,10 @@ struct InitCommand: ParsableCommand {
         let chromium: String?
         do { chromium = try Browser.find(explicit: browser) } catch {
             // Named but not there: the user's mistake. Not on PATH: measuring is turned off.
-            if browser != nil { throw ValidationError(error.description) }
+            if browser != nil {
+                Terminal.error(error.description)
+                throw ExitCode(ExitStatus.usage)
+            }
             chromium = nil
         }
         let draft: ProjectDraft

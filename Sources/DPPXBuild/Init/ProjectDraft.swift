@@ -71,7 +71,7 @@ public struct ProjectDraft: Sendable {
         case .index: survey.siteRoot.isEmpty ? "this folder holds index.html" : "the shallowest folder with an index.html"
         case .commonFolder: "no index.html: the folder holding every page"
         }
-        choices.append(Choice(topic: "pages", reason: "\(pages) page\(pages == 1 ? "" : "s") under \(siteRoot)/ (\(rootWhy))"
+        choices.append(Choice(topic: "pages", reason: "\(pages) page\(pages == 1 ? "" : "s") \(survey.siteRoot.isEmpty ? "in the site's folder" : "under \(siteRoot)/") (\(rootWhy))"
             + (sheets == 0 ? "" : sheets == 1 ? " and the stylesheet they load" : " and the \(sheets) stylesheets they load")
             + ", rewritten by each dppx build: [rewrite] pages = \(Self.array(pagePatterns))"))
         let named = (images == 1 ? "the image" : "the \(images) images") + " the pages name" + (cssOnly == 0 ? "" : " (\(cssOnly) only from stylesheets)")
