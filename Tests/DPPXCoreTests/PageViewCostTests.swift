@@ -105,7 +105,7 @@ import Testing
         #expect(cost.afterFormats == [.png, .avif, .webp] && cost.legacyFormats == [.jpeg, .png], "most bytes first")
     }
 
-    @Test("without <picture>, the after files are the master's format; an image left without srcset, or a page whose rewrite was undone, costs its plain file")
+    @Test("without <picture>, the after files are the master's format; an image of one file, one left without srcset, or a page whose rewrite was undone, costs its plain file")
     func unchanged() {
         let plain = Self.fetches(Self.cost(picture: false))
         #expect(plain["phone"]! == ("img/photo.jpg", "img/photo-400w.jpg", "img/photo-400w.jpg"))
@@ -113,6 +113,11 @@ import Testing
         #expect(unsized["phone"]! == ("img/photo.jpg", "img/photo.jpg", "img/photo.jpg"))
         let restored = Self.cost(Self.layout(restored: "a box moved"))
         #expect(restored.totals.allSatisfy { $0.before == $0.after && $0.after == $0.legacy })
+        var single = Self.photo
+        single.variants = single.variants.filter { $0.width == 1600 }
+        let one = PageViewCost(layout: Self.layout(), images: ["img/photo.jpg": single], fileBytes: [:], picture: true) { _, src in src }
+        #expect(one.pages[0].images[0].fetches.allSatisfy { $0.after == $0.before },
+                "one file only: nothing for a srcset to choose from, so the page keeps its plain file, even with an AVIF of it")
     }
 
     @Test("Blink's selection: the smallest density at or above the DPR, unless the one below is nearer by the geometric mean; at DPR 1 the one above")

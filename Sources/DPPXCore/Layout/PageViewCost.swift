@@ -12,8 +12,8 @@
 ///   background's `image-set()` lists that format first with `type()`, and the browser takes
 ///   the smallest resolution at or above its DPR. `legacy` is the same without AVIF or WebP: the
 ///   master's format.
-/// - An image left without candidates (a box that follows its natural width, a page whose
-///   rewrite was undone) costs its plain file after as before.
+/// - An image left without candidates (one file only, a box that follows its natural width, a
+///   page whose rewrite was undone) costs its plain file after as before.
 ///
 /// The box at a profile is the one measured at the widest viewport at or below the profile's
 /// width (measuring samples viewport widths at an 800 px tall viewport; the narrowest sample
@@ -178,7 +178,8 @@ public struct PageViewCost: Sendable, Codable, Equatable {
                 guard !options.isEmpty else { return before }
                 return imageSet ? imageSetChoice(options, dpr: profile.dpr) : srcsetChoice(options, dpr: profile.dpr)
             }
-            switch choice {
+            // An image of one file has nothing to choose from: the rewrite leaves it as it is.
+            switch primary.count > 1 ? choice : .plain {
             case .plain:
                 return Fetch(profile: profile.name, width: width, before: before, after: before, legacy: before)
             case .srcset(let picture):
