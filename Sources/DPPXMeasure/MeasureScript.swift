@@ -8,8 +8,10 @@
 /// reads the layout at once. Reading a box forces style and layout of the frame and the page in
 /// it, media queries and `vw` included, so one call measures every width with no round trip to
 /// the browser between them. Checking a rewrite (`settle`), it waits at each width for two
-/// frames and for every image still loading (at most 2 s each): a `w`-described `<img>` picks its
-/// file for the new width in the next rendering steps and takes its natural size from that file.
+/// frames and for every image to be loaded and decoded or to fail (at most 2 s each): a
+/// `w`-described `<img>` picks its file for the new width in the next rendering steps and takes
+/// its natural size from that file. Images with `loading="lazy"` are made eager first, and
+/// waited for once, measuring and checking alike: both sides of a check wait for the same thing.
 /// (A frame loaded at each width instead, all at once, took longer: 29 loads of the page.)
 ///
 /// The positioning area is the padding box, or the border or content box per
@@ -131,14 +133,29 @@ enum MeasureScript {
       // Natural sizes are kept across widths and calls: a probe's load event waits for a task of its own.
       const natural = window.__dppxNatural || (window.__dppxNatural = new Map());
       const frame = window.frameElement;
-      // Two frames, then every image still loading (at most 2 s each).
-      const settled = async () => {
-        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-        await Promise.all([...document.images].map((image) => image.complete ? null : new Promise((done) => {
+      // Every image loaded and decoded, or failed (at most 2 s each): its box then has the
+      // natural size the page gives it in a browser.
+      const loaded = () => Promise.all([...document.images].map((image) => Promise.race([
+        (image.complete ? Promise.resolve() : new Promise((done) => {
           image.addEventListener('load', done, { once: true });
           image.addEventListener('error', done, { once: true });
-          setTimeout(done, 2000);
-        })));
+        })).then(() => image.decode()).catch(() => null),
+        new Promise((done) => setTimeout(done, 2000)),
+      ])));
+      // Every image loads as in a browser scrolled past it, once a page: a `loading="lazy"` one
+      // far below the fold would otherwise never load, and read 0 px high where only its file
+      // gives it a height, in one load and not in another.
+      if (!window.__dppxEager) {
+        window.__dppxEager = true;
+        for (const image of document.querySelectorAll('img[loading]')) {
+          if (image.loading === 'lazy') image.loading = 'eager';
+        }
+        await loaded();
+      }
+      // Two frames, then every image loaded and decoded, or failed.
+      const settled = async () => {
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        await loaded();
       };
       const measureNow = () => {
         // Every style rule in effect now that sets background-image, in cascade order.

@@ -26,7 +26,14 @@ struct PageMeasurer: Sendable {
         /// With classic scrollbars, when `checksClassicScrollbars`.
         var classic: LayoutFile.Page?
         var widths: Int
+        /// The JavaScript errors the page threw (a missing third-party script, a bug of its
+        /// own), at most `maximumScriptErrors`: a browser shows the page with them too, so it
+        /// is measured as it stands and they are told as warnings.
+        var scriptErrors: [String] = []
     }
+
+    /// The most script errors kept of one page.
+    static let maximumScriptErrors = 3
 
     /// Measures `page` (root-relative) in `tab`, giving up after `timeout` (the tab is then
     /// stuck: the caller closes it).
@@ -54,7 +61,6 @@ struct PageMeasurer: Sendable {
         if let error = navigation["errorText"]?.string, !error.isEmpty { throw MeasureError.page(page, "it failed to load: \(error)") }
         await watcher.waitForLoad()
         try Task.checkCancellation()
-        try check(watcher, page: page)
         let installed = try await connection.send("Runtime.evaluate", ["expression": .string(MeasureScript.install), "returnByValue": true], session: session)
         if let details = installed["exceptionDetails"] {
             throw MeasureError.page(page, "the measuring script could not be put in it: \(details["exception"]?["description"]?.string ?? details.text)")
@@ -77,7 +83,6 @@ struct PageMeasurer: Sendable {
                 pending = samples.refinements(resolution: ladder.resolution)
             }
         }
-        try check(watcher, page: page)
         let dependencies = [page] + watcher.dependencies.subtracting([page]).sorted()
         let hash = DependencyHash.of(dependencies, responder: responder, ladder: ladder)
         func layout(_ samples: Samples) -> LayoutFile.Page {
@@ -86,8 +91,10 @@ struct PageMeasurer: Sendable {
                             images: samples.images, backgrounds: samples.backgrounds, heights: samples.heights,
                             loadedElements: samples.loadedElements)
         }
+        var errors: [String] = []
+        for error in watcher.errors where !errors.contains(error) && errors.count < Self.maximumScriptErrors { errors.append(error) }
         return Outcome(layout: layout(samples), classic: classicSamples.map(layout),
-                       widths: samples.viewports.count + (classicSamples?.viewports.count ?? 0))
+                       widths: samples.viewports.count + (classicSamples?.viewports.count ?? 0), scriptErrors: errors)
     }
 
     /// The viewports around every width the page's media queries name (`BreakpointScript`).
@@ -97,12 +104,6 @@ struct PageMeasurer: Sendable {
         ], session: session)
         guard let text = answer["result"]?["value"]?.string, let list = JSONValue(parsing: Array(text.utf8))?.array else { return [] }
         return BreakpointScript.viewports(for: list.compactMap(\.number), in: ladder)
-    }
-
-    private func check(_ watcher: PageWatcher, page: String) throws(MeasureError) {
-        if let error = watcher.errors.first {
-            throw .page(page, "it threw a JavaScript error: \(error)")
-        }
     }
 
     /// Measures the page at `widths` in one call of `MeasureScript`, which resizes the frame to

@@ -43,6 +43,8 @@ public struct SiteMeasurement: Sendable {
         public var unchanged: [String] = []
         /// Pages that could not be measured, each named with why.
         public var failures: [MeasureError] = []
+        /// Pages measured as they stand although their scripts threw, each with what it threw.
+        public var scriptErrors: [(page: String, errors: [String])] = []
         /// Viewport widths measured, over all pages.
         public var widths = 0
         /// Whether the layout file was written.
@@ -52,6 +54,11 @@ public struct SiteMeasurement: Sendable {
         /// Checking with `checksClassicScrollbars`: each measured page's layout with classic
         /// scrollbars.
         public var classic: [String: LayoutFile.Page] = [:]
+    }
+
+    /// The warning for `page`, measured although its scripts threw `errors`.
+    public static func scriptWarning(page: String, errors: [String]) -> String {
+        "\(page): measured as it stands after its scripts threw \(errors.joined(separator: "; ")) (a browser shows it so too: a third-party script that did not load, or a bug of the page's own; measuring reaches no other origin)"
     }
 
     /// Measures what changed in a browser of its own; `executable` is asked for only when a page
@@ -97,6 +104,7 @@ public struct SiteMeasurement: Sendable {
                     outcome.classic[page] = measured.classic
                     outcome.measured.append(page)
                     outcome.widths += measured.widths
+                    if !measured.scriptErrors.isEmpty { outcome.scriptErrors.append((page, measured.scriptErrors)) }
                 case .failure(let error):
                     outcome.failures.append(error)
                 }

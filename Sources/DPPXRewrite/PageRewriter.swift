@@ -63,9 +63,13 @@ public struct PageRewriter: Sendable {
             let ownsSrcset = existing.map { reference.owns(srcsetByDppx: $0.value, pagePath: documentPath, baseURL: options.baseURL) } ?? false
             if reference.primary.count <= 1 {
                 report("\(image.path) has one file only (\(reference.primary.first?.descriptor ?? "1x")): nothing for a srcset to choose from; build it at more densities or widths, or from a larger master")
-                // A srcset an earlier run wrote lists files the rebuild removed.
-                if ownsSrcset, let existing, existing.value != srcset, let range = existing.writtenValue {
-                    edits.replace(range, with: "\"" + Self.escapeAttribute(srcset) + "\"")
+                // A srcset an earlier run wrote lists files the rebuild no longer has: it goes,
+                // with the measured sizes written beside it (a srcset of one file chooses nothing).
+                if ownsSrcset, let existing {
+                    edits.replace(Self.removal(of: existing, in: bytes), with: "")
+                    if let sizes = tag.attribute("sizes"), measuredPage?.sizesWritten.contains(sizes.value) == true {
+                        edits.replace(Self.removal(of: sizes, in: bytes), with: "")
+                    }
                 }
             }
             var sizesValue = tag.attribute("sizes")?.value
@@ -75,7 +79,8 @@ public struct PageRewriter: Sendable {
                 let ownIsMeasured = own.map { ownsSrcset && measuredPage?.sizesWritten.contains($0.value) == true } ?? false
                 if image.isFluid, own == nil || ownIsMeasured {
                     let value: String
-                    switch sizes(for: reference, tag: tag, measured: measuredPage.map { page in page.images.first { $0.offset == tag.start } }) {
+                    switch sizes(for: reference, tag: tag, measured: measuredPage.map { page in page.images.first { $0.offset == tag.start } },
+                                 written: ownIsMeasured ? own?.value : nil) {
                     case .stated(let stated):
                         value = stated
                     case .measured(let fitted):
@@ -202,7 +207,9 @@ public struct PageRewriter: Sendable {
     /// How wide a fluid image is shown, when something says: a rule's `sizes`, else the
     /// occurrence's measured boxes (`measured`: nil when its page was not measured, `.some(nil)`
     /// when it was but this `<img>` was not drawn), else the tag's `width` in CSS px, else `--sizes`.
-    private func sizes(for reference: ImageReference, tag: HTMLTag, measured: LayoutFile.Image??) -> SizesSource {
+    /// `written`: the `sizes` an earlier run wrote from a measurement, kept while it still
+    /// gives every measured box.
+    private func sizes(for reference: ImageReference, tag: HTMLTag, measured: LayoutFile.Image??, written: String? = nil) -> SizesSource {
         if let rule = PlanSettings(rules: options.rules).rule(for: reference.entry.source).sizes { return .stated(rule) }
         if let measured {
             guard let measured else {
@@ -212,7 +219,9 @@ public struct PageRewriter: Sendable {
                 return .refused("its box depends on its natural width (a flex or grid item sized by its content, a float, a shrink-to-fit box): with the sizes of its measured boxes it was \(moved); give its box a width in CSS (a flex-basis, a width) to have one written")
             }
             switch SizesFitter().fit(measured.boxSamples) {
-            case .sizes(let value): return .measured(value.description)
+            case .sizes(let value):
+                if let written, SizesFitter.firstMiss(of: written, at: measured.boxSamples) == nil { return .measured(written) }
+                return .measured(value.description)
             case .refused(let refusal): return .refused(refusal.description + Self.sizesAdvice)
             }
         }
@@ -230,6 +239,14 @@ public struct PageRewriter: Sendable {
             guard let url = parts.first else { return nil }
             return (String(url), parts.count == 2 ? parts[1] : nil)
         }
+    }
+
+    /// The bytes to remove to take `attribute` out of its tag: its name, its value and the
+    /// white space before it.
+    static func removal(of attribute: HTMLTag.Attribute, in bytes: [UInt8]) -> Range<Int> {
+        var start = attribute.nameRange.lowerBound
+        while start > 0, CSSDeclaration.isSpace(bytes[start - 1]) { start -= 1 }
+        return start..<(attribute.writtenValue?.upperBound ?? attribute.nameRange.upperBound)
     }
 
     /// `&` and `quote` escaped for an attribute in that quote (double by default).

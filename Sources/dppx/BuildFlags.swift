@@ -19,7 +19,7 @@ struct BuildFlags: ParsableArguments {
 
     @OptionGroup var templates: TemplatesOption
 
-    @Option(help: ArgumentHelp("Where the incremental cache goes (default: .dppx-cache in the current folder; never inside OUT, which is what gets published).", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Where the incremental cache goes (default: .dppx-cache in the project's folder, or in ~/.cache/dppx when that folder is published: never inside OUT or the site's root).", valueName: "DIR"))
     var cacheDir: String?
 
     /// What these flags say.
@@ -42,6 +42,10 @@ struct BuildFlags: ParsableArguments {
         options.allowsLinksOutOfSource = project.allowOutsideProject
         options.cacheDirectory = cacheDir
         options.shard = shard
+        // The site's root (pages rewritten there) and the served folder are published: the
+        // default cache goes elsewhere when the project's folder is one of them.
+        if settings.rewritePages != nil { options.publishedRoots.append(settings.rewriteSiteRoot) }
+        if let served = settings.servedRoot { options.publishedRoots.append(served) }
         return options
     }
 }

@@ -80,6 +80,7 @@ final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
             }
             if let note = report.notUpscaledNote { Terminal.out(note) }
             if let note = report.recompressibleNote { Terminal.out(note) }
+            if let note = report.cacheFolderNote { Terminal.out(note) }
         }
         if !report.succeeded, !json {
             Terminal.error("\(report.failures.count) image\(report.failures.count == 1 ? "" : "s") failed; the rest were built")

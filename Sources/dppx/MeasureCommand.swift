@@ -91,6 +91,7 @@ struct MeasureCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.failure)
         }
         for failure in outcome.failures { Terminal.error(failure.description) }
+        for (page, errors) in outcome.scriptErrors { Terminal.warning(SiteMeasurement.scriptWarning(page: page, errors: errors)) }
         let elapsed = (ContinuousClock.now - started).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         Terminal.out("measured \(outcome.measured.count) page\(outcome.measured.count == 1 ? "" : "s") (\(outcome.unchanged.count) unchanged, \(outcome.failures.count) failed) at \(outcome.widths) widths in \(String(format: "%.1f", seconds)) s\(outcome.written ? "; wrote \(output)" : "")")

@@ -2,6 +2,7 @@ import ArgumentParser
 import DPPXBuild
 import DPPXCore
 import DPPXFiles
+import DPPXMeasure
 import DPPXRewrite
 import Foundation
 
@@ -131,7 +132,12 @@ struct RewriteCommand: AsyncParsableCommand {
             if !quiet { Terminal.warning("\(noBrowser); the pages are rewritten from what they state, without measuring (--no-measure says so and skips looking)") }
             return
         }
-        for failure in report.failures { Terminal.error(failure.description) }
+        // Pages that failed are the rewrite's failures too, told with them.
+        if !quiet {
+            for (page, errors) in report.scriptErrors {
+                Terminal.warning(SiteMeasurement.scriptWarning(page: page, errors: errors))
+            }
+        }
         guard !quiet, !(report.measured.isEmpty && report.unchanged.isEmpty) else { return }
         let pages = report.measured.count
         var line = "measured \(pages) page\(pages == 1 ? "" : "s") (\(report.unchanged.count) unchanged since the last run)"
@@ -141,6 +147,7 @@ struct RewriteCommand: AsyncParsableCommand {
         }
         line += " in \(String(format: "%.1f", report.seconds)) s"
         Terminal.out(line)
+        if let ladders = report.ladders, !report.measured.isEmpty { Terminal.out(ladders.description) }
     }
 
     /// Says what `outcome` of `rewrite` did and writes the depfile; false when something failed
@@ -178,7 +185,7 @@ struct RewriteCommand: AsyncParsableCommand {
             for finding in outcome.findings + (explain ? outcome.standingFindings : []) { Terminal.warning(finding.description) }
             if !explain, let first = outcome.standingFindings.first {
                 let count = outcome.standingFindings.count
-                Terminal.warning("\(count) image\(count == 1 ? "" : "s") on unchanged pages still left alone, as said when they were rewritten (such as \(first.file):\(first.line)); 'dppx rewrite --explain' lists \(count == 1 ? "it" : "them") with what to do")
+                Terminal.warning("\(count) image\(count == 1 ? "" : "s") on unchanged pages left without candidates (such as \(first.file):\(first.line)); 'dppx rewrite --explain' lists \(count == 1 ? "it" : "them") with why and what to do")
             }
         }
         for failure in outcome.failures { Terminal.error(failure.description) }

@@ -23,6 +23,26 @@ struct LayoutComparisonTests {
         #expect(LayoutComparison.difference(before: before, after: after, lineOfOffset: { _ in 1 }) == nil)
     }
 
+    @Test("what two loads of the untouched page disagree on is its own jitter: set aside, the rest still compared")
+    func jitterSetAside() throws {
+        // The second image still loading in one untouched load (0 px high there), and the page
+        // 16 px higher in one load than in the other.
+        let first = Self.page(images: [[476, 402.67], [200, 200]])
+        var second = Self.page(images: [[476, 402.67], [200, 200]], heights: [916, 900])
+        second.images[1].samples[1] = LayoutFile.Sample(viewport: 1280, width: 200, height: 0)
+        let jitter = LayoutComparison.jitter(between: first, and: second)
+        #expect(jitter == LayoutComparison.Jitter(images: [1], page: true))
+        // The rewritten page shows the same: no difference once the jitter is set aside.
+        #expect(LayoutComparison.difference(before: first, after: second, lineOfOffset: { _ in 1 }) != nil)
+        #expect(LayoutComparison.difference(before: first, after: second, lineOfOffset: { _ in 1 }, setAside: jitter) == nil)
+        // A box the untouched loads agree on is still compared.
+        var moved = second
+        moved.images[0].samples[1] = LayoutFile.Sample(viewport: 1280, width: 380, height: 190)
+        let what = try #require(LayoutComparison.difference(before: first, after: moved, lineOfOffset: { _ in 3 }, setAside: jitter))
+        #expect(what.contains("<img src=\"img/0.jpg\"> (line 3)"), "\(what)")
+        #expect(LayoutComparison.jitter(between: first, and: first) == .none)
+    }
+
     @Test("a box that moved is named with its line, the viewport and both sizes")
     func movedBox() throws {
         let before = Self.page(images: [[476, 402.67], [200, 200]])

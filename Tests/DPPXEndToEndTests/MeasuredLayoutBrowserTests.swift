@@ -202,6 +202,7 @@ struct MeasuredLayoutBrowserTests {
         #expect(build.stdout.contains("checked 2 rewritten pages (0 left as they were)"), "\(build)")
         #expect(build.stdout.contains("rewrote 3 pages"), "the two pages and their stylesheet: \(build)")
         #expect(FileManager.default.fileExists(atPath: scenario.scratch("site/img/dppx-layout.json")))
+        #expect(DeployableSite.missingFiles(under: scenario.scratch("site")) == [], "every file the pages name is there")
         for page in Self.pages.keys {
             let text = try #require(scenario.read("site/" + page))
             #expect(text.components(separatedBy: #"srcset=""#).count - 1 == (page == "index.html" ? 5 : 2), "every <img> of \(page) has a srcset")
@@ -274,6 +275,7 @@ struct MeasuredLayoutBrowserTests {
         #expect(second.status == 0, "\(second)")
         #expect(second.stdout.contains("measured 0 pages (2 unchanged since the last run)"), "\(second)")
         #expect(second.stdout.contains("rewrote 0 pages"), "\(second)")
+        #expect(DeployableSite.missingFiles(under: scenario.scratch("site")) == [], "every file the pages name is there")
         let now = Self.files(under: scenario.scratch("site"))
         #expect(now.keys.sorted() == site.keys.sorted(), "the second build added or removed files")
         for (file, state) in site where now[file] != state {
@@ -397,6 +399,7 @@ struct MeasuredLayoutBrowserTests {
 
         let rewrite = try await scenario.dppx("rewrite", "site/grid.html", "--picture")
         #expect(rewrite.status == 0, "\(rewrite)")
+        #expect(DeployableSite.missingFiles(under: scenario.scratch("site")) == [], "a page left as it was names files that are there")
         #expect(rewrite.stdout.contains("checked 1 rewritten page (1 left as it was)"), "\(rewrite)")
         #expect(rewrite.stderr.contains("grid.html:1: left as it was: rewritten, its <img src=\"img/g.jpg\">"), "\(rewrite)")
         #expect(scenario.read("site/grid.html") == page, "the page is left as it was")

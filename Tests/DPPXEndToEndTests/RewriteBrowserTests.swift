@@ -85,6 +85,8 @@ struct RewriteBrowserTests {
         guard rewrite.status == 0, rewrite.stdout.contains("rewrote 4 pages") else {
             throw RenderScenario.ScenarioFailure(message: "dppx rewrite failed: \(rewrite)")
         }
+        let missing = DeployableSite.missingFiles(under: scenario.scratch("site"))
+        guard missing.isEmpty else { throw RenderScenario.ScenarioFailure(message: "the rewritten pages name missing files: \(missing)") }
         return scenario
     }
 

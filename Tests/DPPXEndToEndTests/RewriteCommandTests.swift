@@ -129,7 +129,7 @@ struct RewriteCommandTests {
             let again = try await scenario.dppx(arguments: ["build"] + quiet)
             #expect(again.status == 0, "\(again)")
             #expect(!again.stderr.contains(fluid), "not said again: \(again.stderr)")
-            let summary = again.stderr.split(separator: "\n").filter { $0.contains("image on unchanged pages still left alone") }
+            let summary = again.stderr.split(separator: "\n").filter { $0.contains("image on unchanged pages left without candidates") }
             #expect(summary.count == (quiet.isEmpty ? 1 : 0), "one line, none with --quiet: \(again.stderr)")
             if quiet.isEmpty { #expect(summary.first?.contains("(such as blog/post.html:3); 'dppx rewrite --explain' lists it") == true, "\(again.stderr)") }
             if !quiet.isEmpty { #expect(again.stderr.isEmpty && again.stdout.isEmpty, "--quiet prints errors only: \(again)") }

@@ -67,6 +67,29 @@ struct MeasuredSizesRewriteTests {
         #expect(Self.sizes(in: String(decoding: changed.bytes, as: UTF8.self)).last == "500px")
     }
 
+    @Test("a sizes dppx wrote that still gives every box re-measured within half a pixel is kept: measuring jitter does not move its breakpoints")
+    func writtenSizesThatStillHoldAreKept() throws {
+        let first = RewriteFixtures.rewriter(RewriteOptions(layout: Self.layout())).rewriteHTML(Array(Self.page.utf8), at: "index.html")
+        let offsets = ImageTagOffsets.of(first.bytes)
+        var layout = Self.layout(sizesWritten: first.sizesWritten)
+        for index in layout.pages["index.html"]!.images.indices { layout.pages["index.html"]!.images[index].offset = offsets[index] }
+        // Re-measured after an unrelated edit, the grid's boxes 0.3 px wider: a fresh fit would
+        // write calc(100vw - 23.7px); the sizes written still gives every box within 0.5 px.
+        let grid = layout.pages["index.html"]!.images[0].samples.map { sample in
+            LayoutFile.Sample(viewport: sample.viewport, width: sample.width + 0.3, height: sample.height)
+        }
+        layout.pages["index.html"]!.images[0].samples = grid
+        if case .sizes(let fresh) = SizesFitter().fit(layout.pages["index.html"]!.images[0].boxSamples) {
+            #expect(!Self.sizes(in: String(decoding: first.bytes, as: UTF8.self)).contains(fresh.description), "a fresh fit differs")
+        }
+        let again = RewriteFixtures.rewriter(RewriteOptions(layout: layout)).rewriteHTML(first.bytes, at: "index.html")
+        #expect(again.bytes == first.bytes, "\(Self.sizes(in: String(decoding: again.bytes, as: UTF8.self)))")
+        // Boxes that moved by more than the tolerance get a new fit.
+        layout.pages["index.html"]!.images[0].samples = grid.map { LayoutFile.Sample(viewport: $0.viewport, width: $0.width + 20, height: $0.height) }
+        let moved = RewriteFixtures.rewriter(RewriteOptions(layout: layout)).rewriteHTML(first.bytes, at: "index.html")
+        #expect(Self.sizes(in: String(decoding: moved.bytes, as: UTF8.self)).first != Self.sizes(in: String(decoding: first.bytes, as: UTF8.self)).first)
+    }
+
     @Test("a page's own sizes and a rule's sizes win over the measurement")
     func statedSizesWin() {
         let own = Self.page.replacingOccurrences(of: "alt=\"b\"", with: "alt=\"b\" sizes=\"50vw\"")

@@ -50,10 +50,24 @@ struct BuildAssembly {
             }
         }
         let manifest = Manifest(images: images)
-        let (removed, kept) = Self.removeOrphans(previous: session.previous, current: manifest, in: folder)
-        report.removed = removed
-        warnings += kept
-        for warning in kept { onEvent(.warning(warning)) }
+        // What this build no longer lists, and what earlier ones retired: removed now, or, when
+        // pages are rewritten after the build, kept in the cache (written before the manifest,
+        // so a run stopped in between still knows them) until no page names them.
+        let retired = RetiredFiles.merged((session.oldCache?.retired ?? []) + RetiredFiles.orphans(previous: session.previous, current: manifest),
+                                          current: manifest)
+        if options.defersRemoval && session.shard == nil {
+            cache.retired = retired
+        } else {
+            let (sweep, _) = RetiredFiles.remove(retired, except: [], in: folder)
+            report.removed = sweep.removed
+            warnings += sweep.kept
+            for warning in sweep.kept { onEvent(.warning(warning)) }
+        }
+        do { try cache.save(to: session.cachePath) } catch {
+            let warning = FileProblem(file: session.cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)")
+            warnings.append(warning)
+            onEvent(.warning(warning))
+        }
         if let shard = session.shard {
             let partial = PartialManifest(shard: shard, settings: session.fingerprint,
                                           sources: ContentHash.sha256(PartialManifest.listing(session.masters.map(\.relativePath))),
@@ -65,10 +79,8 @@ struct BuildAssembly {
             // The whole manifest now says what the shards' partial manifests said.
             for name in session.partialFiles { try? AtomicFile.remove(folder.path(name)) }
         }
-        do { try cache.save(to: session.cachePath) } catch {
-            let warning = FileProblem(file: session.cachePath, reason: "\(error.description); the next build rebuilds every master (pass --cache-dir DIR to keep it elsewhere)")
-            warnings.append(warning)
-            onEvent(.warning(warning))
+        if session.oldCache == nil, options.cacheDirectory == nil, BuildCache.isInUserFolder(session.cachePath) {
+            report.cacheFolderNote = "note: the build cache is in \((session.cachePath as NSString).deletingLastPathComponent), not in a .dppx-cache/ folder here: this project's folder is the site's root, and a server or a deploy would publish it; --cache-dir DIR puts it elsewhere"
         }
         report.manifest = manifest
         let listed = Set(manifest.images.map(\.source))
@@ -84,18 +96,7 @@ struct BuildAssembly {
     /// still the files dppx wrote (see `OutputFolder.remove`). Returns the removed paths, and a
     /// warning for each orphan left in place.
     static func removeOrphans(previous: Manifest, current: Manifest, in folder: OutputFolder) -> ([String], [FileProblem]) {
-        let keep = Set(current.images.flatMap { $0.variants.map(\.path) })
-        var removed: [String] = []
-        var kept: [FileProblem] = []
-        for image in previous.images {
-            for variant in image.variants where !keep.contains(variant.path) {
-                switch folder.remove(variant.path, bytes: variant.bytes, hash: variant.hash) {
-                case .removed: removed.append(variant.path)
-                case .missing, .master: break
-                case .kept(let reason): kept.append(FileProblem(file: image.source, reason: reason))
-                }
-            }
-        }
-        return (removed.sorted(), kept)
+        let (sweep, _) = RetiredFiles.remove(RetiredFiles.orphans(previous: previous, current: current), except: [], in: folder)
+        return (sweep.removed, sweep.kept)
     }
 }

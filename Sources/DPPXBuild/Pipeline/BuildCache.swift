@@ -35,6 +35,20 @@ struct BuildCache: Codable, Sendable {
     /// Identifies the settings (densities, formats, qualities, pipeline version) outputs were made with.
     var settings: String
     var sources: [String: Entry]
+    /// Files earlier builds wrote and no longer list, not yet removed because a page may still
+    /// name them (`RetiredFiles`); nil (left out of the file) when there are none.
+    var retiredFiles: [RetiredFile]?
+
+    private enum CodingKeys: String, CodingKey {
+        case settings, sources
+        case retiredFiles = "retired"
+    }
+
+    /// The retired files, none when the cache lists none.
+    var retired: [RetiredFile] {
+        get { retiredFiles ?? [] }
+        set { retiredFiles = newValue.isEmpty ? nil : newValue.sorted { $0.path < $1.path } }
+    }
 
     init(settings: String, sources: [String: Entry] = [:]) {
         self.settings = settings
@@ -67,10 +81,13 @@ struct BuildCache: Codable, Sendable {
     /// after the output folder's resolved path, so every OUT has its own and a cache found
     /// from another working folder still belongs to the right OUT. Each shard has its own file
     /// (`...-shard-2-of-4.json`), so N shards sharing one cache folder never write one file.
-    static func path(output: String, cacheFolder: String?, shard: Shard? = nil,
+    /// `published`: folders a server or a deploy publishes besides OUT (`[rewrite] root`,
+    /// `[serve] root`); the default folder is never inside one of them either.
+    static func path(output: String, cacheFolder: String?, shard: Shard? = nil, published: [String] = [],
                      workingFolder: String = WorkingFolder.path) -> String {
         let resolvedOutput = PathContainment.canonical(output)
-        let folder = cacheFolder ?? defaultFolder(output: resolvedOutput, workingFolder: PathContainment.canonical(workingFolder))
+        let folder = cacheFolder ?? defaultFolder(output: resolvedOutput, workingFolder: PathContainment.canonical(workingFolder),
+                                                  published: published.map(PathContainment.canonical))
         let name = (resolvedOutput as NSString).lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
         let key = ContentHash.sha256(Array(resolvedOutput.utf8)).prefix(16)
         let slice = shard.map { "-shard-\($0.index)-of-\($0.count)" } ?? ""
@@ -78,9 +95,10 @@ struct BuildCache: Codable, Sendable {
     }
 
     /// `.dppx-cache` in the project's folder (the one holding the `dppx.toml` found from the
-    /// working folder, else the working folder itself), or beside OUT when that folder is inside
-    /// OUT (the cache must never be published with it).
-    private static func defaultFolder(output resolvedOutput: String, workingFolder: String) -> String {
+    /// working folder, else the working folder itself); beside OUT when that folder is inside
+    /// OUT; and in the user's cache folder (`userFolder`) when it is inside a `published`
+    /// folder, as in a repository that is its own site: the cache must never be published.
+    private static func defaultFolder(output resolvedOutput: String, workingFolder: String, published: [String]) -> String {
         var project = workingFolder
         if let projectFile = ProjectLocator.find(from: workingFolder) {
             project = PathContainment.canonical(workingFolder + "/" + (projectFile as NSString).deletingLastPathComponent)
@@ -88,7 +106,29 @@ struct BuildCache: Codable, Sendable {
         if PathContainment.relativePath(ofCanonical: project, inside: resolvedOutput) != nil {
             return (resolvedOutput as NSString).deletingLastPathComponent + "/" + defaultFolderName
         }
+        if published.contains(where: { PathContainment.relativePath(ofCanonical: project, inside: $0) != nil }),
+           let user = userFolder() {
+            return user
+        }
         return project + "/" + defaultFolderName
+    }
+
+    /// The user's cache folder for dppx: `$XDG_CACHE_HOME/dppx`, else `~/.cache/dppx`
+    /// (`~/Library/Caches/dppx` on macOS); nil without a home folder.
+    static func userFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/dppx" }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        #if canImport(Darwin)
+        return home + "/Library/Caches/dppx"
+        #else
+        return home + "/.cache/dppx"
+        #endif
+    }
+
+    /// Whether `path` (a cache file's) is in the user's cache folder rather than the project's.
+    static func isInUserFolder(_ path: String) -> Bool {
+        guard let user = userFolder() else { return false }
+        return path.hasPrefix(user + "/")
     }
 
     static func load(from path: String) -> BuildCache? {

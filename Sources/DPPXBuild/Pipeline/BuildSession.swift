@@ -57,8 +57,9 @@ final class BuildSession: @unchecked Sendable {
         self.shard = shard
         let inSlice = { (path: String) in shard?.contains(path) ?? true }
         let (sources, rejected, allSkipped, refusedLinks) = try options.scanSources()
-        // In place, the manifest lies among the masters: it is no file of the site's to report.
-        skipped = allSkipped.filter { inSlice($0) && !(options.buildsInPlace && OutputFolder.isManifest($0)) }
+        // In place, the manifest (and the layout file beside it) lies among the masters: no
+        // file of the site's to report.
+        skipped = allSkipped.filter { inSlice($0) && !(options.buildsInPlace && (OutputFolder.isManifest($0) || $0 == LayoutFile.fileName)) }
         self.refusedLinks = refusedLinks.filter { inSlice($0.file) }
         do { try AtomicFile.createDirectory(output) } catch { throw .file(error) }
         lock = try BuildLock(output: output, shared: shard != nil)
@@ -66,7 +67,7 @@ final class BuildSession: @unchecked Sendable {
         // Shards write OUT at once: a temporary file may be another shard's, still being written.
         if shard == nil { outputFolder.removeStaleTemporaries() }
         BuildCache.removeLegacyFiles(in: output)
-        let cachePath = BuildCache.path(output: output, cacheFolder: options.cacheDirectory, shard: shard)
+        let cachePath = options.cachePath
         self.cachePath = cachePath
         if let shard {
             do { try BuildCache.createFolder(of: cachePath) } catch { throw .file(error) }
@@ -83,13 +84,14 @@ final class BuildSession: @unchecked Sendable {
         for warning in previousWarnings { onEvent(.warning(warning)) }
         // In place, the variants beside the masters are not masters, and only they are dppx's to
         // replace or remove.
-        let site = options.buildsInPlace ? InPlaceSite(previous: previous) : nil
+        let oldCache = BuildCache.load(from: cachePath)
+        self.oldCache = oldCache
+        let site = options.inPlaceSite(previous: previous, cache: oldCache)
         let masters = site?.masters(among: sources) ?? sources
         self.masters = masters
         folder = OutputFolder(root: output, owned: site?.owned)
         previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         self.fingerprint = fingerprint()
-        oldCache = BuildCache.load(from: cachePath)
 
         // Collisions are found among all masters, so every shard fails the same ones as a whole build.
         // In place every master is inside OUT, and no file dppx did not write is written over.

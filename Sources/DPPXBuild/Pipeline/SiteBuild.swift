@@ -51,6 +51,15 @@ public struct SiteBuild: Sendable {
 
         /// True when every master built, and the stylesheet and every page were written.
         public var succeeded: Bool { problems.isEmpty }
+
+        /// Counts what the sweep after the rewrite removed as the build's removed files, and
+        /// says what it could not remove.
+        mutating func retired(_ sweep: RetiredFiles.Sweep) {
+            guard case .success(var report) = build else { return }
+            report.removed = (report.removed + sweep.removed).sorted()
+            report.warnings += sweep.kept
+            build = .success(report)
+        }
     }
 
     /// Runs the build on a Dispatch thread: building blocks its thread for the whole build, and
@@ -69,7 +78,9 @@ public struct SiteBuild: Sendable {
         var measured = self
         if let layout {
             let marker = PageRewriter(images: predicted, options: rewrite.rewrite.options)
-            measured.build.plan.measuredWidths = LayoutLadders.widths(layout: layout, images: predicted, rewriter: marker)
+            let ladders = LayoutLadders.ladders(layout: layout, images: predicted, rewriter: marker)
+            measured.build.plan.measuredWidths = ladders.mapValues(\.widths)
+            report.ladders = LayoutLadders.Summary(Array(ladders.values))
         }
         let measuredBuild = measured
         var outcome = await onDispatchThread { measuredBuild.runBlocking(onEvent: onEvent, rewritesPages: false) }
@@ -79,36 +90,57 @@ public struct SiteBuild: Sendable {
         outcome.pages = rewritten
         outcome.problems += rewritten.failures
         outcome.measuring = report
+        let options = buildOptions
+        let sweep = await onDispatchThread { RetiredFiles.sweep(options: options, manifest: built.manifest, rewrite: rewrite.rewrite) }
+        outcome.retired(sweep)
         return outcome
+    }
+
+    /// The build's options: with pages to rewrite, the files it no longer lists are removed
+    /// only after the rewrite, once no page names them (`RetiredFiles`).
+    private var buildOptions: BuildOptions {
+        var options = build
+        options.defersRemoval = pages != nil && build.shard == nil
+        return options
     }
 
     private func runBlocking(onEvent: @escaping @Sendable (BuildEvent) -> Void, rewritesPages: Bool = true) -> Outcome {
         let report: BuildReport
         do throws(BuildError) {
-            report = try Builder(options: build).run(onEvent: onEvent)
+            report = try Builder(options: buildOptions).run(onEvent: onEvent)
         } catch {
             return Outcome(build: .failure(error), problems: [FileProblem(file: build.sourceRoot, reason: error.description)])
         }
         var outcome = Outcome(build: .success(report), problems: report.failures)
-        let site = Self.writeSiteFiles(stylesheet: stylesheet, pages: rewritesPages ? pages : nil, manifest: report.manifest, imageRoot: build.outputRoot)
+        let pages = rewritesPages ? self.pages.map { make in make() } : nil
+        let listed: (@Sendable () -> SiteRewrite)? = pages.map { rewrite in { @Sendable in rewrite } }
+        let site = Self.writeSiteFiles(stylesheet: stylesheet, pages: listed, manifest: report.manifest, imageRoot: build.outputRoot)
         outcome.stylesheet = site.stylesheet
         outcome.pages = site.pages
         outcome.problems += site.problems
+        if let pages {
+            outcome.retired(RetiredFiles.sweep(options: buildOptions, manifest: report.manifest, rewrite: pages))
+        }
         return outcome
     }
 
     /// The images of the site under `root` as this build will write them, before it does:
     /// each file's pixel size by its path below the root (the manifests on disk, and for the
     /// masters they do not list yet, the sizes `ManifestPredictor` reads from their headers),
-    /// the images of the manifests on disk, and the images as predicted.
+    /// the images of the manifests on disk and, after them, as predicted, and the images as
+    /// predicted.
     static func imagesAsBuilt(_ build: BuildOptions, root: String) -> (sizes: [String: PixelSize], onDisk: SiteImages, predicted: SiteImages) {
-        let onDisk = SiteImages(SiteManifestReader.read(under: root).site)
+        let disk = SiteManifestReader.read(under: root).site.entries.map { (folder: $0.folder, manifest: $0.manifest) }
+        let onDisk = SiteImages(manifests: disk)
         var sizes = onDisk.pixelSizes
         guard let folder = PathContainment.relativePath(of: build.outputRoot, inside: root),
               let prediction = try? ManifestPredictor.predict(options: build) else { return (sizes, onDisk, .empty) }
         let predicted = SiteImages(manifests: [(folder: folder, manifest: prediction.manifest)])
         for (path, size) in predicted.pixelSizes where sizes[path] == nil { sizes[path] = size }
-        return (sizes, onDisk, predicted)
+        // The markup an earlier rewrite wrote is recognised (and turned off while measuring) for
+        // the masters as predicted too: OUT removed, or a master its manifest does not list yet,
+        // would otherwise be measured with that srcset's missing files, at its alt text's size.
+        return (sizes, SiteImages(manifests: disk + [(folder: folder, manifest: prediction.manifest)]), predicted)
     }
 
     /// What writing the stylesheet and the pages did.

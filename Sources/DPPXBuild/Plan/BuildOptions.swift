@@ -35,6 +35,14 @@ public struct BuildOptions: Sendable {
     /// Masters in SRC that are links to files outside it are built (`--allow-outside-project`);
     /// by default they are refused with a warning (`SourceScanner`).
     public var allowsLinksOutOfSource = false
+    /// Pages are rewritten after this build (`SiteBuild` with `[rewrite] pages`): the files it
+    /// no longer lists are not removed at its end but kept as retired in the cache, and removed
+    /// once no rewritten page names them (`RetiredFiles`). A page left as it was, or a run
+    /// stopped between the build and the rewrite, never names a file that is gone.
+    public var defersRemoval = false
+    /// Folders published besides OUT (`[rewrite] root`, `[serve] root`): the default cache
+    /// folder is never inside one (`BuildCache.path`).
+    public var publishedRoots: [String] = []
 
     /// See `DecodeLimits.defaultMaxPixels`.
     public static let defaultMaxPixels = DecodeLimits.defaultMaxPixels
@@ -85,5 +93,22 @@ extension BuildOptions {
         guard !plan.rules.isEmpty else { return (sources, rejected, skipped, refused) }
         return (sources.filter { !plan.excludes($0.relativePath) }, rejected.filter { !plan.excludes($0.file) }, skipped,
                 refused.filter { !plan.excludes($0.file) })
+    }
+}
+
+extension BuildOptions {
+    /// In place (`buildsInPlace`), which files are dppx's: the variants `previous` lists and the
+    /// files `cache` keeps as retired (`RetiredFiles`); nil for a build into a folder of its own.
+    /// The build and `ManifestPredictor` tell masters from outputs with it, so both read the
+    /// same masters.
+    func inPlaceSite(previous: Manifest, cache: BuildCache?) -> InPlaceSite? {
+        buildsInPlace ? InPlaceSite(previous: previous, retired: cache?.retired.map(\.path) ?? []) : nil
+    }
+}
+
+extension BuildOptions {
+    /// The incremental cache's file for this build's OUT (and shard): see `BuildCache.path`.
+    var cachePath: String {
+        BuildCache.path(output: outputRoot, cacheFolder: cacheDirectory, shard: shard, published: publishedRoots)
     }
 }

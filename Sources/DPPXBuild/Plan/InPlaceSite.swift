@@ -17,10 +17,11 @@ public struct InPlaceSite: Sendable {
     /// Paths dppx wrote and may replace or remove.
     public let owned: Set<String>
 
-    /// The variants `previous` lists, less the masters' own files.
-    public init(previous: Manifest) {
+    /// The variants `previous` lists, and the files an earlier build retired but kept while a
+    /// page named them (`retired`, from the cache), less the masters' own files.
+    public init(previous: Manifest, retired: [String] = []) {
         let masters = Set(previous.images.map(\.source))
-        owned = Set(previous.images.flatMap { $0.variants.map(\.path) }).subtracting(masters)
+        owned = Set(previous.images.flatMap { $0.variants.map(\.path) } + retired).subtracting(masters)
     }
 
     /// The masters among the image files found: neither files the manifest lists nor named as

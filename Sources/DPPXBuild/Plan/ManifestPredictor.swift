@@ -19,7 +19,16 @@ public enum ManifestPredictor {
 
     public static func predict(options: BuildOptions) throws(BuildError) -> Prediction {
         do { try Vips.start() } catch { throw .file(FileError(path: "libvips", operation: .read, errno: 0, detail: error.reason)) }
-        let (sources, rejected, _, _) = try options.scanSources()
+        var (sources, rejected, _, _) = try options.scanSources()
+        // In place, the variants an earlier build wrote beside the masters are not masters. (A
+        // folder of variants with no manifest is not a site built in place: its collisions say so.)
+        if options.buildsInPlace {
+            let (previous, _, _) = BuildSession.previousManifest(in: OutputFolder(root: options.outputRoot), shard: options.shard)
+            if !previous.images.isEmpty {
+                let cache = BuildCache.load(from: options.cachePath)
+                sources = options.inPlaceSite(previous: previous, cache: cache)?.masters(among: sources) ?? sources
+            }
+        }
         let (buildable, collisions) = BuildSession.separateCollisions(sources, extraFormats: options.extraFormats, plan: options.plan)
         var failures = rejected + collisions
         var images: [Manifest.Image] = []

@@ -34,6 +34,9 @@ public struct BuildReport: Sendable {
     public var outputBytes: Int { manifest.images.reduce(0) { $0 + $1.variants.reduce(0) { $0 + $1.bytes } } }
     /// Wall time.
     public var seconds: Double = 0
+    /// Where the cache went, when this build made it outside the project because the
+    /// project's folder is published (`BuildCache.userFolder`); nil otherwise.
+    public var cacheFolderNote: String?
 
     /// True when every master built: the exit status is 0.
     public var succeeded: Bool { failures.isEmpty }

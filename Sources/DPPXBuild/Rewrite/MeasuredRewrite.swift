@@ -38,6 +38,9 @@ public struct MeasuredRewrite: Sendable {
         public var restored: [RewriteFinding] = []
         /// Pages that could not be measured, each named with why (they are left as they were).
         public var failures: [MeasureError] = []
+        /// Pages measured as they stand although their scripts threw (a third-party script
+        /// that is not there, a bug of the page's own), each with the errors.
+        public var scriptErrors: [(page: String, errors: [String])] = []
         /// Set when no Chromium could be run: why, and how to install it. The rewrite then
         /// goes on from what the pages state, as without measuring.
         public var noBrowser: String?
@@ -45,6 +48,8 @@ public struct MeasuredRewrite: Sendable {
         public var layoutWritten = false
         /// Seconds spent measuring.
         public var seconds = 0.0
+        /// The widths the fluid masters are built at, from their measured boxes (`dppx build`).
+        public var ladders: LayoutLadders.Summary?
     }
 
     /// The site's HTML pages below the root (what is measured), in the order given.
@@ -80,6 +85,7 @@ public struct MeasuredRewrite: Sendable {
             report.unchanged += outcome.unchanged
             report.widths += outcome.widths
             report.failures += outcome.failures
+            report.scriptErrors += outcome.scriptErrors
             var layout = outcome.layout
             // A page measured again keeps the record of the sizes dppx wrote on it: they are
             // still dppx's to replace.
@@ -101,7 +107,11 @@ public struct MeasuredRewrite: Sendable {
     /// `held`: the manifest a build just wrote, taken as given (`SiteManifestReader.Held`).
     public func rewritePages(with layout: LayoutFile?, report: inout Report, check: Bool = false,
                              held: SiteManifestReader.Held? = nil) async -> SiteRewrite.Outcome {
-        guard var layout else { return rewrite.run(check: check, held: held) }
+        guard var layout else {
+            var outcome = rewrite.run(check: check, held: held)
+            outcome.failures += report.failures.map { FileProblem(file: Self.pageName(of: $0), reason: Self.reason(of: $0)) }
+            return outcome
+        }
         let failed = Set(report.failures.compactMap { error -> String? in
             if case .page(let page, _) = error { return page } else { return nil }
         })
@@ -111,7 +121,7 @@ public struct MeasuredRewrite: Sendable {
         // Read once, after the build: the rewrite and the check both use them.
         let reading = SiteManifestReader.read(under: rewrite.root, held: held)
         var (changes, outcome) = measured.prepare(with: reading)
-        outcome.failures += report.failures.map { FileProblem(file: Self.pageName(of: $0), reason: $0.description) }
+        outcome.failures += report.failures.map { FileProblem(file: Self.pageName(of: $0), reason: Self.reason(of: $0)) }
         // Pages not measured, or undone before and unchanged since, stay as they are.
         for index in changes.indices where changes[index].isHTML {
             let page = changes[index].relative
@@ -123,7 +133,9 @@ public struct MeasuredRewrite: Sendable {
             }
         }
         if !check {
+            let measuringFailures = report.failures.count
             await checkInBrowser(&changes, images: SiteImages(reading.site), layout: &layout, report: &report)
+            outcome.failures += report.failures[measuringFailures...].map { FileProblem(file: Self.pageName(of: $0), reason: Self.reason(of: $0)) }
         }
         // A page left as it was (not measured, undone) keeps its record: the sizes an earlier
         // run wrote on it are still dppx's.
@@ -229,13 +241,10 @@ public struct MeasuredRewrite: Sendable {
                 report.failures.append(failure)
                 fail(Self.pageName(of: failure))
             }
-            var again: [String] = []
-            for page in after.measured {
-                guard let recorded = layout.pages[page], let then = before.layout.pages[page], let now = after.layout.pages[page],
-                      let index = changes.firstIndex(where: { $0.relative == page }) else { continue }
-                let original = changes[index].original
-                let line = { (offset: Int) in Self.line(of: offset, in: original) }
-                // With classic scrollbars too: `vw` counts the scrollbar there, the layout does not.
+            // What moved on each page, with classic scrollbars too (`vw` counts the scrollbar
+            // there, the layout does not).
+            func differences(_ page: String, jitter: LayoutComparison.Jitter) -> (moved: [(index: Int, move: LayoutComparison.Move, drawn: String)], page: String?)? {
+                guard let then = before.layout.pages[page], let now = after.layout.pages[page] else { return nil }
                 let classic = before.classic[page].flatMap { then in after.classic[page].map { (then, $0) } }
                 var moved = LayoutComparison.movedImages(before: then, after: now)
                 for image in classic.map({ LayoutComparison.movedImages(before: $0.0, after: $0.1) }) ?? []
@@ -244,6 +253,36 @@ public struct MeasuredRewrite: Sendable {
                 }
                 let pageMoved = LayoutComparison.pageDifference(before: then, after: now)
                     ?? classic.flatMap { LayoutComparison.pageDifference(before: $0.0, after: $0.1) }
+                return (moved.filter { !jitter.images.contains($0.index) }, jitter.page ? nil : pageMoved)
+            }
+            // A difference the untouched page shows between two loads of its own (an animation,
+            // content a script adds at a moment that varies, an image slow to load) is the page's
+            // jitter, not the rewrite's doing: where something moved, the untouched page is loaded
+            // once more, and what differs between its two loads is set aside.
+            var jitter: [String: LayoutComparison.Jitter] = [:]
+            let suspects = after.measured.filter { page in
+                differences(page, jitter: .none).map { !$0.moved.isEmpty || $0.page != nil } ?? false
+            }
+            if !suspects.isEmpty, let control = try? await checkingMeasurement(of: suspects, responder: Self.untouchedResponder(
+                root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes), in: shared) {
+                report.widths += control.widths
+                for page in suspects {
+                    guard let then = before.layout.pages[page], let again = control.layout.pages[page] else { continue }
+                    var found = LayoutComparison.jitter(between: then, and: again)
+                    if let thenClassic = before.classic[page], let againClassic = control.classic[page] {
+                        found.formUnion(LayoutComparison.jitter(between: thenClassic, and: againClassic))
+                    }
+                    jitter[page] = found
+                }
+            }
+            var again: [String] = []
+            for page in after.measured {
+                guard let recorded = layout.pages[page], let then = before.layout.pages[page], let now = after.layout.pages[page],
+                      let index = changes.firstIndex(where: { $0.relative == page }),
+                      let (moved, pageMoved) = differences(page, jitter: jitter[page] ?? .none) else { continue }
+                let original = changes[index].original
+                let line = { (offset: Int) in Self.line(of: offset, in: original) }
+                let classic = before.classic[page].flatMap { then in after.classic[page].map { (then, $0) } }
                 if moved.isEmpty, pageMoved == nil {
                     if round == 1 { report.checked.append(page) }
                     // Kept: the untouched page's refined samples, under the rewritten page's offsets
@@ -269,8 +308,9 @@ public struct MeasuredRewrite: Sendable {
                     again.append(page)
                 } else {
                     if round == 1 { report.checked.append(page) }
-                    let what = LayoutComparison.difference(before: then, after: now, lineOfOffset: line)
-                        ?? classic.flatMap { LayoutComparison.difference(before: $0.0, after: $0.1, lineOfOffset: line) }
+                    let pageJitter = jitter[page] ?? .none
+                    let what = LayoutComparison.difference(before: then, after: now, lineOfOffset: line, setAside: pageJitter)
+                        ?? classic.flatMap { LayoutComparison.difference(before: $0.0, after: $0.1, lineOfOffset: line, setAside: pageJitter) }
                             .map { $0 + " (with classic scrollbars)" }
                         ?? "its layout changed"
                     let culprits = [page] + recorded.dependencies.filter { changed[$0] != nil && $0 != page }
@@ -322,6 +362,12 @@ public struct MeasuredRewrite: Sendable {
     /// `change` left as it was: its original bytes, no findings of its own.
     private static func unchanged(_ change: SiteRewrite.PageChange) -> RewriteResult {
         RewriteResult(bytes: change.original, findings: [], imagesRewritten: 0)
+    }
+
+    /// Why `error`'s page failed, without its name (a `FileProblem` names it).
+    private static func reason(of error: MeasureError) -> String {
+        if case .page(_, let message) = error { return "not measured: " + message }
+        return error.description
     }
 
     private static func pageName(of error: MeasureError) -> String {

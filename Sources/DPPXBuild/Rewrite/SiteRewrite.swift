@@ -132,7 +132,22 @@ public struct SiteRewrite: Sendable {
                 outcome.unchanged.append(change.page)
                 outcome.standingFindings += result.findings
             }
+            if check { outcome.failures += missingFiles(namedBy: change) }
         }
+    }
+
+    /// The site's files the page of `change` names, as it is on disk, that are not there: a
+    /// deploy of the site would ship them as broken images (`dppx rewrite --check` fails on
+    /// them).
+    func missingFiles(namedBy change: PageChange) -> [FileProblem] {
+        guard let bytes = try? AtomicFile.read(change.target) else { return [] }
+        var missing: [FileProblem] = []
+        var seen = Set<String>()
+        for reference in PageReferences.references(in: bytes, at: change.relative, isHTML: change.isHTML, baseURL: options.baseURL)
+        where seen.insert(reference.path).inserted && FileStatus.at(root + "/" + reference.path) == nil {
+            missing.append(FileProblem(file: "\(change.page):\(reference.line)", reason: "names \(reference.path), which is not under the site's root \(root): a deploy would ship a broken image; build it (dppx build), or correct the URL"))
+        }
+        return missing
     }
 
     /// `page`'s path below the root, nil when it is not inside it.

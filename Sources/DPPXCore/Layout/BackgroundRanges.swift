@@ -13,7 +13,10 @@
 ///
 /// Bounds are written as `SizesFitter` writes its breakpoints: a range ends just under the next
 /// one's first viewport (`max-width: 767.98px`) and the next starts there (`min-width: 768px`),
-/// as Bootstrap writes its own; the first range has no lower bound, the last no upper one.
+/// as Bootstrap writes its own; the first range has no lower bound, the last no upper one. A
+/// range narrower than `narrowestRange` is merged into a neighbour, and neighbours that serve
+/// from the same files are one range: fewer blocks, and bounds that do not move with a pixel of
+/// measuring jitter.
 public struct BackgroundRanges: Hashable, Sendable {
     /// The densities each painted width is served at.
     public static let densities: [Double] = [1, 1.5, 2]
@@ -81,23 +84,84 @@ public struct BackgroundRanges: Hashable, Sendable {
         let files = viewports.indices.map { index in
             zip(layers, painted[index]).map { layer, width in width.map { Self.files(for: $0, among: layer.fileWidths) } ?? [] }
         }
-        var ranges: [Range] = []
+        // Runs of viewports where every layer takes the same files.
+        var spans: [ClosedRange<Int>] = []
         var start = 0
         while start < viewports.count {
             var end = start
             while end + 1 < viewports.count, files[end + 1] == files[start] { end += 1 }
-            let candidates = layers.indices.map { layer -> [Candidate] in
-                let widest = (start...end).compactMap { painted[$0][layer] }.max() ?? 0
-                guard widest > 0 else { return [] }
-                return Set(files[start][layer]).sorted().map { Candidate(width: $0, density: Self.density(file: $0, painted: widest)) }
+            spans.append(start...end)
+            start = end + 1
+        }
+        // Per layer, the file each density takes at the viewport where the layer is painted
+        // widest in `span`: what every viewport of the span is served from (the descriptors are
+        // written against that width).
+        func widestFiles(_ span: ClosedRange<Int>) -> [[Int]] {
+            layers.indices.map { layer in
+                let widest = span.max { (painted[$0][layer] ?? 0) < (painted[$1][layer] ?? 0) } ?? span.lowerBound
+                return files[widest][layer]
             }
-            let minimum = ranges.isEmpty ? nil : viewports[start]
+        }
+        spans = Self.merged(spans, viewports: viewports, painted: { painted[$0].reduce(0) { $0 + ($1 ?? 0) } }, files: widestFiles)
+        var ranges: [Range] = []
+        for span in spans {
+            let chosen = widestFiles(span)
+            let candidates = layers.indices.map { layer -> [Candidate] in
+                let widest = span.compactMap { painted[$0][layer] }.max() ?? 0
+                guard widest > 0 else { return [] }
+                return Set(chosen[layer]).sorted().map { Candidate(width: $0, density: Self.density(file: $0, painted: widest)) }
+            }
+            let end = span.upperBound
+            let minimum = ranges.isEmpty ? nil : viewports[span.lowerBound]
             let maximum: Double? = end + 1 < viewports.count
                 ? (viewports[end + 1] - viewports[end] > 0.04 ? viewports[end + 1] - 0.02 : viewports[end]) : nil
             ranges.append(Range(minimumViewport: minimum, maximumViewport: maximum, candidates: candidates))
-            start = end + 1
         }
         self.ranges = ranges
+    }
+
+    /// Ranges narrower than this many viewport px are merged into a neighbour: a range that
+    /// holds one refined sample (`(min-width: 340px) and (max-width: 340.98px)`) moves with
+    /// measuring jitter from run to run and costs a block of CSS for a pixel of windows.
+    public static let narrowestRange = 8.0
+
+    /// `spans` (runs of `viewports` indices) with each narrower than `narrowestRange` merged
+    /// into the neighbour on its side of the layout's breakpoint (the one whose `painted` width,
+    /// all layers together, continues its own: the same piece of the layout), then neighbours
+    /// where each density takes the same `files` merged (a narrow range between two alike). Every viewport stays served: a merged range is written
+    /// against its widest painted width.
+    static func merged(_ spans: [ClosedRange<Int>], viewports: [Double], painted: (Int) -> Double,
+                       files: (ClosedRange<Int>) -> [[Int]]) -> [ClosedRange<Int>] {
+        var spans = spans
+        func width(_ index: Int) -> Double {
+            let span = spans[index]
+            let next = span.upperBound + 1 < viewports.count ? viewports[span.upperBound + 1] : viewports[span.upperBound] + narrowestRange
+            return next - viewports[span.lowerBound]
+        }
+        var index = 0
+        while spans.count > 1, index < spans.count {
+            guard width(index) < narrowestRange else { index += 1; continue }
+            let span = spans[index]
+            let other: Int
+            if index == 0 { other = 1 } else if index + 1 == spans.count { other = index - 1 } else {
+                let before = abs(painted(span.lowerBound) - painted(spans[index - 1].upperBound))
+                let after = abs(painted(spans[index + 1].lowerBound) - painted(span.upperBound))
+                other = after <= before ? index + 1 : index - 1
+            }
+            let (low, high) = (min(index, other), max(index, other))
+            spans[low] = spans[low].lowerBound...spans[high].upperBound
+            spans.remove(at: high)
+            index = max(0, low - 1)
+        }
+        var result: [ClosedRange<Int>] = []
+        for span in spans {
+            if let last = result.last, files(last) == files(span) {
+                result[result.count - 1] = last.lowerBound...span.upperBound
+            } else {
+                result.append(span)
+            }
+        }
+        return result
     }
 
     /// At each viewport any series was measured at, the widest width any series gives there: the

@@ -51,15 +51,45 @@ public struct LayoutComparison: Sendable {
         return result
     }
 
+    /// What two loads of the same untouched page disagree on: the page's own jitter (an
+    /// animation, content a script adds at a moment that varies, an image slow to load), which
+    /// is no reason to say a rewrite moved anything.
+    public struct Jitter: Hashable, Sendable {
+        /// The `<img>` occurrences (by index) whose boxes differed.
+        public var images: Set<Int> = []
+        /// Whether the page's height, its number of images or a background differed.
+        public var page = false
+
+        public static let none = Jitter()
+
+        public init(images: Set<Int> = [], page: Bool = false) {
+            self.images = images
+            self.page = page
+        }
+
+        public mutating func formUnion(_ other: Jitter) {
+            images.formUnion(other.images)
+            page = page || other.page
+        }
+    }
+
+    /// What `first` and `second`, two loads of one untouched page measured the same way,
+    /// disagree on.
+    public static func jitter(between first: LayoutFile.Page, and second: LayoutFile.Page) -> Jitter {
+        Jitter(images: Set(movedImages(before: first, after: second).map(\.index)),
+               page: pageDifference(before: first, after: second) != nil)
+    }
+
     /// The first difference found, as a sentence naming the box, the viewport and both sizes;
     /// nil when the pages lay out alike. `lineOfOffset` gives the line of an `<img>`'s offset
-    /// in the untouched page.
-    public static func difference(before: LayoutFile.Page, after: LayoutFile.Page, lineOfOffset: (Int) -> Int) -> String? {
-        if let first = movedImages(before: before, after: after).first {
+    /// in the untouched page; what `setAside` names is the page's own jitter, not a difference.
+    public static func difference(before: LayoutFile.Page, after: LayoutFile.Page, lineOfOffset: (Int) -> Int,
+                                  setAside: Jitter = .none) -> String? {
+        if let first = movedImages(before: before, after: after).first(where: { !setAside.images.contains($0.index) }) {
             let image = before.images[first.index]
             return "its <img src=\"\(image.src)\"> (line \(lineOfOffset(image.offset))) was \(first.drawn)"
         }
-        return pageDifference(before: before, after: after)
+        return setAside.page ? nil : pageDifference(before: before, after: after)
     }
 
     /// A difference other than an `<img>` box: the number of images, the page's height, a

@@ -92,14 +92,23 @@ public struct SizesFitter: Sendable {
         entries.append(SizesValue.Entry(length: pieces.last!.length.asWritten))
         let value = SizesValue(entries: entries)
         // Checked from the text, the way a browser reads it.
-        let read = SizesValue(parsing: value.description)
-        for sample in ordered {
-            let written = read?.width(atViewport: sample.viewport)
-            guard let written, abs(written - sample.width) <= Self.tolerance else {
-                return .refused(.missed(sample: sample, written: written))
-            }
+        if let miss = Self.firstMiss(of: value.description, at: ordered) {
+            return .refused(.missed(sample: miss.sample, written: miss.written))
         }
         return .sizes(value)
+    }
+
+    /// The first of `samples` that the `sizes` `text`, read as a browser reads it, does not
+    /// give within `tolerance`, with what it gives there; nil when it gives every one. A `sizes`
+    /// an earlier run wrote that still holds is kept, so re-measuring after an unrelated edit
+    /// does not move its breakpoints by a pixel of measuring jitter.
+    public static func firstMiss(of text: String, at samples: [BoxSample]) -> (sample: BoxSample, written: Double?)? {
+        let read = SizesValue(parsing: text)
+        for sample in samples {
+            let written = read?.width(atViewport: sample.viewport)
+            guard let written, abs(written - sample.width) <= tolerance else { return (sample, written) }
+        }
+        return nil
     }
 
     /// The viewports to measure next to pin every breakpoint to within `resolution` CSS px:
