@@ -1,44 +1,37 @@
 import Foundation
 
 /// The files of the site's own that a page or a stylesheet names, as paths relative to the
-/// site's root: the images (`<img src>`, `srcset`, a `<picture>`'s `<source srcset>`, and every
-/// `url()` of the page's `<style>` elements, its `style` attributes or a stylesheet) and the
-/// stylesheets (`<link rel="stylesheet">`, `@import`). Read with the parser and the CSS scanner
-/// the rewriter uses, and resolved as it resolves URLs (relative to the page or its
-/// `<base href>`, `/` from the root; other origins and `data:` URLs are not the site's). Whether
-/// a named file exists, or is an image at all, is for the caller to see.
+/// site's root: the images (`PageReferences`: `<img src>`, `srcset`, a `<picture>`'s
+/// `<source srcset>`, and every `url()` of the page's `<style>` elements, its `style` attributes
+/// or a stylesheet) and the stylesheets (`<link rel="stylesheet">`, `@import`), resolved as the
+/// rewriter resolves URLs (relative to the page or its `<base href>`, `/` from the root; other
+/// origins and `data:` URLs are not the site's). What `dppx init` reads to find where a site
+/// keeps its images. Whether a named file exists, or is an image at all, is for the caller to see.
 public struct FileReferences: Sendable, Equatable {
-    /// Images named, each once: the `<img>`s' in document order (each `src`, then its `srcset`
-    /// and its `<picture>`'s sources), then the `<style>` elements' and the `style` attributes'.
+    /// Images named, each once, in the order `PageReferences` lists them.
     public private(set) var images: [String] = []
     /// Stylesheets named, in document order, each once.
     public private(set) var stylesheets: [String] = []
 
     /// What the HTML page `bytes`, at `path` relative to the root, names.
     public init(page bytes: [UInt8], path: String) {
+        for reference in PageReferences.references(in: bytes, at: path, isHTML: true) { Self.append(reference.path, to: &images) }
         let page = HTMLPage(parsing: bytes)
         guard let document = ImageURL.documentPath(pagePath: path, baseHref: page.baseHref, baseURL: nil) else { return }
-        for tag in page.images {
-            if let src = tag.attribute("src") { addImage(src.value, in: document) }
-            if let srcset = tag.attribute("srcset") { addCandidates(srcset.value, in: document) }
-            for source in tag.pictureSources ?? [] {
-                if let srcset = source.attribute("srcset") { addCandidates(srcset.value, in: document) }
-            }
-        }
-        for sheet in page.styleSheets { addStylesheetURLs(Array(bytes[sheet]), in: document, isDeclarationList: false) }
-        for attribute in page.styleAttributes { addStylesheetURLs(Array(attribute.value.utf8), in: document, isDeclarationList: true) }
         for link in page.links {
             let rel = link.attribute("rel")?.value.lowercased().split(whereSeparator: \.isWhitespace) ?? []
             guard rel.contains("stylesheet"), let href = link.attribute("href"),
                   let url = ImageURL(href.value, pagePath: document, baseURL: nil) else { continue }
             Self.append(url.path, to: &stylesheets)
         }
+        for sheet in page.styleSheets { addImports(Array(bytes[sheet]), in: document) }
     }
 
     /// What the stylesheet `bytes`, at `path` relative to the root, names: the `url()`s of its
     /// declarations as images, its `@import`s as stylesheets.
     public init(stylesheet bytes: [UInt8], path: String) {
-        addStylesheetURLs(bytes, in: path, isDeclarationList: false)
+        for reference in PageReferences.references(in: bytes, at: path, isHTML: false) { Self.append(reference.path, to: &images) }
+        addImports(bytes, in: path)
     }
 
     /// `written` (an `<img>`'s `src` as the layout file records it) on the page at `page`, as a
@@ -47,22 +40,7 @@ public struct FileReferences: Sendable, Equatable {
         ImageURL(written, pagePath: page, baseURL: nil)?.path
     }
 
-    private mutating func addImage(_ written: String, in document: String) {
-        guard let url = ImageURL(written, pagePath: document, baseURL: nil) else { return }
-        Self.append(url.path, to: &images)
-    }
-
-    /// A `srcset`'s candidates: each is a URL, then optionally a descriptor, separated by commas.
-    private mutating func addCandidates(_ srcset: String, in document: String) {
-        for candidate in srcset.split(separator: ",") {
-            if let url = candidate.split(whereSeparator: \.isWhitespace).first { addImage(String(url), in: document) }
-        }
-    }
-
-    private mutating func addStylesheetURLs(_ bytes: [UInt8], in document: String, isDeclarationList: Bool) {
-        for declaration in CSSDeclaration.all(in: bytes, isDeclarationList: isDeclarationList) {
-            for url in declaration.urls { addImage(url, in: document) }
-        }
+    private mutating func addImports(_ bytes: [UInt8], in document: String) {
         for imported in Self.imports(in: bytes) {
             if let url = ImageURL(imported, pagePath: document, baseURL: nil) { Self.append(url.path, to: &stylesheets) }
         }
