@@ -55,10 +55,11 @@ struct InitCommandTests {
         // The test images are noise, where WebP can come out smaller than AVIF: either is first.
         #expect(costLine.contains(", laptop ") && costLine.contains(", desktop ") && costLine.contains("; JPEG-only browsers "), "\(costLine)")
 
-        // --json has the same per page and image.
+        // A second run builds nothing, and --json has the same per page and image.
         let json = try await scenario.dppx("build", "--json")
         #expect(json.status == 0, "\(json)")
         let summary = try JSONDecoder().decode(BuildSummary.self, from: Data(json.stdout.utf8))
+        #expect(summary.built.isEmpty, "\(json.stdout)")
         let pageViews = try #require(summary.pageViews)
         #expect(pageViews.pages.map(\.path) == ["index.html"])
         #expect(pageViews.pages[0].images.map(\.kind) == [.img, .background])
@@ -82,6 +83,7 @@ struct InitCommandTests {
 
 /// What `dppx build --json` prints, as far as these tests read it.
 private struct BuildSummary: Decodable {
+    let built: [String]
     let pageViews: PageViewCost?
 }
 
