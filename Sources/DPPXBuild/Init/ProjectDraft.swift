@@ -80,6 +80,9 @@ public struct ProjectDraft: Sendable {
         } else {
             choices.append(Choice(topic: "images", reason: "\(imagesOut) holds \(named), the site's own: built in place, each master keeping its name and bytes, the variants beside it"))
         }
+        if let folder = excludedFolders.first {
+            choices.append(Choice(topic: "note", reason: "\(SiteSurvey.join(imagesSource, folder))\(excludedFolders.count > 1 ? " and \(excludedFolders.count - 1) more" : "") left out of the build by a [[rule]]: tooling, not the site's images"))
+        }
         if !survey.missingImages.isEmpty {
             let missing = survey.missingImages
             choices.append(Choice(topic: "note", reason: "\(missing.count) image\(missing.count == 1 ? "" : "s") named but not there (such as \(missing[0])): left out"))
