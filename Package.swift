@@ -158,7 +158,7 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "DPPXCoreTests", dependencies: ["DPPXCore"], exclude: ["Golden"]),
-        .testTarget(name: "DPPXRewriteTests", dependencies: ["DPPXRewrite", "DPPXCore"], exclude: ["Golden"]),
+        .testTarget(name: "DPPXRewriteTests", dependencies: ["DPPXRewrite", "DPPXCore", "CGumbo"], exclude: ["Golden"]),
         .testTarget(name: "DPPXFilesTests", dependencies: ["DPPXFiles", "DPPXCore", "DPPXTestSupport"]),
         .testTarget(
             name: "DPPXBuildTests",

@@ -36,7 +36,9 @@ enum BreakpointScript {
     /// below and at each width (for `min-width`), and just above it (for `max-width`).
     static func viewports(for named: [Double], in ladder: ViewportLadder) -> [Int] {
         var result = Set<Int>()
-        for width in named where width.isFinite {
+        // A page names any number (`min-width: 1e300px`): only those near the ladder become
+        // whole viewports, so no conversion can trap.
+        for width in named where width.isFinite && width > Double(ladder.lowest - 2) && width < Double(ladder.highest + 2) {
             for viewport in [Int(width.rounded(.up)) - 1, Int(width.rounded(.up)), Int(width.rounded(.down)) + 1]
             where viewport >= ladder.lowest && viewport <= ladder.highest {
                 result.insert(viewport)

@@ -38,7 +38,7 @@ final class MeasuringTab: Sendable {
         let events = connection.events(of: session)
         handler = Task {
             for await event in events {
-                Self.handle(event, session: session, connection: connection, responder: responder, state: state)
+                await Self.handle(event, session: session, connection: connection, responder: responder, state: state)
             }
         }
     }
@@ -102,10 +102,11 @@ final class MeasuringTab: Sendable {
     }
 
     /// Answers a paused request (without waiting for the browser's reply, so the page's
-    /// requests are answered side by side), notes a JavaScript error or the load, and keeps
-    /// track of frames and their execution contexts.
+    /// requests are answered side by side, as long as their bodies fit in `AnswerBudget`),
+    /// notes a JavaScript error or the load, and keeps track of frames and their execution
+    /// contexts.
     private static func handle(_ event: DevToolsConnection.Event, session: String, connection: DevToolsConnection,
-                               responder: SiteResponder, state: NIOLockedValueBox<State>) {
+                               responder: SiteResponder, state: NIOLockedValueBox<State>) async {
         /// The current page's watcher, unless the event is an earlier frame's.
         func watcher(frame: String?) -> PageWatcher? {
             state.withLockedValue { state in frame.map { state.earlier.contains($0) } == true ? nil : state.watcher }
@@ -113,9 +114,12 @@ final class MeasuringTab: Sendable {
         switch event.method {
         case "Fetch.requestPaused":
             guard let id = event.params["requestId"]?.string, let url = event.params["request"]?["url"]?.string else { return }
+            let size = responder.bodySize(of: url)
+            await AnswerBudget.shared.take(size)
             let answer = responder.answer(url)
             if let path = answer.dependency { watcher(frame: event.params["frameId"]?.string)?.depended(on: path) }
             Task {
+                defer { AnswerBudget.shared.give(size) }
                 _ = try? await connection.send("Fetch.fulfillRequest", [
                     "requestId": .string(id), "responseCode": .number(Double(answer.status)),
                     "responseHeaders": [["name": "Content-Type", "value": .string(answer.contentType)],

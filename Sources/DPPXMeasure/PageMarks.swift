@@ -7,9 +7,14 @@ public struct PageMarks: Sendable {
     /// is renamed `data-dppx-off-NAME`, so the page is measured as it was before any rewrite,
     /// its images at their natural size.
     public var disabledAttributes: [Range<Int>]
+    /// The `src` each `<img` tag has in the page's source, by offset: what the layout file
+    /// records as the occurrence's `src`, rather than anything the page's scripts put in the
+    /// element (a page could write any text there, the contents of a file it read included).
+    public var imageSources: [Int: String]
 
-    public init(imageTags: [Int], disabledAttributes: [Range<Int>] = []) {
+    public init(imageTags: [Int], disabledAttributes: [Range<Int>] = [], imageSources: [Int: String] = [:]) {
         self.imageTags = imageTags
         self.disabledAttributes = disabledAttributes
+        self.imageSources = imageSources
     }
 }

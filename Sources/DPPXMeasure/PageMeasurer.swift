@@ -38,10 +38,15 @@ struct PageMeasurer: Sendable {
     /// Measures `page` (root-relative) in `tab`, giving up after `timeout` (the tab is then
     /// stuck: the caller closes it).
     func measure(_ page: String, in tab: MeasuringTab, timeout: Duration) async throws(MeasureError) -> Outcome {
-        guard responder.read(page) != nil else { throw .page(page, "there is no such file under the root") }
+        guard let bytes = responder.read(page) else {
+            if case .tooLarge(let size) = responder.entry(page) {
+                throw .page(page, "it is \(size) bytes, more than the \(SiteResponder.largestFile) a measured page is answered; split it, or leave it out of the pages measured")
+            }
+            throw .page(page, "there is no such file under the root")
+        }
         do {
             let outcome = try await withTimeout(timeout) {
-                try await self.run(page, session: tab.session, watcher: tab.watch())
+                try await self.run(page, bytes: bytes, session: tab.session, watcher: tab.watch())
             }
             guard let outcome else {
                 throw MeasureError.page(page, "it did not load and measure within \(timeout.components.seconds) s (a script that never ends, or a load that never finishes)")
@@ -55,7 +60,8 @@ struct PageMeasurer: Sendable {
         }
     }
 
-    private func run(_ page: String, session: String, watcher: PageWatcher) async throws -> Outcome {
+    private func run(_ page: String, bytes: [UInt8], session: String, watcher: PageWatcher) async throws -> Outcome {
+        let text = PageText(page: page, bytes: bytes, responder: responder, loaded: { watcher.dependencies })
         let host = SiteResponder.hostURL(ofPage: page, height: ladder.height)
         let navigation = try await connection.send("Page.navigate", ["url": .string(host)], session: session)
         if let error = navigation["errorText"]?.string, !error.isEmpty { throw MeasureError.page(page, "it failed to load: \(error)") }
@@ -69,17 +75,17 @@ struct PageMeasurer: Sendable {
             throw MeasureError.page(page, "it took over the window it was shown in (a frame-busting script such as `if (top !== self) top.location = self.location`): dppx measures each page in a frame of a page of its own; guard it with the header Content-Security-Policy: frame-ancestors 'self' instead of a script, or state its images' sizes (a sizes attribute, or a [[rule]]) and leave it out of the pages measured")
         }
 
-        var samples = Samples()
+        var samples = Samples(text: text)
         var classicSamples: Samples?
         if let checking {
-            if checksClassicScrollbars { classicSamples = Samples() }
-            try await measure(at: checking, session: session, into: &samples, classic: &classicSamples, settling: true)
+            if checksClassicScrollbars { classicSamples = Samples(text: text) }
+            try await measure(page, at: checking, session: session, into: &samples, classic: &classicSamples, settling: true)
         } else {
             let named = try await namedBreakpoints(session: session)
             var pending = Array(Set(ladder.coarse + named)).sorted()
             for _ in 0...ladder.maximumRounds where !pending.isEmpty {
                 var none: Samples?
-                try await measure(at: pending, session: session, into: &samples, classic: &none)
+                try await measure(page, at: pending, session: session, into: &samples, classic: &none)
                 pending = samples.refinements(resolution: ladder.resolution)
             }
         }
@@ -109,7 +115,7 @@ struct PageMeasurer: Sendable {
     /// Measures the page at `widths` in one call of `MeasureScript`, which resizes the frame to
     /// each in turn (`settling`: and waits there for the page to settle), with no scrollbar
     /// taking room into `samples` and, when `classic` is given, with classic ones into it.
-    private func measure(at widths: [Int], session: String, into samples: inout Samples, classic: inout Samples?,
+    private func measure(_ page: String, at widths: [Int], session: String, into samples: inout Samples, classic: inout Samples?,
                          settling: Bool = false) async throws {
         let modes: [Scrollbars] = classic == nil ? [.hidden] : [.hidden, .classic]
         let answer = try await connection.send("Runtime.evaluate", [
@@ -124,9 +130,13 @@ struct PageMeasurer: Sendable {
               reports.count == widths.count * modes.count else {
             throw MeasureError.browser("the measuring script returned no report \(place)")
         }
-        for (index, width) in widths.enumerated() {
-            samples.add(reports[index * modes.count], viewport: Double(width))
-            if modes.count > 1 { classic?.add(reports[index * modes.count + 1], viewport: Double(width)) }
+        do throws(LayoutLimits.Problem) {
+            for (index, width) in widths.enumerated() {
+                try samples.add(reports[index * modes.count], viewport: Double(width))
+                if modes.count > 1 { try classic?.add(reports[index * modes.count + 1], viewport: Double(width)) }
+            }
+        } catch {
+            throw MeasureError.page(page, "it reported a measurement no layout has: \(error) (a transform or size far beyond any screen, or a script writing into the page's marks); fix the page, or leave it out of the pages measured")
         }
     }
 }

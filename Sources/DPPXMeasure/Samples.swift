@@ -1,9 +1,14 @@
 import DPPXCore
 
 /// A page's measurements as they come in, viewport by viewport, kept per occurrence.
+///
+/// A report comes from the page's own window: every number in it is untrusted, checked against
+/// `LayoutLimits` (finite, in the ranges a layout has) before it is kept, and a report with a
+/// number out of them fails the page, named with why (`add` throws), rather than trap later
+/// converting or fitting it. What text it carries into the layout file is `PageText`'s to say.
 struct Samples {
     private(set) var viewports: Set<Double> = []
-    private var imageSources: [Int: String] = [:]
+    private var text: PageText
     private var imageSamples: [Int: [LayoutFile.Sample]] = [:]
     private var layerInfo: [LayerKey: (url: String, size: String)] = [:]
     private var layerSamples: [LayerKey: [LayoutFile.BackgroundSample]] = [:]
@@ -13,6 +18,10 @@ struct Samples {
     private var pageHeights: [Double: Double] = [:]
     /// How many elements the page's body held when it loaded (`MeasuringTab.loadedChildren`).
     private(set) var loadedElements: Int?
+
+    init(text: PageText) {
+        self.text = text
+    }
 
     /// A layer of an element, and the declaration that paints it: where another rule wins at
     /// some viewports (one in an `@media` block), each rule's viewports are a layer of their own.
@@ -27,31 +36,79 @@ struct Samples {
         }
     }
 
-    /// Adds `MeasureScript`'s report at `viewport`.
-    mutating func add(_ report: JSONValue, viewport: Double) {
+    /// Adds `MeasureScript`'s report at `viewport`; throws for a number no layout has, or a
+    /// report not of the script's shape, naming where it is.
+    mutating func add(_ report: JSONValue, viewport: Double) throws(LayoutLimits.Problem) {
+        let at = "at a \(SizesLength.number(viewport)) px viewport"
+        func number(_ value: JSONValue?, _ field: @autoclosure () -> String) throws(LayoutLimits.Problem) -> Double {
+            guard let number = value?.number else {
+                throw LayoutLimits.Problem(field: field(), value: value.map(Self.shown) ?? "missing", expected: "a number there")
+            }
+            return number
+        }
+        func length(_ value: JSONValue?, _ range: ClosedRange<Double>, _ field: @autoclosure () -> String) throws(LayoutLimits.Problem) -> Double {
+            let length = try number(value, field())
+            try LayoutLimits.check(length, in: range, field())
+            return length
+        }
         viewports.insert(viewport)
         if let client = report["clientWidth"]?.number, client < viewport { scrollbarsShown = true }
-        if let height = report["height"]?.number { pageHeights[viewport] = height }
-        if loadedElements == nil, let count = report["loadedElements"]?.number { loadedElements = Int(count) }
+        if let height = report["height"], height != .null {
+            pageHeights[viewport] = try length(height, LayoutLimits.lengths, "its height \(at)")
+        }
+        if loadedElements == nil, let count = report["loadedElements"], count != .null {
+            loadedElements = try LayoutLimits.integer(try number(count, "its count of elements"), in: LayoutLimits.counts, "its count of elements")
+        }
         for image in report["images"]?.array ?? [] {
-            guard let fields = image.array, fields.count >= 4, let offset = fields[0].number, let width = fields[1].number,
-                  let height = fields[2].number else { continue }
-            imageSources[Int(offset)] = fields[3].string ?? ""
-            let left = fields.count > 5 ? fields[4].number : nil, top = fields.count > 5 ? fields[5].number : nil
-            imageSamples[Int(offset), default: []].append(LayoutFile.Sample(viewport: viewport, width: width, height: height, left: left, top: top))
+            guard let fields = image.array, fields.count >= 4 else {
+                throw LayoutLimits.Problem(field: "an <img> \(at)", value: Self.shown(image), expected: "[offset, width, height, src, left, top]")
+            }
+            let offset = try LayoutLimits.integer(try number(fields[0], "the offset of an <img> \(at)"), in: LayoutLimits.counts,
+                                                  "the offset of an <img> \(at)")
+            guard text.isMarkedTag(offset) else {
+                throw LayoutLimits.Problem(field: "the offset of an <img> \(at)", value: "\(offset)",
+                                           expected: "an <img> tag there in the page's source")
+            }
+            let name = "its <img> at byte \(offset) \(at)"
+            let width = try length(fields[1], LayoutLimits.lengths, "the width of \(name)")
+            let height = try length(fields[2], LayoutLimits.lengths, "the height of \(name)")
+            let left = fields.count > 5 ? try length(fields[4], LayoutLimits.positions, "the left edge of \(name)") : nil
+            let top = fields.count > 5 ? try length(fields[5], LayoutLimits.positions, "the top edge of \(name)") : nil
+            imageSamples[offset, default: []].append(LayoutFile.Sample(viewport: viewport, width: width, height: height, left: left, top: top))
         }
         for layer in report["backgrounds"]?.array ?? [] {
-            guard let fields = layer.array, fields.count == 10, let element = fields[0].string, let index = fields[1].number,
-                  let url = fields[2].string, let size = fields[3].string, let areaWidth = fields[4].number,
-                  let areaHeight = fields[5].number, let naturalWidth = fields[6].number, let naturalHeight = fields[7].number,
-                  let computed = BackgroundSize(computed: size),
+            guard let fields = layer.array, fields.count == 10, let element = fields[0].string, let url = fields[2].string,
+                  let size = fields[3].string else {
+                throw LayoutLimits.Problem(field: "a background \(at)", value: Self.shown(layer),
+                                           expected: "[element, layer, url, size, area, natural size, sheet, selector]")
+            }
+            let name = "the background layer \(Self.shown(fields[1])) \(at)"
+            let index = try LayoutLimits.integer(try number(fields[1], name), in: LayoutLimits.counts, "the index of \(name)")
+            let areaWidth = try length(fields[4], LayoutLimits.lengths, "the area width of \(name)")
+            let areaHeight = try length(fields[5], LayoutLimits.lengths, "the area height of \(name)")
+            let naturalWidth = try length(fields[6], LayoutLimits.lengths, "the image width of \(name)")
+            let naturalHeight = try length(fields[7], LayoutLimits.lengths, "the image height of \(name)")
+            guard let computed = BackgroundSize(computed: size),
                   let painted = computed.painted(image: (naturalWidth, naturalHeight), area: (areaWidth, areaHeight)) else { continue }
-            let key = LayerKey(element: element, layer: Int(index), sheet: fields[8].string.flatMap(SiteResponder.path(of:)),
-                               selector: fields[9].string)
-            layerInfo[key] = (SiteResponder.path(of: url).map { "/" + $0 } ?? url, size)
+            try LayoutLimits.check(painted.width, in: LayoutLimits.painted, "the painted width of \(name)")
+            try LayoutLimits.check(painted.height, in: LayoutLimits.painted, "the painted height of \(name)")
+            // Text into the layout file: the site's own paths and words only (`PageText`).
+            guard let path = text.sitePath(of: url), text.isWritten(element, in: text.page) else { continue }
+            var sheet = fields[8].string.flatMap(text.sitePath(of:))
+            var selector = fields[9].string
+            if let written = sheet, let rule = selector, !text.isWritten(rule, in: written) { sheet = nil; selector = nil }
+            if sheet == nil { selector = nil }
+            let key = LayerKey(element: element, layer: index, sheet: sheet, selector: selector)
+            layerInfo[key] = ("/" + path, size)
             layerSamples[key, default: []].append(LayoutFile.BackgroundSample(
                 viewport: viewport, areaWidth: areaWidth, areaHeight: areaHeight, paintedWidth: painted.width, paintedHeight: painted.height))
         }
+    }
+
+    /// A reported value as a message shows it: its JSON, cut short (a page may send megabytes).
+    private static func shown(_ value: JSONValue) -> String {
+        let text = value.text
+        return text.count > 60 ? text.prefix(60) + "..." : text
     }
 
     var heights: [LayoutFile.PageHeight] {
@@ -60,7 +117,7 @@ struct Samples {
 
     var images: [LayoutFile.Image] {
         imageSamples.keys.sorted().map { offset in
-            LayoutFile.Image(offset: offset, src: imageSources[offset] ?? "", samples: imageSamples[offset]!.sorted { $0.viewport < $1.viewport })
+            LayoutFile.Image(offset: offset, src: text.source(ofImageAt: offset), samples: imageSamples[offset]!.sorted { $0.viewport < $1.viewport })
         }
     }
 

@@ -43,6 +43,9 @@ public struct SiteMeasurement: Sendable {
         public var unchanged: [String] = []
         /// Pages that could not be measured, each named with why.
         public var failures: [MeasureError] = []
+        /// What was wrong with the layout file as found (`read(_:problems:)`); the pages
+        /// concerned are measured again.
+        public var warnings: [MeasureError] = []
         /// Pages measured as they stand although their scripts threw, each with what it threw.
         public var scriptErrors: [(page: String, errors: [String])] = []
         /// Viewport widths measured, over all pages.
@@ -79,7 +82,7 @@ public struct SiteMeasurement: Sendable {
     /// measured), which the caller stops.
     public func run(in shared: SharedBrowser) async throws(MeasureError) -> Outcome {
         var outcome = Outcome()
-        let previous = reusesRecorded ? Self.read(output) : LayoutFile()
+        let previous = reusesRecorded ? Self.read(output, problems: &outcome.warnings) : LayoutFile()
         var layout = LayoutFile()
         var stale: [String] = []
         for page in pages {
@@ -132,10 +135,28 @@ public struct SiteMeasurement: Sendable {
     /// The layout file at `path`; empty when it is missing, unreadable or of another version
     /// (every page is then measured).
     public static func read(_ path: String) -> LayoutFile {
-        guard let bytes = try? AtomicFile.read(path),
-              let layout = try? JSONDecoder().decode(LayoutFile.self, from: Data(bytes)),
-              layout.version == LayoutFile.currentVersion else { return LayoutFile() }
-        return layout
+        var problems: [MeasureError] = []
+        return read(path, problems: &problems)
+    }
+
+    /// The layout file at `path`, its numbers checked (`LayoutLimits`): the file is data in the
+    /// repository, and a hand-edited sample of 1e20 or 80,000 samples on one image would reach
+    /// the fitter. A page holding a number no layout has is left out (it is measured again) and
+    /// named in `problems`, as is a file that is not JSON of a layout; a missing file or one of
+    /// another version is simply empty.
+    public static func read(_ path: String, problems: inout [MeasureError]) -> LayoutFile {
+        guard (try? FileStatus(path: path)) != nil else { return LayoutFile() }
+        let checked: LayoutFile.Checked
+        do {
+            checked = try LayoutFile.decode(try AtomicFile.read(path))
+        } catch {
+            problems.append(.layoutFile(path, "\(error); every page is measured again and the file written anew"))
+            return LayoutFile()
+        }
+        for (page, problem) in checked.refused.sorted(by: { $0.key < $1.key }) {
+            problems.append(.layoutFile(path, "\(problem); \(page) is measured again and its entry written anew"))
+        }
+        return checked.layout
     }
 
     /// Measures `pages` in `parallel` tabs, each taking the next page when it is done with one;

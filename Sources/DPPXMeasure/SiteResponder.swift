@@ -5,8 +5,14 @@ import Foundation
 /// Answers the browser's requests for a site from its folder on disk, as `Fetch.requestPaused`
 /// hands them over: no server and no socket.
 ///
-/// Pages, stylesheets, scripts and fonts are the files under the root (a path that leaves it,
-/// through `..` or a link, and every other origin answer 404, so nothing reaches the network).
+/// A measured page is the site's own code: it may ask for anything. It is answered exactly
+/// what `dppx serve` would answer it: a path is checked by `PathGuard` (400 for `..`, encoded
+/// separators or NUL; 404 for a hidden name) and the file it reaches, every link resolved, must
+/// lie inside the root and not be private (`PrivateFiles`: hidden files, `dppx.toml`, shards'
+/// partial manifests, the masters' folder), the rule the server follows. Every other origin
+/// answers 404, so nothing reaches the network. A file larger than `largestFile` answers 404
+/// without being read.
+///
 /// An image of a manifest is answered with an SVG of its CSS size (`SiteImages.pixelSizes`) and nothing
 /// else: its natural size is what the untouched page shows, without sending megabytes. An HTML
 /// page gets `data-dppx-at="OFFSET"` on each `<img>`, the byte offset of its tag in the source,
@@ -18,14 +24,21 @@ public struct SiteResponder: Sendable {
     public static let origin = "http://dppx.localhost"
     /// The attribute that carries an `<img>`'s source offset.
     public static let offsetAttribute = "data-dppx-at"
+    /// The largest file a measured page is answered (32 MiB): a page, a script, a stylesheet, a
+    /// font or an image no manifest sizes. A larger one answers 404 without being read, as if
+    /// missing (a page asking for a 256 MB file made dppx hold it several times over).
+    public static let largestFile = 32 << 20
 
     /// An answer.
     public struct Answer: Sendable {
         public var status: Int
         public var contentType: String
         public var body: [UInt8]
-        /// The root-relative path it was read from, sized for or not found at; nil for a path
-        /// outside the root or another origin.
+        /// The root-relative path it was read from or sized for; for a file not found, the
+        /// nearest folder above it that exists, with a trailing `/` (`./` for the root), whose
+        /// change may make it appear; nil for a path refused (outside the root, private) or
+        /// another origin. Only paths of the site's own files and folders: a page's made-up
+        /// path is no dependency, and never reaches the layout file.
         public var dependency: String?
     }
 
@@ -33,21 +46,29 @@ public struct SiteResponder: Sendable {
     public let root: String
     /// Image URL paths from the root (`img/hero.jpg`) to the pixel size to answer them at.
     public let imageSizes: [String: PixelSize]
+    /// What is never answered, whatever the path or link that leads there: `dppx serve`'s rule.
+    public let privateFiles: PrivateFiles
     /// What to mark and turn off in a page, by its bytes and root-relative path.
     public let marks: @Sendable (_ page: [UInt8], _ path: String) -> PageMarks
     /// Files answered from memory instead of the disk, by root-relative path: pages as a
     /// rewrite would write them, measured before anything is written.
     public var overlay: [String: [UInt8]] = [:]
 
-    public init(root: String, imageSizes: [String: PixelSize], marks: @escaping @Sendable (_ page: [UInt8], _ path: String) -> PageMarks) {
+    /// `privateFolders`: the folders under the root never answered, as `dppx serve` is given
+    /// them (`PrivateFiles.mastersFolders`).
+    public init(root: String, imageSizes: [String: PixelSize], privateFolders: [String] = [],
+                marks: @escaping @Sendable (_ page: [UInt8], _ path: String) -> PageMarks) {
         self.root = PathContainment.canonical(root)
         self.imageSizes = imageSizes
+        self.privateFiles = PrivateFiles(folders: privateFolders, under: self.root)
         self.marks = marks
     }
 
     /// A responder that marks each `<img` at `imageTagOffsets` and turns nothing off.
-    public init(root: String, imageSizes: [String: PixelSize], imageTagOffsets: @escaping @Sendable ([UInt8]) -> [Int]) {
-        self.init(root: root, imageSizes: imageSizes, marks: { page, _ in PageMarks(imageTags: imageTagOffsets(page)) })
+    public init(root: String, imageSizes: [String: PixelSize], privateFolders: [String] = [],
+                imageTagOffsets: @escaping @Sendable ([UInt8]) -> [Int]) {
+        self.init(root: root, imageSizes: imageSizes, privateFolders: privateFolders,
+                  marks: { page, _ in PageMarks(imageTags: imageTagOffsets(page)) })
     }
 
     /// The URL a page (a root-relative path) is loaded at.
@@ -95,30 +116,153 @@ public struct SiteResponder: Sendable {
         if let host = Self.hostPage(for: url) {
             return Answer(status: 200, contentType: "text/html; charset=utf-8", body: host, dependency: nil)
         }
-        guard let path = Self.path(of: url) else { return Self.notFound }
-        if let size = imageSizes[path] {
+        guard let raw = Self.rawPath(of: url) else { return Self.notFound }
+        let path: String
+        switch PathGuard.check(raw) {
+        case .badRequest(let why): return Answer(status: 400, contentType: "text/plain", body: Array(why.utf8), dependency: nil)
+        case .hidden: return Self.notFound
+        case .allowed(let decoded): path = Self.relative(decoded)
+        }
+        switch entry(path) {
+        case .image(let size):
             let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(size.width)\" height=\"\(size.height)\"/>"
             return Answer(status: 200, contentType: "image/svg+xml", body: Array(svg.utf8), dependency: path)
-        }
-        guard let bytes = read(path) else {
-            // A missing file under the root is a dependency too: its appearing changes the page.
+        case .refused:
+            return Self.notFound
+        case .missing(let folder):
             var answer = Self.notFound
-            if PathContainment.escape(in: path) == nil { answer.dependency = path }
+            answer.dependency = folder
             return answer
+        case .tooLarge:
+            var answer = Self.notFound
+            answer.dependency = path
+            return answer
+        case .bytes(let bytes):
+            return answer(bytes, at: path)
+        case .file(let full):
+            guard let bytes = BoundedFile.bytes(full, atMost: Self.largestFile).bytes else {
+                var answer = Self.notFound
+                answer.dependency = path
+                return answer
+            }
+            return answer(bytes, at: path)
         }
+    }
+
+    /// The file `bytes` at `path`, an HTML page marked.
+    private func answer(_ bytes: [UInt8], at path: String) -> Answer {
         let type = Self.contentType(of: path)
         let body = type.hasPrefix("text/html") ? marked(bytes, marks: marks(bytes, path)) : bytes
         return Answer(status: 200, contentType: type, body: body, dependency: path)
     }
 
-    /// The bytes of the file at root-relative `path`; nil when it is missing, not a file, or
-    /// outside the root.
-    public func read(_ path: String) -> [UInt8]? {
-        if let bytes = overlay[path] { return bytes }
-        guard PathContainment.escape(in: path) == nil else { return nil }
+    /// How many bytes answering `url` reads, at most `largestFile` (0 for what is not read
+    /// from a file): what `AnswerBudget` holds back before the file is read.
+    public func bodySize(of url: String) -> Int {
+        guard Self.hostPage(for: url) == nil, let raw = Self.rawPath(of: url), case .allowed(let decoded) = PathGuard.check(raw) else { return 0 }
+        switch entry(Self.relative(decoded)) {
+        case .bytes(let bytes): return bytes.count
+        case .file(let full): return min(FileStatus.at(full)?.size ?? 0, Self.largestFile)
+        case .image, .refused, .missing, .tooLarge: return 0
+        }
+    }
+
+    /// What a decoded root-relative path is to a measured page.
+    enum Entry {
+        /// An image of a manifest, answered at this size.
+        case image(PixelSize)
+        /// A page as the rewrite would write it (`overlay`).
+        case bytes([UInt8])
+        /// A regular file of the site, at this full path, no larger than `largestFile`.
+        case file(String)
+        /// A file of the site larger than `largestFile`.
+        case tooLarge(Int)
+        /// Nothing there: the nearest existing folder above it (`img/`, `./`), when there is one
+        /// the page may be answered from.
+        case missing(folder: String?)
+        /// Outside the root, or private.
+        case refused
+    }
+
+    /// What `path` (decoded, relative to the root) is: the one rule answers, `read` and the
+    /// dependency hash follow.
+    func entry(_ path: String) -> Entry {
+        guard PathContainment.escape(in: path) == nil, !privateFiles.hides(path) else { return .refused }
+        if let bytes = overlay[path] { return .bytes(bytes) }
+        if let size = imageSizes[path] { return .image(size) }
         let full = root + "/" + path
-        guard PathContainment.relativePath(of: full, inside: root) != nil else { return nil }
-        return try? AtomicFile.read(full)
+        guard let real = PathContainment.resolved(full) else { return .missing(folder: existingFolder(above: path)) }
+        // Where a link leads counts, not only its own name: private means private.
+        guard let inside = PathContainment.relativePath(ofCanonical: real, inside: root), !privateFiles.hides(inside) else { return .refused }
+        guard let status = FileStatus.at(real), status.isRegularFile else { return .missing(folder: nil) }
+        return status.size > Self.largestFile ? .tooLarge(status.size) : .file(full)
+    }
+
+    /// The nearest folder above `path` that exists inside the root and is not private, written
+    /// with a trailing `/` (`./` for the root).
+    private func existingFolder(above path: String) -> String? {
+        var components = path.split(separator: "/").dropLast()
+        while true {
+            let folder = components.joined(separator: "/")
+            if let real = PathContainment.resolved(folder.isEmpty ? root : root + "/" + folder) {
+                guard let inside = PathContainment.relativePath(ofCanonical: real, inside: root), !privateFiles.hides(inside),
+                      FileStatus.at(real)?.isFolder == true else { return nil }
+                return folder.isEmpty ? "./" : folder + "/"
+            }
+            guard !components.isEmpty else { return nil }
+            components.removeLast()
+        }
+    }
+
+    /// The names in the folder `folder` (root-relative, with a trailing `/`; `./` for the root)
+    /// that a page could be answered, sorted: a file appearing there changes them. The layout
+    /// file is not counted: measuring writes it, and the next run would measure again.
+    func names(inFolder folder: String) -> [[UInt8]] {
+        let relative = folder == "./" ? "" : String(folder.dropLast())
+        guard relative.isEmpty || (PathContainment.escape(in: relative) == nil && !privateFiles.hides(relative)) else { return [] }
+        let names = (try? Folder.names(at: relative.isEmpty ? root : root + "/" + relative)) ?? []
+        return names.filter { name in
+            let text = String(decoding: name, as: UTF8.self)
+            return text != LayoutFile.fileName && !privateFiles.hides((relative.isEmpty ? "" : relative + "/") + text)
+        }.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// The bytes of the file at root-relative `path` as a page is answered them (before any
+    /// marks); nil when it is missing, not a file, outside the root, private or larger than
+    /// `largestFile`.
+    public func read(_ path: String) -> [UInt8]? {
+        switch entry(path) {
+        case .bytes(let bytes): return bytes
+        case .file(let full): return BoundedFile.bytes(full, atMost: Self.largestFile).bytes
+        case .image, .refused, .missing, .tooLarge: return nil
+        }
+    }
+
+    /// Whether `path` (root-relative, decoded) is a file of the site a page may be answered: an
+    /// image of a manifest, or a file under the root that is not private. What the layout file
+    /// may name.
+    public func isSiteFile(_ path: String) -> Bool {
+        switch entry(path) {
+        case .image, .bytes, .file, .tooLarge: return true
+        case .missing, .refused: return false
+        }
+    }
+
+    /// The path of a URL under `origin`, still percent-encoded, with its leading `/` and
+    /// without query or fragment; nil for another origin.
+    static func rawPath(of url: String) -> String? {
+        guard url.hasPrefix(origin + "/") else { return nil }
+        var rest = url.dropFirst(origin.count)
+        if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
+        return String(rest)
+    }
+
+    /// A decoded request path (`/css/a.css`, `/`) as a path below the root, a folder's
+    /// `index.html` for a path ending in `/`.
+    private static func relative(_ decoded: String) -> String {
+        var path = String(decoded.drop { $0 == "/" })
+        if path.isEmpty || path.hasSuffix("/") { path += "index.html" }
+        return path
     }
 
     /// `page` with `data-dppx-at` on each `<img>` and `marks`' attributes turned off.

@@ -19,13 +19,23 @@ struct HTMLPage {
     /// against instead of the page's own URL.
     private(set) var baseHref: String?
     private var baseStart = Int.max
+    /// Where the page opens an element deeper than `ElementNesting.maximumDepth`: such a page is
+    /// not parsed (the parser's time grows with the square of the depth), and lists nothing.
+    private(set) var tooDeep: Int?
 
-    /// Parses `bytes` (UTF-8).
+    /// Parses `bytes` (UTF-8), unless they nest elements too deep (`tooDeep`).
     init(parsing bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
+            if let offset = ElementNesting.firstTooDeep(in: buffer) {
+                tooDeep = offset
+                return
+            }
             base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { text in
                 var options = kGumboDefaultOptions
+                // dppx reads no parse error: recording none keeps gumbo from copying the stack
+                // of open elements for each one (a copy per level of a deeply nested page).
+                options.max_errors = 0
                 guard let output = gumbo_parse_with_options(&options, text, buffer.count) else { return }
                 defer { gumbo_destroy_output(&options, output) }
                 collect(output.pointee.document, base: text, count: buffer.count)

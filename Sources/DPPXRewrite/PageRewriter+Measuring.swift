@@ -7,7 +7,7 @@ extension PageRewriter {
     /// `<img>` or a `<source>` of its `<picture>`) and the `sizes` beside it. With those turned
     /// off the page lays out as it did before any rewrite: a `sizes` only counts with a
     /// `w`-described `srcset`, so one written by hand is idle there too.
-    public func measurementMarks(_ bytes: [UInt8], at pagePath: String) -> (imageTags: [Int], dppxAttributes: [Range<Int>]) {
+    public func measurementMarks(_ bytes: [UInt8], at pagePath: String) -> (imageTags: [Int], dppxAttributes: [Range<Int>], sources: [Int: String]) {
         let page = HTMLPage(parsing: bytes)
         let documentPath = ImageURL.documentPath(pagePath: pagePath, baseHref: page.baseHref, baseURL: options.baseURL)
         var disabled: [Range<Int>] = []
@@ -24,7 +24,9 @@ extension PageRewriter {
                 disabled.append(srcset.nameRange)
             }
         }
-        return (page.images.map(\.start), disabled)
+        let sources = Dictionary(page.images.compactMap { tag in tag.attribute("src").map { (tag.start, $0.value) } },
+                                 uniquingKeysWith: { first, _ in first })
+        return (page.images.map(\.start), disabled, sources)
     }
 
     /// The path below the root that `src`, written in the page at `pagePath`, names (`--base-url`

@@ -27,7 +27,7 @@ extension PageRewriter {
                        into edits: inout ByteEdits, findings: inout [RewriteFinding]) -> Int {
         var rewritten = 0
         for sheet in page.styleSheets {
-            let source = CSSSource(text: Array(bytes[sheet]), offset: sheet.lowerBound, startsLine: false)
+            let source = CSSSource(text: Array(bytes[sheet]), offset: sheet.lowerBound, startsLine: false, escape: Self.escapeStyleText)
             rewritten += addImageSets(to: source, at: path, documentPath: documentPath, into: &edits, findings: &findings) {
                 RewriteFinding.line(of: sheet.lowerBound + $0, in: bytes)
             }
@@ -62,6 +62,14 @@ extension PageRewriter {
             }
         }
         return rewritten
+    }
+
+    /// Text added inside a `<style>` element: every `<` as the CSS escape `\3c `, the one
+    /// character that can begin the element's end (`</style`): what is added never ends it,
+    /// whatever its URLs' queries hold. (`URLEncoding.cssString` writes the strings so already;
+    /// this holds for every other byte added, such as a selector copied into a `@media` block.)
+    static func escapeStyleText(_ text: String) -> String {
+        text.contains("<") ? text.replacingOccurrences(of: "<", with: "\\3c ") : text
     }
 
     /// The one place CSS gets its `image-set()`s, wherever it is written: the edits that give

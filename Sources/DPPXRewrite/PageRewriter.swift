@@ -38,6 +38,12 @@ public struct PageRewriter: Sendable {
         var exact = 0
         var sizesWritten: [String] = []
         let page = HTMLPage(parsing: bytes)
+        if let deep = page.tooDeep {
+            let finding = RewriteFinding(file: pagePath, line: RewriteFinding.line(of: deep, in: bytes),
+                                         message: "the page nests elements more than \(ElementNesting.maximumDepth) deep here (browsers stop nesting there), so it is not read; left as it is",
+                                         isPageLeftUnread: true)
+            return (RewriteResult(bytes: bytes, findings: [finding], imagesRewritten: 0), [:])
+        }
         let measuredPage = options.layout?.pages[pagePath]
         // Relative URLs resolve against the page's `<base href>` when it has one.
         let documentPath = ImageURL.documentPath(pagePath: pagePath, baseHref: page.baseHref, baseURL: options.baseURL)

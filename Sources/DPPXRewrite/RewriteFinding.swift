@@ -5,13 +5,17 @@ public struct RewriteFinding: Hashable, Sendable, CustomStringConvertible {
     /// 1-based line of the tag or declaration.
     public let line: Int
     public let message: String
+    /// The whole page was left unread (nested too deep): said on every run, as no run rewrites
+    /// anything in it that would have said it before.
+    public let isPageLeftUnread: Bool
 
     public var description: String { "\(file):\(line): \(message)" }
 
-    public init(file: String, line: Int, message: String) {
+    public init(file: String, line: Int, message: String, isPageLeftUnread: Bool = false) {
         self.file = file
         self.line = line
         self.message = message
+        self.isPageLeftUnread = isPageLeftUnread
     }
 
     /// The line `offset` is on in `bytes`.

@@ -2,15 +2,18 @@ import DPPXMeasure
 import Foundation
 import UnixSignals
 
-/// Ctrl-C (or SIGTERM) while a command may be running headless Chromium: the browser leads a
-/// process group of its own, which the terminal's signal does not reach, so it is ended first
-/// and dppx exits with 130, as shells expect of an interrupted command. No browser outlives dppx.
+/// Ctrl-C (or SIGTERM) while a command runs: dppx exits with 130, as shells expect of an
+/// interrupted command. Headless Chromium leads a process group of its own, which the
+/// terminal's signal does not reach, so a command that may measure pages ends every browser it
+/// started first: no browser outlives dppx. What a build had not yet written is not written;
+/// the next run completes the job (an in-place build knows its files from its journal).
 enum BrowserSignals {
-    /// Runs `work` with the signals trapped so.
-    static func closingOnInterrupt<T: Sendable>(_ work: () async -> T) async -> T {
+    /// Runs `work` with the signals trapped so; `measuring`: whether it may start a browser,
+    /// which the message then speaks of.
+    static func closingOnInterrupt<T: Sendable>(measuring: Bool = true, _ work: () async -> T) async -> T {
         let signals = Task {
             for await _ in await UnixSignalsSequence(trapping: .sigint, .sigterm) {
-                exitInterrupted()
+                exitInterrupted(measuring: measuring)
             }
         }
         defer { signals.cancel() }
@@ -18,9 +21,11 @@ enum BrowserSignals {
     }
 
     /// Ends every browser and exits with 130.
-    static func exitInterrupted() -> Never {
+    static func exitInterrupted(measuring: Bool = true) -> Never {
         Browser.stopAll()
-        Terminal.error("interrupted; the browser was closed, and what was not yet written was not written")
+        Terminal.error(measuring
+            ? "interrupted; any browser dppx started was closed, and what was not yet written was not written"
+            : "interrupted; what was not yet written was not written, and the next run completes the job")
         exit(130)
     }
 }

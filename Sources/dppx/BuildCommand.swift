@@ -50,8 +50,7 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(name: SettingRegistry.rewriteMeasure.name(), inversion: .prefixedNo, help: SettingRegistry.rewriteMeasure.argumentHelp)
     var measure: Bool?
 
-    @Option(name: SettingRegistry.rewriteBrowser.name(), help: SettingRegistry.rewriteBrowser.argumentHelp)
-    var browser: String?
+    @OptionGroup var browser: BrowserOption
 
     @Flag(help: "After building, watch SRC and rebuild what changes, until Ctrl-C (for pages another dev server serves).")
     var watch = false
@@ -77,7 +76,7 @@ struct BuildCommand: AsyncParsableCommand {
     func run() async throws {
         var settings = try project.load().overlaid(by: build.settings)
         if let measure { settings.rewriteMeasure = measure }
-        if let browser { settings.rewriteBrowser = browser }
+        settings.rewriteBrowser = browser.executable
         if let source { settings.source = source }
         if let out { settings.output = out }
         guard let source = settings.source else {
@@ -101,7 +100,7 @@ struct BuildCommand: AsyncParsableCommand {
             return
         }
         await reporter.roundStarting(changed: [])
-        let outcome = await BrowserSignals.closingOnInterrupt { await siteBuild.run(onEvent: reporter.buildEvent) }
+        let outcome = await BrowserSignals.closingOnInterrupt(measuring: site?.measuring != nil) { await siteBuild.run(onEvent: reporter.buildEvent) }
         await reporter.roundFinished(outcome, changed: [])
         if case .failure(let error) = outcome.build, error.isUsageError { throw ExitCode(ExitStatus.usage) }
         if !outcome.succeeded { throw ExitCode(ExitStatus.failure) }

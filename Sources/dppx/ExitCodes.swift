@@ -1,4 +1,5 @@
 import ArgumentParser
+import DPPXCore
 import Foundation
 
 /// Exit statuses every subcommand shares: Makefiles and CI scripts depend on them.
@@ -43,7 +44,8 @@ extension AsyncParsableCommand {
     /// `message` starting `dppx: error:` like every other error dppx prints, rather than
     /// ArgumentParser's `Error:`.
     static func errorLine(_ message: String) -> String {
-        guard message.hasPrefix(parserErrorPrefix) else { return message }
-        return "dppx: error: " + message.dropFirst(parserErrorPrefix.count)
+        let shown = TerminalText.printable(message, keepingLineBreaks: true)
+        guard shown.hasPrefix(parserErrorPrefix) else { return shown }
+        return "dppx: error: " + shown.dropFirst(parserErrorPrefix.count)
     }
 }

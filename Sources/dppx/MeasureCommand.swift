@@ -14,7 +14,7 @@ struct MeasureCommand: AsyncParsableCommand {
         commandName: "measure",
         abstract: "Measure every <img> box and CSS background of a site's pages in headless Chromium, into dppx-layout.json.",
         discussion: """
-        Each page is loaded from ROOT into headless Chromium (found as chromium, chromium-browser or google-chrome on PATH, or --browser), with every request answered from ROOT and each image of a manifest given at its own pixel size, then measured at viewport widths from 320 to 2560 CSS px, every 40 px and bisected to 1 px at each breakpoint. The layout file records, per page and <img> occurrence (named by its byte offset in the page), the box at each width, and per CSS background layer the painted size. A page is measured again only when a file it loaded, an image size or the ladder changes; a second run with nothing changed measures nothing and writes nothing.
+        Each page is loaded from ROOT into headless Chromium (--browser, else $DPPX_BROWSER, else chromium, chromium-browser or google-chrome on PATH), with every request answered from ROOT and each image of a manifest given at its own pixel size, then measured at viewport widths from 320 to 2560 CSS px, every 40 px and bisected to 1 px at each breakpoint. The layout file records, per page and <img> occurrence (named by its byte offset in the page), the box at each width, and per CSS background layer the painted size. A page is measured again only when a file it loaded, an image size or the ladder changes; a second run with nothing changed measures nothing and writes nothing.
 
         A page that fails to load, throws a JavaScript error or takes longer than --timeout is named and skipped; the others are measured.
 
@@ -36,14 +36,17 @@ struct MeasureCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The manifest whose images are served at their own size (default: every dppx-manifest.json under ROOT).", valueName: "PATH"))
     var manifest: String?
 
-    @Option(help: ArgumentHelp("The Chromium executable (default: chromium, chromium-browser or google-chrome on PATH).", valueName: "PATH"))
-    var browser: String?
+    @OptionGroup var browser: BrowserOption
 
     @Option(help: ArgumentHelp("The layout file (default: dppx-layout.json beside the manifest, else in ROOT).", valueName: "FILE"))
     var out: String?
 
     @Option(help: ArgumentHelp("Seconds one page may take to load and be measured.", valueName: "SECONDS"))
     var timeout: Int = 60
+
+    /// The project file names the masters' folder, which a measured page is never answered
+    /// from, as `dppx serve` never serves it.
+    @OptionGroup var project: ProjectOption
 
     func validate() throws {
         guard (try? FileStatus(path: root))?.isFolder == true else {
@@ -70,11 +73,12 @@ struct MeasureCommand: AsyncParsableCommand {
         }
         let output = out ?? ((manifests.first.map { ($0 as NSString).deletingLastPathComponent } ?? root) + "/" + LayoutFile.fileName)
         let responder = MeasuredRewrite.untouchedResponder(root: root, images: images, options: RewriteOptions(),
-                                                           pixelSizes: images.pixelSizes)
+                                                           pixelSizes: images.pixelSizes,
+                                                           privateFolders: try project.load().privateFolders(source: nil))
         var measurement = SiteMeasurement(pages: relative, responder: responder, output: output)
         measurement.timeout = .seconds(timeout)
 
-        let explicit = browser
+        let explicit = browser.executable
         let result = await BrowserSignals.closingOnInterrupt { () async -> Result<SiteMeasurement.Outcome, MeasureError> in
             do throws(MeasureError) {
                 return .success(try await measurement.run(browser: { () throws(MeasureError) in try Browser.find(explicit: explicit) }))
@@ -90,6 +94,7 @@ struct MeasureCommand: AsyncParsableCommand {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.failure)
         }
+        for warning in outcome.warnings { Terminal.warning(warning.description) }
         for failure in outcome.failures { Terminal.error(failure.description) }
         for (page, errors) in outcome.scriptErrors { Terminal.warning(SiteMeasurement.scriptWarning(page: page, errors: errors)) }
         let elapsed = (ContinuousClock.now - started).components

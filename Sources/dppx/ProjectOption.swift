@@ -11,10 +11,13 @@ struct ProjectOption: ParsableArguments {
     @Flag(help: "Allow paths in the project file that lead outside its folder, and masters in SRC that are links to files outside SRC (refused by default: a repository's file must not make dppx write or publish elsewhere).")
     var allowOutsideProject = false
 
+    /// The project file read: `--config`, else the nearest `dppx.toml`; nil without one.
+    var path: String? { config ?? ProjectLocator.find() }
+
     /// The project file's settings (empty without one); a bad file stops with exit 2, naming
     /// the file, the line, the key and what is allowed.
     func load() throws -> ProjectSettings {
-        guard let path = config ?? ProjectLocator.find() else { return ProjectSettings() }
+        guard let path else { return ProjectSettings() }
         do { return try ProjectLocator.load(path, allowingOutside: allowOutsideProject) } catch {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.usage)

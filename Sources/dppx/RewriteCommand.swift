@@ -13,7 +13,7 @@ struct RewriteCommand: AsyncParsableCommand {
         commandName: "rewrite",
         abstract: "Add srcset to the <img> of HTML pages and image-set() to CSS backgrounds, for images dppx built.",
         discussion: """
-        The HTML pages are first measured in headless Chromium (found as chromium, chromium-browser or google-chrome on PATH, or --browser): every <img> box at viewport widths from 320 to 2560 CSS px, kept in dppx-layout.json beside the manifest, so an unchanged page is not measured again. Every <img> whose src names the plain file of an image in a dppx-manifest.json under --root (relative to the page, from the root with /, or under --base-url) gets a srcset, and nothing else: x descriptors for density images (hero.jpg 1x, hero@2x.jpg 2x), so the box stays the 1x file's; w descriptors for fluid images with the sizes that gives each occurrence its measured box at every width (a sizes of the page's own, or a [[rule]] sizes, wins; without measuring: a width attribute, else --sizes), otherwise they are reported with why. Each page the rewrite changes is measured again as it would be written, and left as it was, with the box that moved named, if any <img> box, painted background or the page's height moved by more than 0.5 px. --no-measure, or a machine without Chromium (said in one line), rewrites from what the pages state only. An <img> with a srcset of its own is left alone and reported. --placeholder color|blur also gives each such <img> its image's placeholder as an inline style, as 'dppx html --placeholder' writes it (none for SVG or transparent images); an <img> with a style of its own keeps it and is reported. Every other byte of the page stays as it was (pages are read with an HTML5 parser), and a second run changes nothing; after a rebuild, the srcset dppx wrote is brought up to date. What was left alone is told, with what to do, for the pages a run writes; a run that leaves a page as it was counts that page's in one line (--explain lists them).
+        The HTML pages are first measured in headless Chromium (--browser, else $DPPX_BROWSER, else chromium, chromium-browser or google-chrome on PATH; never a browser dppx.toml names): every <img> box at viewport widths from 320 to 2560 CSS px, kept in dppx-layout.json beside the manifest, so an unchanged page is not measured again. Every <img> whose src names the plain file of an image in a dppx-manifest.json under --root (relative to the page, from the root with /, or under --base-url) gets a srcset, and nothing else: x descriptors for density images (hero.jpg 1x, hero@2x.jpg 2x), so the box stays the 1x file's; w descriptors for fluid images with the sizes that gives each occurrence its measured box at every width (a sizes of the page's own, or a [[rule]] sizes, wins; without measuring: a width attribute, else --sizes), otherwise they are reported with why. Each page the rewrite changes is measured again as it would be written, and left as it was, with the box that moved named, if any <img> box, painted background or the page's height moved by more than 0.5 px. --no-measure, or a machine without Chromium (said in one line), rewrites from what the pages state only. An <img> with a srcset of its own is left alone and reported. --placeholder color|blur also gives each such <img> its image's placeholder as an inline style, as 'dppx html --placeholder' writes it (none for SVG or transparent images); an <img> with a style of its own keeps it and is reported. Every other byte of the page stays as it was (pages are read with an HTML5 parser), and a second run changes nothing; after a rebuild, the srcset dppx wrote is brought up to date. What was left alone is told, with what to do, for the pages a run writes; a run that leaves a page as it was counts that page's in one line (--explain lists them).
 
         A .css file gets, after each background or background-image declaration whose single url() is a density image, a background-image: image-set(...) with its densities (AVIF and WebP first, with type()); the original line stays as the fallback, and the painted size is unchanged. Fluid images in CSS are reported.
 
@@ -58,8 +58,7 @@ struct RewriteCommand: AsyncParsableCommand {
     @Flag(name: SettingRegistry.rewriteMeasure.name(), inversion: .prefixedNo, help: SettingRegistry.rewriteMeasure.argumentHelp)
     var measure: Bool?
 
-    @Option(name: SettingRegistry.rewriteBrowser.name(), help: SettingRegistry.rewriteBrowser.argumentHelp)
-    var browser: String?
+    @OptionGroup var browser: BrowserOption
 
     @Flag(help: "Write nothing; exit 1 naming each page that is not what a rewrite gives. For CI.")
     var check = false
@@ -94,7 +93,7 @@ struct RewriteCommand: AsyncParsableCommand {
         flags.rewritePicture = picture
         flags.rewritePlaceholder = placeholder
         flags.rewriteMeasure = measure
-        flags.rewriteBrowser = browser
+        flags.rewriteBrowser = browser.executable
         settings = settings.overlaid(by: flags)
         let files = pages.isEmpty ? SiteRewrite.files(matching: settings.rewritePages ?? []) : pages
         guard !files.isEmpty else {
@@ -109,6 +108,7 @@ struct RewriteCommand: AsyncParsableCommand {
         var measuredLayout = false
         if SettingRegistry.rewriteMeasure.resolved(in: settings) {
             var measured = MeasuredRewrite(rewrite: rewrite, browser: settings.rewriteBrowser)
+            measured.privateFolders = settings.privateFolders(source: nil)
             measured.timeout = .seconds(60)
             let result = await BrowserSignals.closingOnInterrupt { await measured.run(check: check) }
             Self.report(result.report, quiet: quiet)
@@ -132,6 +132,7 @@ struct RewriteCommand: AsyncParsableCommand {
             if !quiet { Terminal.warning("\(noBrowser); the pages are rewritten from what they state, without measuring (--no-measure says so and skips looking)") }
             return
         }
+        for warning in report.warnings { Terminal.warning(warning.description) }
         // Pages that failed are the rewrite's failures too, told with them.
         if !quiet {
             for (page, errors) in report.scriptErrors {

@@ -16,7 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         A request for an image's 1x URL that ROOT's dppx-manifest.json knows (/hero.jpg) gets the variant for the client's device pixel ratio: from ?dpr=, then the Sec-CH-DPR and DPR client hints (Chromium sends them once an HTML page from this server asked with Accept-CH), then a 'dpr' cookie (set by <script src="/_dppx/dpr.js"></script> for Firefox and Safari); none means 1x. With WebP/AVIF/JPEG XL built, Accept picks the format: among those accepted at the highest q-value, the smallest file of the density. Responses carry Vary and a per-variant ETag, and state the variant's density so a plain <img src> lays out at its CSS size: in EXIF inside a JPEG (and a PNG for Firefox), else with Content-DPR. Only images whose density or size was stated (an @Nx name, a rule, --source-density) are negotiated; a master that stated nothing is served as its own plain file. With [rewrite] in dppx.toml, HTML pages and stylesheets are answered as 'dppx rewrite' writes them. /_dppx/ lists every image.
 
-        Without ROOT, dppx.toml says what to serve: [serve] root, else [rewrite] root, else [build] out, else Public. Never published: dppx.toml, the masters folder ([build] source) when it lies under ROOT (unless the build writes into it: an in-place site), the build cache, hidden files and folders, and shards' partial manifests: each answers 404.
+        Without ROOT, dppx.toml says what to serve: [serve] root, else [rewrite] root, else [build] out, else Public. Never published: dppx.toml (and the --config file, whatever its name), the masters folder ([build] source) when it lies under ROOT (unless the build writes into it: an in-place site), the build cache (--cache-dir), the templates folder, the --access-log file, hidden files and folders, and shards' partial manifests: each answers 404.
 
         With --watch SRC it first builds SRC into ROOT, with the same flags as 'dppx build', then rebuilds what changes and reloads open pages; build errors are shown in the terminal and on the page. --css rewrites the stylesheet after each build exactly as 'dppx css ROOT -o FILE' would, with the same stylesheet flags.
 
@@ -99,7 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .info
-            return handler
+            return PrintableLogHandler(wrapped: handler)
         }
         var logger = Logger(label: "dppx")
         logger.logLevel = quiet ? .warning : .info
@@ -120,7 +120,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         defer { reopening.cancel() }
 
-        let settings = try project.load().overlaid(by: settings)
+        let fromFile = try project.load()
+        if host == nil, let named = fromFile.host, !ListenAddress.isLoopback(named) {
+            // The repository's file opens the server to the network: the user hears of it.
+            Terminal.warning("\(project.path ?? ProjectFile.fileName): serve.host = \"\(named)\" makes this server reachable from other machines, as the project file says; pass --host \(named) to choose it yourself, or --host \(ListenAddress.loopback) to keep it on this machine")
+        }
+        let settings = fromFile.overlaid(by: settings)
         var source = watch
         if watchProjectSource {
             source = settings.source
@@ -135,7 +140,9 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.error("serve.cache-control in the project file: \(error)")
             throw ExitCode(ExitStatus.usage)
         }
-        options.privateFolders = settings.privateFolders(source: source)
+        // Whatever dppx reads or writes for itself is not published, wherever it lies.
+        options.privateFolders = settings.privateFolders(source: source) + [build.cacheDir, settings.templates].compactMap { $0 }
+        options.privateFiles = [project.path, self.accessLog].compactMap { $0 }
         options.inspector = inspector || source != nil
         if let source {
             // The build writes where 'dppx build' would ([build] out), which may be a folder
@@ -163,9 +170,7 @@ extension ProjectSettings {
     /// source`), unless the build writes into them (an in-place site, or OUT inside SRC, where
     /// the masters' folder holds what is published).
     func privateFolders(source: String?) -> [String] {
-        guard let source = source ?? self.source else { return [] }
-        if let output = self.output, PathContainment.isInside(output, root: source) { return [] }
-        return [source]
+        PrivateFiles.mastersFolders(source: source ?? self.source, output: self.output)
     }
 }
 

@@ -49,6 +49,49 @@ struct InPlaceBuildTests {
 
     static let masters = ["banner.jpg", "hero.jpg", "logo@2x.png"]
 
+    @Test("a build in place killed (SIGKILL) or interrupted (Ctrl-C) while writing variants: the next build completes every master; Ctrl-C speaks of no browser",
+          arguments: [SIGKILL, SIGINT])
+    func interrupted(signal: Int32) async throws {
+        let scenario = try RenderScenario(masters: [:], svg: false)
+        let count = 8
+        for index in 0..<count {
+            try TestImages.write(scenario.scratch("\(Self.images)/photo\(index)@2x.jpg"), width: 1200, height: 800, seed: UInt64(index + 1))
+        }
+        let errors = scenario.scratch("killed.stderr")
+        let child = try ChildProcess(DPPXExecutable.path, ["build", Self.images, "--out", Self.images, "--jobs", "1", "--formats", "webp,avif"],
+                                     in: scenario.root, standardError: .file(errors))
+        // Stopped as soon as its first variant is on disk, long before its manifest.
+        let folder = scenario.scratch(Self.images)
+        let written = try await offPool { () -> Bool in
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, child.termination == nil {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                if names.contains(where: { $0.contains("@1x.") || $0.contains("@1.5x.") }) { return true }
+                _ = child.wait(timeout: 0.005)
+            }
+            return false
+        }
+        child.signal(signal)
+        let ended = try await offPool { child.wait(timeout: 30) }
+        try #require(written, "the build wrote no variant before it ended: \(String(describing: ended))")
+        #expect(ended?.status == (signal == SIGKILL ? 128 + SIGKILL : 130), "\(String(describing: ended))")
+        try #require(!FileManager.default.fileExists(atPath: folder + "/" + Manifest.fileName), "the build was stopped before its manifest")
+        if signal == SIGINT {
+            let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            #expect(said.contains("interrupted") && !said.contains("browser"), "no browser was started: \(said)")
+        }
+
+        let next = try await scenario.dppx("build", Self.images, "--out", Self.images)
+        #expect(next.status == 0 && !next.stderr.contains("is not a file dppx wrote"), "\(next)")
+        let manifest = try Manifest.decode(Array(try #require(scenario.read("\(Self.images)/\(Manifest.fileName)")).utf8))
+        #expect(manifest.images.map(\.source).sorted() == (0..<count).map { "photo\($0)@2x.jpg" }.sorted(), "every master is built")
+        for image in manifest.images {
+            #expect(image.variants.contains { $0.path == image.source.replacingOccurrences(of: "@2x.jpg", with: "@1x.jpg") }, "\(image.source)")
+        }
+        let again = try await scenario.dppx("build", Self.images, "--out", Self.images)
+        #expect(again.status == 0 && again.stdout.contains("0 built, \(count) unchanged"), "a third build has nothing to do: \(again)")
+    }
+
     @Test("masters keep their names and bytes; a second build changes nothing and reads no variant as a master; cleanup never deletes a master")
     func buildTwice() async throws {
         let scenario = try Self.site()

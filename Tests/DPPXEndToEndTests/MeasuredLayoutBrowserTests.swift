@@ -1,3 +1,4 @@
+import DPPXCore
 import DPPXTestSupport
 import Foundation
 import Testing
@@ -134,9 +135,9 @@ struct MeasuredLayoutBrowserTests {
     /// The site before dppx: masters in `src/`, pages and stylesheet in `site/`, each page's
     /// untouched copy beside it (`untouched-index.html`, which no rewrite lists), and a
     /// project file that builds into `site/img` and rewrites the pages. `browser`: the
-    /// `[rewrite] browser` line, when given.
+    /// Chromium every command is given (`DPPX_BROWSER`: a project file may not name one).
     static func makeSite(browser: String? = nil) throws -> RenderScenario {
-        let scenario = try RenderScenario(masters: masters, svg: false)
+        var scenario = try RenderScenario(masters: masters, svg: false)
         try scenario.write(stylesheet, to: "site/css/site.css")
         for (page, text) in pages {
             try scenario.write(text, to: "site/" + page)
@@ -149,8 +150,8 @@ struct MeasuredLayoutBrowserTests {
             [rewrite]
             root = "site"
             pages = ["site/index.html", "site/about.html", "site/css/site.css"]
-            \(browser.map { "browser = \"\($0)\"" } ?? "")
             """, to: "dppx.toml")
+        if let browser { scenario.environment[SettingRegistry.browserVariable] = browser }
         return scenario
     }
 
@@ -366,7 +367,7 @@ struct MeasuredLayoutBrowserTests {
     @Test("--picture on a page whose CSS styles `.grid > img`: the <picture> wrappers change its boxes, so the page is left as it was and named, again on the next run")
     func pictureThatBreaksThePage() async throws {
         let chromium = try #require(Chromium.installed)
-        let scenario = try RenderScenario(masters: [:], svg: false)
+        var scenario = try RenderScenario(masters: [:], svg: false)
         // Smooth gradients, so WebP files are smaller than the JPEGs and kept.
         let gradient = (0..<(1200 * 800)).flatMap { index -> [UInt8] in
             let (x, y) = (index % 1200, index / 1200)
@@ -382,8 +383,8 @@ struct MeasuredLayoutBrowserTests {
             formats = ["webp"]
             [rewrite]
             root = "site"
-            browser = "\(chromium.executable)"
             """, to: "dppx.toml")
+        scenario.environment[SettingRegistry.browserVariable] = chromium.executable
         let page = """
         <!doctype html><html><head><meta charset="utf-8"><style>
         body { margin: 0 } img { display: block }

@@ -153,6 +153,88 @@ struct ProjectFileCommandTests {
         }
     }
 
+    @Test("[rewrite] browser in the file is refused by rewrite, build and serve, naming the key; --browser and DPPX_BROWSER choose the program")
+    func browserNotFromFile() async throws {
+        let scenario = try RenderScenario(svg: false)
+        // A committed script that would run as the user: it leaves a mark when it does.
+        let mark = scenario.scratch("ran")
+        try scenario.write("#!/bin/sh\ntouch '\(mark)'\nexit 1\n", to: "tools/chromium")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scenario.scratch("tools/chromium"))
+        try scenario.write("<!doctype html><img src=\"hero.jpg\">", to: "public/index.html")
+        try scenario.write("[build]\nsource = \"src\"\nout = \"public\"\n[rewrite]\npages = [\"public/*.html\"]\nbrowser = \"tools/chromium\"\n", to: "dppx.toml")
+        // (dppx measure reads no project file.)
+        for command in [["build"], ["rewrite"], ["serve"]] {
+            let result = try await scenario.dppx(arguments: command)
+            #expect(result.status == 2, "\(command): \(result)")
+            #expect(result.stderr.contains("dppx.toml:6: rewrite.browser is not read from the project file") && result.stderr.contains("--browser PATH")
+                    && result.stderr.contains("DPPX_BROWSER"), "\(command): \(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: mark), "the repository's program never ran")
+
+        // The user's own choice: on the command line, or in the environment.
+        try scenario.write("[build]\nsource = \"src\"\nout = \"public\"\n[rewrite]\npages = [\"public/*.html\"]\n", to: "dppx.toml")
+        let flagged = try await scenario.dppx("rewrite", "--browser", scenario.scratch("tools/chromium"))
+        #expect(FileManager.default.fileExists(atPath: mark), "--browser runs the program named: \(flagged)")
+        try FileManager.default.removeItem(atPath: mark)
+        try scenario.write("<!doctype html><p>not measured yet", to: "public/other.html")
+        let environment = try await scenario.dppx(arguments: ["measure", "public"], environment: ["DPPX_BROWSER": scenario.scratch("tools/chromium")])
+        #expect(FileManager.default.fileExists(atPath: mark), "DPPX_BROWSER runs the program named: \(environment)")
+        let missing = try await scenario.dppx(arguments: ["measure", "public"], environment: ["DPPX_BROWSER": scenario.scratch("nowhere")])
+        #expect(missing.status == 2 && missing.stderr.contains("DPPX_BROWSER=\(scenario.scratch("nowhere")) (from the environment) is not an executable file"), "\(missing)")
+    }
+
+    @Test("the file may lower the limits that protect the user, not raise them: max-pixels, max-frames, max-scans, idle-timeout; the command line raises them")
+    func limitsOnlyLowered() async throws {
+        let scenario = try RenderScenario(masters: ["hero.jpg": (400, 250)], svg: false)
+        let cases: [(table: String, key: String, value: Int, maximum: Int, command: [String])] = [
+            ("build", "max-pixels", Int.max, 100_000_000, ["build"]),
+            ("build", "max-frames", 1_000_000, 1000, ["build"]),
+            ("build", "max-scans", 100_000, 100, ["build"]),
+            ("serve", "idle-timeout", 86_400, 30, ["serve", "public"]),
+        ]
+        for (table, key, value, maximum, command) in cases {
+            try scenario.write("[build]\nsource = \"src\"\nout = \"public\"\n\(table == "build" ? "" : "[\(table)]")\n\(key) = \(value)\n", to: "dppx.toml")
+            let refused = try await scenario.dppx(arguments: command)
+            #expect(refused.status == 2, "\(key): \(refused)")
+            #expect(refused.stderr.contains("dppx.toml:5: \(table).\(key) is a limit that protects you") && refused.stderr.contains("at most \(maximum) (the default)")
+                    && refused.stderr.contains("pass --\(key) \(value) on the command line"), "\(refused)")
+        }
+        // Lowered in the file: it holds (a 100 000-pixel master over a 50 000 limit is refused, naming the flag).
+        try scenario.write("[build]\nsource = \"src\"\nout = \"public\"\nmax-pixels = 50000\n", to: "dppx.toml")
+        let lowered = try await scenario.dppx("build", "--quiet")
+        #expect(lowered.status == 1 && lowered.stderr.contains("hero.jpg") && lowered.stderr.contains("--max-pixels"), "\(lowered)")
+        // Raised on the command line: the user's own choice.
+        try scenario.write("[build]\nsource = \"src\"\nout = \"public\"\n", to: "dppx.toml")
+        let raised = try await scenario.dppx("build", "--quiet", "--max-pixels", "200000000")
+        #expect(raised.status == 0, "\(raised)")
+    }
+
+    @Test("[serve] host beyond loopback from the file prints one line saying so; --host says it without the line")
+    func hostFromFile() async throws {
+        let scenario = try RenderScenario(svg: false)
+        try scenario.write("<!doctype html><p>home</p>", to: "public/index.html")
+        /// The lines a `dppx serve` with `arguments` printed until it was serving.
+        func started(_ arguments: [String]) async throws -> String {
+            let child = try LoggedProcess(["serve"] + arguments + ["--port", "0"], in: scenario.root)
+            let log = try await offPool { () -> String in
+                let deadline = Date().addingTimeInterval(30)
+                while Date() < deadline, !child.log().contains("(Ctrl-C stops)") { usleep(50_000) }
+                return child.log()
+            }
+            #expect(try await child.interrupt() == 0, "\(log)")
+            #expect(log.contains("(Ctrl-C stops)"), "\(log)")
+            return log
+        }
+        try scenario.write("[serve]\nroot = \"public\"\nhost = \"0.0.0.0\"\n", to: "dppx.toml")
+        let fromFile = try await started([])
+        let warnings = fromFile.split(separator: "\n").filter { $0.contains("serve.host") }
+        #expect(warnings.count == 1 && warnings[0].contains("dppx.toml: serve.host = \"0.0.0.0\" makes this server reachable from other machines"), "\(fromFile)")
+        #expect(fromFile.contains("at http://0.0.0.0:"), "the file's host is still used: \(fromFile)")
+        #expect(!(try await started(["--host", "0.0.0.0"])).contains("serve.host"), "the user's own flag needs no warning")
+        try scenario.write("[serve]\nroot = \"public\"\nhost = \"127.0.0.1\"\n", to: "dppx.toml")
+        #expect(!(try await started([])).contains("serve.host"))
+    }
+
     @Test("arrays 50 000 deep in the file (100 KB) stop the command at their line rather than overflow the stack")
     func deepNesting() async throws {
         let scenario = try RenderScenario(svg: false)

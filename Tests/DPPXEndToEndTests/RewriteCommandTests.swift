@@ -53,6 +53,24 @@ struct RewriteCommandTests {
         #expect(scenario.read("site/index.html")?.contains(#"srcset="img/logo.png 1x, img/logo@1.5x.png 1.5x, img/logo@2x.png 2x""#) == true)
     }
 
+    @Test("a page nested 20 000 deep is named with its line and left byte for byte, in seconds; the other pages are rewritten; a <style> URL decoding to </style><script> stays inside the <style>")
+    func hostilePages() async throws {
+        let scenario = try await Self.site()
+        let deep = "<!doctype html>\n" + String(repeating: "<div>", count: 20_000) + #"<img src="img/logo.png">"#
+        try scenario.write(deep, to: "site/deep.html")
+        try scenario.write(#"<!doctype html><style>.a{background:url("img/logo.png?\3c/style\3e\3cscript\3e alert(1)\3c/script\3e")}</style><p>after</p>"#,
+                           to: "site/styled.html")
+        let started = ContinuousClock.now
+        let result = try await scenario.dppx("rewrite", "--no-measure", "site/deep.html", "site/index.html", "site/styled.html", "--root", "site")
+        #expect(ContinuousClock.now - started < .seconds(10), "\(ContinuousClock.now - started)")
+        #expect(result.status == 0 && result.stdout.contains("rewrote 2 pages"), "\(result)")
+        #expect(result.stderr.contains("deep.html:2: the page nests elements more than 512 deep"), "\(result.stderr)")
+        #expect(scenario.read("site/deep.html") == deep)
+        #expect(scenario.read("site/index.html") == Self.rewrittenHome)
+        let styled = try #require(scenario.read("site/styled.html"))
+        #expect(styled.contains("image-set(") && !styled.contains("<script") && styled.hasSuffix("</style><p>after</p>"), "\(styled)")
+    }
+
     @Test("a page's <style> and style attributes get image-set() as a stylesheet does; --check names the page until then; a second run changes nothing")
     func inlineStyles() async throws {
         let scenario = try await Self.site()

@@ -77,6 +77,28 @@ struct ServePublishingTests {
         #expect(try await server.interrupt() == 0)
     }
 
+    @Test("what dppx reads or writes for itself under ROOT answers 404: a --config file of another name and a link to it, the --access-log file, a --cache-dir that is not hidden")
+    func ownFiles() async throws {
+        let scenario = try RenderScenario(svg: false)
+        try scenario.write("[build]\nsource = \"src\"\nout = \"public\"\n", to: "site.toml")
+        try scenario.write("<!doctype html><p>home</p>", to: "index.html")
+        try FileManager.default.createSymbolicLink(atPath: scenario.scratch("settings.txt"), withDestinationPath: "site.toml")
+        try FileManager.default.createDirectory(atPath: scenario.scratch("logs"), withIntermediateDirectories: true)
+        let server = try await ServeProcess([".", "--config", "site.toml", "--access-log", "logs/access.log", "--cache-dir", "cache", "--watch", "src"],
+                                            in: scenario.root)
+        let cached = try FileManager.default.contentsOfDirectory(atPath: scenario.scratch("cache")).filter { $0.hasSuffix(".json") }
+        let cacheFile = try #require(cached.first, "the development build keeps its cache in --cache-dir: \(server.log())")
+        #expect(try await get(server, "/index.html").status == 200)
+        #expect(try await get(server, "/public/hero.jpg").status == 200)
+        for path in ["/site.toml", "/SITE.TOML", "/settings.txt", "/logs/access.log", "/cache/\(cacheFile)", "/cache/"] {
+            let answer = try await get(server, path)
+            #expect(answer.status == 404, "\(path): \(answer.status)")
+            let body = String(decoding: answer.body, as: UTF8.self)
+            #expect(!body.contains("[build]") && !body.contains("GET /") && !body.contains("\"sources\""), "\(path): \(body.prefix(200))")
+        }
+        #expect(try await server.interrupt() == 0)
+    }
+
     @Test("a ROOT or --watch SRC that does not exist is wrong usage: exit 2, as --help says")
     func missingRoot() async throws {
         let scenario = try RenderScenario(svg: false)

@@ -9,5 +9,7 @@ struct BreakpointScriptTests {
         #expect(BreakpointScript.viewports(for: [768], in: ladder) == [767, 768, 769])
         #expect(BreakpointScript.viewports(for: [767.98], in: ladder) == [767, 768])
         #expect(BreakpointScript.viewports(for: [200, 320, 4000, .infinity], in: ladder) == [320, 321])
+        // A page names any number: none traps converting to a viewport.
+        #expect(BreakpointScript.viewports(for: [1e300, -1e300, 9.3e18, .nan, -.infinity], in: ladder) == [])
     }
 }

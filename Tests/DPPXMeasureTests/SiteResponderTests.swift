@@ -47,21 +47,67 @@ struct SiteResponderTests {
         #expect(String(decoding: answer.body, as: UTF8.self) == "<p><img data-dppx-at=\"3\" src=a.jpg><IMG data-dppx-at=\"18\"\nsrc=b.jpg><image src=c.jpg>")
     }
 
-    @Test("stylesheets are read from the root; a missing file is a 404 and still a dependency")
+    @Test("stylesheets are read from the root; a missing file is a 404 whose folder is the dependency, never the path asked for")
     func filesAndMissing() {
         let css = responder.answer(SiteResponder.origin + "/css/a.css")
         #expect(css.status == 200 && css.contentType.hasPrefix("text/css") && css.body == Array("body{}".utf8))
         let missing = responder.answer(SiteResponder.origin + "/css/b.css")
-        #expect(missing.status == 404 && missing.dependency == "css/b.css")
+        #expect(missing.status == 404 && missing.dependency == "css/")
+        // A made-up path (a page writing what it read into a URL) is no dependency: only the
+        // nearest folder that exists, so nothing a page chose reaches the layout file.
+        let made = responder.answer(SiteResponder.origin + "/TOKEN-ghp_abc123/x.png")
+        #expect(made.status == 404 && made.dependency == "./")
+        #expect(responder.isSiteFile("css/a.css") && responder.isSiteFile("img/hero.jpg") && !responder.isSiteFile("css/b.css"))
     }
 
-    @Test("paths out of the root, through .. or a link, and other origins answer 404")
+    @Test("paths out of the root, through .. or a link, and other origins answer 400 or 404, as dppx serve answers them")
     func containment() {
-        for url in [SiteResponder.origin + "/../secret.txt", SiteResponder.origin + "/%2e%2e/secret.txt",
-                    SiteResponder.origin + "/link.txt", "https://cdn.example.com/x.js"] {
+        for (url, status) in [(SiteResponder.origin + "/../secret.txt", 400), (SiteResponder.origin + "/%2e%2e/secret.txt", 400),
+                              (SiteResponder.origin + "/link.txt", 404), ("https://cdn.example.com/x.js", 404)] {
             let answer = responder.answer(url)
-            #expect(answer.status == 404, "\(url)")
+            #expect(answer.status == status, "\(url)")
+            #expect(answer.dependency == nil, "\(url)")
             #expect(!String(decoding: answer.body, as: UTF8.self).contains("secret"), "\(url)")
         }
+    }
+
+    @Test("private files answer 404 as in dppx serve (PrivateFiles): hidden files, dppx.toml, partial manifests, the masters, links to them")
+    func privateFiles() throws {
+        let site = root + "/site"
+        try FileManager.default.createDirectory(atPath: site + "/.git", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: site + "/masters", withIntermediateDirectories: true)
+        for file in [".env", ".git/config", "dppx.toml", "dppx-manifest.shard-1-of-2.json", "masters/photo.jpg"] {
+            try "secret".write(toFile: site + "/" + file, atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createSymbolicLink(atPath: site + "/env.txt", withDestinationPath: site + "/.env")
+        try FileManager.default.createSymbolicLink(atPath: site + "/toml.txt", withDestinationPath: "dppx.toml")
+        let guarded = SiteResponder(root: site, imageSizes: [:], privateFolders: [site + "/masters"], imageTagOffsets: { _ in [] })
+        for path in ["/.env", "/%2eenv", "/.git/config", "/dppx.toml", "/DPPX.TOML", "/dppx-manifest.shard-1-of-2.json",
+                     "/masters/photo.jpg", "/env.txt", "/toml.txt"] {
+            let answer = guarded.answer(SiteResponder.origin + path)
+            #expect(answer.status == 404, "\(path)")
+            #expect(answer.dependency == nil, "\(path)")
+            #expect(!String(decoding: answer.body, as: UTF8.self).contains("secret"), "\(path)")
+            #expect(guarded.read(String(path.dropFirst())) == nil, "\(path)")
+        }
+        #expect(guarded.answer(SiteResponder.origin + "/css/a.css").status == 200, "the rest is answered")
+    }
+
+    @Test("a file larger than the cap answers 404 without being read, and its hash costs no read")
+    func largeFile() throws {
+        let path = root + "/site/huge.bin"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 256 << 20)  // sparse: 256 MB on no disk
+        try handle.close()
+        let url = SiteResponder.origin + "/huge.bin"
+        let answer = responder.answer(url)
+        #expect(answer.status == 404 && answer.body.count < 100 && answer.dependency == "huge.bin")
+        #expect(responder.bodySize(of: url) == 0 && responder.read("huge.bin") == nil)
+        let started = ContinuousClock.now
+        let hash = DependencyHash.of(["huge.bin"], responder: responder, ladder: ViewportLadder())
+        #expect(ContinuousClock.now - started < .seconds(1), "not read to be hashed")
+        #expect(hash != DependencyHash.of(["css/a.css"], responder: responder, ladder: ViewportLadder()))
+        #expect(responder.bodySize(of: SiteResponder.origin + "/css/a.css") == 6)
     }
 }

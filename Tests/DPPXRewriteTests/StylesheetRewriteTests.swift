@@ -54,6 +54,21 @@ import Testing
         #expect(unclosed.hasSuffix("background-image: image-set(url(\"img/logo.png\") 1x, url(\"img/logo@2x.png\") 2x)}"), "\(unclosed)")
     }
 
+    @Test("a URL whose escapes decode to </style><script> is written back escaped: the page, parsed again, has the one <style> it had and no script")
+    func textWrittenIntoAStyleCannotEndIt() throws {
+        let hostile = #"<style>.a{background:url("img/logo.png?\3c/style\3e\3cscript\3e alert(1)\3c/script\3e")}</style><p>after</p>"#
+        let result = RewriteFixtures.rewriter().rewriteHTML(Array(hostile.utf8), at: "index.html")
+        let text = String(decoding: result.bytes, as: UTF8.self)
+        #expect(text.contains("image-set(") && result.imagesRewritten == 1, "the image still gets its candidates: \(text)")
+        #expect(!text.contains("<script") && !text.contains("</style><script"), "\(text)")
+        let sheets = HTMLPage(parsing: result.bytes).styleSheets
+        let sheet = try #require(sheets.count == 1 ? sheets.first : nil, "\(sheets): \(text)")
+        #expect(Array(result.bytes[sheet.upperBound...]) == Array("</style><p>after</p>".utf8), "the <style> ends where the page ended it: \(text)")
+        #expect(!result.bytes[sheet].contains(UInt8(ascii: "<")), "\(text)")
+        #expect(RewriteFixtures.rewriter().rewriteHTML(result.bytes, at: "index.html").bytes == result.bytes, "a second run changes nothing")
+        #expect(PageRewriter.escapeStyleText("a</style>") == #"a\3c /style>"#)
+    }
+
     @Test func brokenStylesheetsDoNotCrash() {
         for text in ["", "{", "}", "a{background:url(", "a{background:url('img/logo.png", "/* unclosed", "\"", "a{b:c;;;}", "@media{{{"] {
             _ = RewriteFixtures.css(text)

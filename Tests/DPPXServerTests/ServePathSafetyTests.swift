@@ -1,4 +1,5 @@
 @testable import DPPXServer
+import DPPXFiles
 import DPPXTestSupport
 import Foundation
 import HTTPTypes

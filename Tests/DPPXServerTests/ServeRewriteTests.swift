@@ -59,6 +59,24 @@ struct ServeRewriteTests {
         #expect(try String(contentsOfFile: scratch("public/index.html"), encoding: .utf8).contains("srcset") == false, "the file on disk is not changed")
     }
 
+    @Test("a 1 MB page nested 200 000 deep is answered as it is, within seconds, and another page is answered meanwhile")
+    func deeplyNestedPage() async throws {
+        let fixture = try ServerFixture()
+        let deep = "<!doctype html>" + String(repeating: "<div>", count: 200_000) + #"<img src="images/hero.jpg">"#
+        try fixture.write("deep.html", deep)
+        try fixture.write("index.html", Self.page)
+        let running = try await fixture.server(rewrite: RewriteOptions()).start()
+        defer { Task { try? await running.shutdown() } }
+        let port = running.port
+        let started = ContinuousClock.now
+        async let deepAnswer = RawHTTPConnection(port: port, timeout: .seconds(20)).request("/deep.html")
+        async let otherAnswer = RawHTTPConnection(port: port).request("/")
+        let (page, other) = try await (deepAnswer, otherAnswer)
+        #expect(page.status == 200 && page.text == deep, "the page unrewritten: \(page.status), \(page.body.count) bytes")
+        #expect(other.text == Self.rewritten)
+        #expect(ContinuousClock.now - started < .seconds(3), "\(ContinuousClock.now - started)")
+    }
+
     @Test("without [rewrite] pages are served byte for byte")
     func leavesPagesAlone() async throws {
         let fixture = try ServerFixture()

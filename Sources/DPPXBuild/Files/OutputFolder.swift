@@ -15,6 +15,9 @@ struct OutputFolder: Sendable {
     /// the variants its last manifest lists (`InPlaceSite.owned`); every other file there is a
     /// master or the site's own. Nil: OUT is dppx's alone.
     var owned: Set<String>? = nil
+    /// In place: where each file not in `owned` is recorded before it is written, so a build
+    /// killed before its manifest is written leaves no file the next one takes for the site's.
+    var journal: BuildJournal? = nil
 
     /// Whether `relative` names a place inside the folder: relative, `/`-separated, with no
     /// empty, `.` or `..` component (`PathContainment.escape`). Every path dppx writes is one.
@@ -36,9 +39,13 @@ struct OutputFolder: Sendable {
     @discardableResult
     func writeIfChanged(_ bytes: [UInt8], to relative: String) throws(FileError) -> Bool {
         let (folder, name) = try openParent(of: relative, creating: true, for: .write)
-        if let owned, !owned.contains(relative), !Self.isManifest(relative), folder.status(of: name) != nil {
-            throw FileError(path: path(relative), operation: .write, .fileExists,
-                            detail: "is not a file dppx wrote (\(Manifest.fileName) does not list it), and a build in place never writes over a master or the site's own files; rename or move it")
+        if let owned, !owned.contains(relative), !Self.isManifest(relative) {
+            if folder.status(of: name) != nil {
+                throw FileError(path: path(relative), operation: .write, .fileExists,
+                                detail: "is not a file dppx wrote (\(Manifest.fileName) does not list it), and a build in place never writes over a master or the site's own files; rename or move it")
+            }
+            // Known as dppx's before it exists: a build killed from here on leaves it to the next.
+            try journal?.record(relative)
         }
         return try folder.writeIfChanged(bytes, named: name, reportedAs: path(relative))
     }

@@ -82,6 +82,15 @@ struct BuildAssembly {
         if session.oldCache == nil, options.cacheDirectory == nil, BuildCache.isInUserFolder(session.cachePath) {
             report.cacheFolderNote = "note: the build cache is in \((session.cachePath as NSString).deletingLastPathComponent), not in a .dppx-cache/ folder here: this project's folder is the site's root, and a server or a deploy would publish it; --cache-dir DIR puts it elsewhere"
         }
+        // The manifest now says which files are dppx's: the journal keeps only what it does not.
+        if let journal = folder.journal {
+            let listed = Set(images.flatMap { $0.variants.map(\.path) })
+            do { try journal.settle(listed: listed, exists: { FileStatus.at(folder.path($0)) != nil }) } catch {
+                let warning = FileProblem(file: journal.path, reason: error.description)
+                warnings.append(warning)
+                onEvent(.warning(warning))
+            }
+        }
         report.manifest = manifest
         let listed = Set(manifest.images.map(\.source))
         report.masterBytes = session.buildable.filter { listed.contains($0.relativePath) }.reduce(0) { $0 + $1.byteCount }

@@ -86,10 +86,12 @@ final class BuildSession: @unchecked Sendable {
         // replace or remove.
         let oldCache = BuildCache.load(from: cachePath)
         self.oldCache = oldCache
-        let site = options.inPlaceSite(previous: previous, cache: oldCache)
+        // What an interrupted build wrote without a manifest to say so is dppx's too.
+        let journal = options.buildsInPlace ? BuildJournal(cachePath: cachePath) : nil
+        let site = options.inPlaceSite(previous: previous, cache: oldCache, written: journal?.earlier ?? [])
         let masters = site?.masters(among: sources) ?? sources
         self.masters = masters
-        folder = OutputFolder(root: output, owned: site?.owned)
+        folder = OutputFolder(root: output, owned: site?.owned, journal: journal)
         previousBySource = Dictionary(previous.images.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         self.fingerprint = fingerprint()
 

@@ -69,7 +69,9 @@ public struct SiteBuild: Sendable {
         guard let measuring, let pages else { return await onDispatchThread { runBlocking(onEvent: onEvent) } }
         // Measured: the pages' layout first (their images at their masters' sizes), the build at
         // the widths it asks for, then the checked rewrite.
-        let rewrite = MeasuredRewrite(rewrite: pages(), browser: measuring.browser)
+        var measuredRewrite = MeasuredRewrite(rewrite: pages(), browser: measuring.browser)
+        measuredRewrite.privateFolders = PrivateFiles.mastersFolders(source: self.build.sourceRoot, output: self.build.outputRoot)
+        let rewrite = measuredRewrite
         var report = MeasuredRewrite.Report()
         let build = self.build
         let root = rewrite.rewrite.root

@@ -97,12 +97,12 @@ extension BuildOptions {
 }
 
 extension BuildOptions {
-    /// In place (`buildsInPlace`), which files are dppx's: the variants `previous` lists and the
-    /// files `cache` keeps as retired (`RetiredFiles`); nil for a build into a folder of its own.
-    /// The build and `ManifestPredictor` tell masters from outputs with it, so both read the
-    /// same masters.
-    func inPlaceSite(previous: Manifest, cache: BuildCache?) -> InPlaceSite? {
-        buildsInPlace ? InPlaceSite(previous: previous, retired: cache?.retired.map(\.path) ?? []) : nil
+    /// In place (`buildsInPlace`), which files are dppx's: the variants `previous` lists, the
+    /// files `cache` keeps as retired (`RetiredFiles`) and those an interrupted build recorded
+    /// (`written`, `BuildJournal`); nil for a build into a folder of its own. The build and
+    /// `ManifestPredictor` tell masters from outputs with it, so both read the same masters.
+    func inPlaceSite(previous: Manifest, cache: BuildCache?, written: Set<String> = []) -> InPlaceSite? {
+        buildsInPlace ? InPlaceSite(previous: previous, retired: cache?.retired.map(\.path) ?? [], written: written) : nil
     }
 }
 

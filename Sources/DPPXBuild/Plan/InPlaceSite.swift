@@ -6,8 +6,9 @@ import DPPXCore
 ///
 /// dppx's outputs are recognised two ways:
 /// - by the last manifest: the variants it lists, less the masters' own files (the output at a
-///   master's own name and density is the master itself, `ImagePlan.isMaster`). These alone
-///   may be written over or removed (`owned`).
+///   master's own name and density is the master itself, `ImagePlan.isMaster`), and by the
+///   journal of what builds since wrote (`BuildJournal`: a build killed before writing its
+///   manifest). These alone may be written over or removed (`owned`).
 /// - by their names (in place, only a master has a plain name: `ImagePlan`): beside a master
 ///   `hero.jpg`, a file of the same stem with an `@Nx` density (`hero@1x.jpg`, `hero@2x.webp`)
 ///   or a width suffix (`hero-480w.jpg`) is a variant's name, and beside `logo@2x.png` so is a
@@ -17,11 +18,12 @@ public struct InPlaceSite: Sendable {
     /// Paths dppx wrote and may replace or remove.
     public let owned: Set<String>
 
-    /// The variants `previous` lists, and the files an earlier build retired but kept while a
-    /// page named them (`retired`, from the cache), less the masters' own files.
-    public init(previous: Manifest, retired: [String] = []) {
+    /// The variants `previous` lists, the files an earlier build retired but kept while a page
+    /// named them (`retired`, from the cache) and the files `written` (the journal's), less the
+    /// masters' own files.
+    public init(previous: Manifest, retired: [String] = [], written: Set<String> = []) {
         let masters = Set(previous.images.map(\.source))
-        owned = Set(previous.images.flatMap { $0.variants.map(\.path) } + retired).subtracting(masters)
+        owned = Set(previous.images.flatMap { $0.variants.map(\.path) } + retired).union(written).subtracting(masters)
     }
 
     /// The masters among the image files found: neither files the manifest lists nor named as

@@ -26,7 +26,8 @@ public enum ManifestPredictor {
             let (previous, _, _) = BuildSession.previousManifest(in: OutputFolder(root: options.outputRoot), shard: options.shard)
             if !previous.images.isEmpty {
                 let cache = BuildCache.load(from: options.cachePath)
-                sources = options.inPlaceSite(previous: previous, cache: cache)?.masters(among: sources) ?? sources
+                let written = BuildJournal(cachePath: options.cachePath).earlier
+                sources = options.inPlaceSite(previous: previous, cache: cache, written: written)?.masters(among: sources) ?? sources
             }
         }
         let (buildable, collisions) = BuildSession.separateCollisions(sources, extraFormats: options.extraFormats, plan: options.plan)

@@ -19,6 +19,9 @@ public struct MeasuredRewrite: Sendable {
     public var browser: String?
     /// How long one page may take to load and be measured.
     public var timeout: Duration = .seconds(60)
+    /// Folders under the root a measured page is never answered from (the masters':
+    /// `PrivateFiles.mastersFolders`), as `dppx serve` is given them.
+    public var privateFolders: [String] = []
 
     public init(rewrite: SiteRewrite, browser: String? = nil) {
         self.rewrite = rewrite
@@ -38,6 +41,8 @@ public struct MeasuredRewrite: Sendable {
         public var restored: [RewriteFinding] = []
         /// Pages that could not be measured, each named with why (they are left as they were).
         public var failures: [MeasureError] = []
+        /// What was wrong with the layout file as found: the pages concerned were measured again.
+        public var warnings: [MeasureError] = []
         /// Pages measured as they stand although their scripts threw (a third-party script
         /// that is not there, a bug of the page's own), each with the errors.
         public var scriptErrors: [(page: String, errors: [String])] = []
@@ -73,7 +78,8 @@ public struct MeasuredRewrite: Sendable {
         guard !pages.isEmpty else { return nil }
         let started = ContinuousClock.now
         defer { report.seconds += Self.seconds(since: started) }
-        let responder = Self.untouchedResponder(root: rewrite.root, images: images, options: rewrite.options, pixelSizes: pixelSizes)
+        let responder = Self.untouchedResponder(root: rewrite.root, images: images, options: rewrite.options, pixelSizes: pixelSizes,
+                                                privateFolders: privateFolders)
         let path = layoutPath()
         var measurement = SiteMeasurement(pages: pages, responder: responder, output: path)
         measurement.timeout = timeout
@@ -85,6 +91,7 @@ public struct MeasuredRewrite: Sendable {
             report.unchanged += outcome.unchanged
             report.widths += outcome.widths
             report.failures += outcome.failures
+            report.warnings += outcome.warnings
             report.scriptErrors += outcome.scriptErrors
             var layout = outcome.layout
             // A page measured again keeps the record of the sizes dppx wrote on it: they are
@@ -207,7 +214,8 @@ public struct MeasuredRewrite: Sendable {
         let before: SiteMeasurement.Outcome
         do {
             before = try await checkingMeasurement(of: pending, responder: Self.untouchedResponder(
-                root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes), in: shared)
+                root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes,
+                privateFolders: privateFolders), in: shared)
         } catch {
             // The browser that measured the pages a moment ago is gone: nothing is written unchecked.
             report.failures.append(error)
@@ -226,7 +234,8 @@ public struct MeasuredRewrite: Sendable {
         }
         pending.removeAll { undo.contains($0) }
         for round in 1...Self.checkRounds where !pending.isEmpty {
-            var written = SiteResponder(root: rewrite.root, imageSizes: images.pixelSizes, imageTagOffsets: { ImageTagOffsets.of($0) })
+            var written = SiteResponder(root: rewrite.root, imageSizes: images.pixelSizes, privateFolders: privateFolders,
+                                        imageTagOffsets: { ImageTagOffsets.of($0) })
             written.overlay = Self.overlay(of: changes)
             let after: SiteMeasurement.Outcome
             do {
@@ -346,11 +355,11 @@ public struct MeasuredRewrite: Sendable {
     /// The responder that shows the pages under `root` untouched: each image's plain file at
     /// `pixelSizes`, the `srcset` and `sizes` an earlier rewrite wrote for `images` turned off.
     public static func untouchedResponder(root: String, images: SiteImages, options: RewriteOptions,
-                                          pixelSizes: [String: PixelSize]) -> SiteResponder {
+                                          pixelSizes: [String: PixelSize], privateFolders: [String] = []) -> SiteResponder {
         let marker = PageRewriter(images: images, options: options)
-        return SiteResponder(root: root, imageSizes: pixelSizes, marks: { bytes, path in
+        return SiteResponder(root: root, imageSizes: pixelSizes, privateFolders: privateFolders, marks: { bytes, path in
             let marks = marker.measurementMarks(bytes, at: path)
-            return PageMarks(imageTags: marks.imageTags, disabledAttributes: marks.dppxAttributes)
+            return PageMarks(imageTags: marks.imageTags, disabledAttributes: marks.dppxAttributes, imageSources: marks.sources)
         })
     }
 

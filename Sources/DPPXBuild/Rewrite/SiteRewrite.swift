@@ -130,7 +130,9 @@ public struct SiteRewrite: Sendable {
                 outcome.findings += result.findings
             } else {
                 outcome.unchanged.append(change.page)
-                outcome.standingFindings += result.findings
+                // A page left unread is said on every run: no run wrote it to say so before.
+                outcome.findings += result.findings.filter(\.isPageLeftUnread)
+                outcome.standingFindings += result.findings.filter { !$0.isPageLeftUnread }
             }
             if check { outcome.failures += missingFiles(namedBy: change) }
         }

@@ -80,7 +80,8 @@ public struct BackgroundRanges: Hashable, Sendable {
     public init(layers: [Layer]) {
         let viewports = Set(layers.flatMap { $0.samples.map(\.viewport) }).filter(\.isFinite).sorted()
         // At each viewport, per layer: its painted width and the files its needs take.
-        let painted = viewports.map { viewport in layers.map { Self.width(of: $0.samples, at: viewport) } }
+        let series = layers.map { Series($0.samples) }
+        let painted = viewports.map { viewport in series.map { $0.width(at: viewport) } }
         let files = viewports.indices.map { index in
             zip(layers, painted[index]).map { layer, width in width.map { Self.files(for: $0, among: layer.fileWidths) } ?? [] }
         }
@@ -170,19 +171,37 @@ public struct BackgroundRanges: Hashable, Sendable {
     /// breakpoints, and measuring pins those); nothing outside its own viewports (an element not
     /// shown there).
     public static func widest(of series: [[BoxSample]]) -> [BoxSample] {
-        let viewports = Set(series.flatMap { $0.map(\.viewport) }).sorted()
+        let viewports = Set(series.flatMap { $0.map(\.viewport) }).filter(\.isFinite).sorted()
+        let prepared = series.map(Series.init)
         return viewports.compactMap { viewport in
-            series.compactMap { width(of: $0, at: viewport) }.max().map { BoxSample(viewport: viewport, width: $0) }
+            prepared.compactMap { $0.width(at: viewport) }.max().map { BoxSample(viewport: viewport, width: $0) }
         }
     }
 
-    /// `samples`' width at `viewport`: measured, or interpolated inside their span.
-    static func width(of samples: [BoxSample], at viewport: Double) -> Double? {
-        let ordered = samples.filter { $0.width.isFinite && $0.width > 0 }.sorted { $0.viewport < $1.viewport }
-        if let exact = ordered.last(where: { $0.viewport == viewport }) { return exact.width }
-        guard let after = ordered.firstIndex(where: { $0.viewport > viewport }), after > 0 else { return nil }
-        let a = ordered[after - 1], b = ordered[after]
-        return a.width + (b.width - a.width) * (viewport - a.viewport) / (b.viewport - a.viewport)
+    /// One series of samples, sorted once (painted widths that are not finite or not positive
+    /// left out), and its width at any viewport found by a binary search: a rule painting on
+    /// many pages has thousands of samples, asked at thousands of viewports.
+    struct Series {
+        private let ordered: [BoxSample]
+
+        init(_ samples: [BoxSample]) {
+            ordered = samples.filter { $0.viewport.isFinite && $0.width.isFinite && $0.width > 0 }.sorted { $0.viewport < $1.viewport }
+        }
+
+        /// The width at `viewport`: measured (the last sample there), or interpolated inside the
+        /// series' span; nil outside it.
+        func width(at viewport: Double) -> Double? {
+            // The first sample beyond `viewport`.
+            var low = 0, high = ordered.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ordered[middle].viewport > viewport { high = middle } else { low = middle + 1 }
+            }
+            if low > 0, ordered[low - 1].viewport == viewport { return ordered[low - 1].width }
+            guard low > 0, low < ordered.count else { return nil }
+            let a = ordered[low - 1], b = ordered[low]
+            return a.width + (b.width - a.width) * (viewport - a.viewport) / (b.viewport - a.viewport)
+        }
     }
 
     /// The file a layer painted `painted` CSS px wide takes at each of `densities`.

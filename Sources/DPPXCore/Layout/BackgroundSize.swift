@@ -46,7 +46,8 @@ public enum BackgroundSize: Hashable, Sendable {
 
     /// The size, in CSS px, at which a layer paints an image of `image`'s aspect (its natural
     /// size at 1x, CSS px) in a positioning `area` (CSS px). Nil when it paints nothing (an
-    /// empty area or image).
+    /// empty area or image, or a size under `LayoutLimits.smallestPainted`, which no screen
+    /// shows).
     public func painted(image: (width: Double, height: Double), area: (width: Double, height: Double)) -> (width: Double, height: Double)? {
         guard image.width > 0, image.height > 0, image.width.isFinite, image.height.isFinite,
               area.width.isFinite, area.height.isFinite, area.width >= 0, area.height >= 0 else { return nil }
@@ -56,7 +57,9 @@ public enum BackgroundSize: Hashable, Sendable {
             guard area.width > 0, area.height > 0 else { return nil }
             let scales = (area.width / image.width, area.height / image.height)
             let scale = self == .cover ? max(scales.0, scales.1) : min(scales.0, scales.1)
-            return (image.width * scale, image.height * scale)
+            let size = (image.width * scale, image.height * scale)
+            guard size.0 >= LayoutLimits.smallestPainted, size.1 >= LayoutLimits.smallestPainted else { return nil }
+            return size
         case .explicit(let width, let height):
             func resolve(_ component: Component, side: Double) -> Double? {
                 switch component {
@@ -72,7 +75,7 @@ public enum BackgroundSize: Hashable, Sendable {
             case (nil, let height?): size = (height * aspect, height)
             case (nil, nil): size = (image.width, image.height)
             }
-            guard size.0 > 0, size.1 > 0 else { return nil }
+            guard size.0 >= LayoutLimits.smallestPainted, size.1 >= LayoutLimits.smallestPainted else { return nil }
             return size
         }
     }

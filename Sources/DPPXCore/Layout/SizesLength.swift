@@ -42,9 +42,13 @@ public struct SizesLength: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `value` with at most `decimals` decimals and no trailing zeros: `426`, `33.3333`, `-12.5`.
+    /// A number too large for plain digits (from 10^15) is written in CSS's exponent form
+    /// (`1e+19`), which `SizesValue` and browsers read; anything not finite is `0`. Measurements
+    /// are checked before they get here (`LayoutLimits`); this only keeps the writing total.
     public static func number(_ value: Double, decimals: Int = 2) -> String {
         let rounded = rounded(value, decimals: decimals)
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+        guard abs(rounded) < 1e15 else { return String(rounded) }
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
         var text = String(rounded)
         if text.contains("e") { return String(Int(rounded.rounded())) }
         while text.hasSuffix("0") { text.removeLast() }
@@ -52,11 +56,15 @@ public struct SizesLength: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// `value` rounded to `decimals` decimals; 0 for a value that is not finite, and a value too
+    /// large to have decimals (2^52 and up once scaled) as it is.
     static func rounded(_ value: Double, decimals: Int) -> Double {
         guard value.isFinite else { return 0 }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
-        let result = (value * scale).rounded() / scale
+        let scaled = value * scale
+        guard abs(scaled) < 4_503_599_627_370_496 else { return value }
+        let result = scaled.rounded() / scale
         return result == 0 ? 0 : result
     }
 }

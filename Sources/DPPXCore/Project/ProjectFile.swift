@@ -65,7 +65,7 @@ private struct TableReader {
             if kind == .build, entry.key == "shard" {
                 throw self.entry(entry).fail("is not a project setting: a shard belongs to one job of many, so pass it to each job's command, e.g. dppx build --shard 2/4 (or --shard auto/4 in a Kubernetes Indexed Job), and remove it from the file")
             }
-            guard let setting = known.first(where: { $0.key == entry.key }) else { throw unknown(entry, known: known.map(\.key)) }
+            guard let setting = known.first(where: { $0.key == entry.key }) else { throw unknown(entry, known: known.filter(\.isReadFromFile).map(\.key)) }
             try setting.read(self.entry(entry), &settings)
         }
     }

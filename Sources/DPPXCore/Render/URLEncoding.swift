@@ -40,7 +40,9 @@ public enum URLEncoding {
         return result
     }
 
-    /// A CSS string literal in `quote` (`"` or `'`): the quote and `\` escaped, line breaks as `\a `.
+    /// A CSS string literal in `quote` (`"` or `'`): the quote and `\` escaped, line breaks as
+    /// `\a `, and `<` as `\3c `, so no text (a URL's query a page chose: `\3c/style\3e` decoded)
+    /// can end the `<style>` element it is written into.
     public static func cssString(_ text: String, quote: Character = "\"") -> String {
         var result = String(quote)
         for scalar in text.unicodeScalars {
@@ -51,6 +53,7 @@ public enum URLEncoding {
             case "\n": result += "\\a "
             case "\r": result += "\\d "
             case "\u{0C}": result += "\\c "
+            case "<": result += "\\3c "
             default: result.unicodeScalars.append(scalar)
             }
         }

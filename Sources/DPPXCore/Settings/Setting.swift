@@ -65,7 +65,7 @@ public struct Setting<Value: Hashable & Sendable>: Sendable {
     var erased: AnySetting {
         let read = value.read
         return AnySetting(
-            key: key, table: table, flag: flag, inRules: rule != nil, buildName: rule?.buildName,
+            key: key, table: table, flag: flag, inRules: rule != nil, isReadFromFile: value.isReadFromFile, buildName: rule?.buildName,
             read: { entry, settings throws(ProjectFileError) in settings[self] = try read(entry) },
             readRule: { entry, rule throws(ProjectFileError) in rule[self] = try read(entry) },
             problem: { settings in settings[self].flatMap(problem(with:)) },
@@ -89,6 +89,8 @@ struct AnySetting: Sendable {
     let flag: String?
     /// Whether `[[rule]]` may say it too.
     let inRules: Bool
+    /// False when only the command line or the environment may say it (`SettingValue.commandLineOnly`).
+    let isReadFromFile: Bool
     /// Its name in a rule's encoding when it changes what a build writes (`RuleUse.build`).
     let buildName: String?
     /// Reads a project-file entry into its `ProjectSettings` value.

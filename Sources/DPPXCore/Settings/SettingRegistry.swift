@@ -158,12 +158,17 @@ public enum SettingRegistry {
 
     // MARK: [build]: what a build may take
 
+    // The limits that protect the user from a repository's files are `.limit`s: the project
+    // file, which comes with the repository, may lower them but not raise them past their
+    // default; only the command line raises them (docs/security.md, "What a project file may
+    // say").
+
     /// 100 megapixels (10000 x 10000): four times an 8K screen, so a 4x variant of a
     /// full-width image fits, and the decoded master stays under 400 MB. (libvips's and sharp's
     /// 16384 x 16384 lets a 1 MB PNG of zeros claim a gigabyte.)
     public static var maxPixels: Setting<Int> {
         let fallback = 100_000_000
-        return Setting("max-pixels", in: .build, flag: "max-pixels", .integer(1...Int.max, example: fallback), default: fallback,
+        return Setting("max-pixels", in: .build, flag: "max-pixels", .limit(1...Int.max, example: fallback, fileMaximum: fallback), default: fallback,
                        help: "Refuse masters with more pixels than this, read from the header (decompression bombs, counting every frame; default: \(fallback)).",
                        valueName: "N")
     }
@@ -171,7 +176,7 @@ public enum SettingRegistry {
     /// Over 40 s of animation at 25 frames a second.
     public static var maxFrames: Setting<Int> {
         let fallback = 1000
-        return Setting("max-frames", in: .build, flag: "max-frames", .integer(1...Int.max, example: fallback), default: fallback,
+        return Setting("max-frames", in: .build, flag: "max-frames", .limit(1...Int.max, example: fallback, fileMaximum: fallback), default: fallback,
                        help: "Refuse animations with more frames (or TIFFs with more pages) than this (default: \(fallback)).",
                        valueName: "N")
     }
@@ -179,7 +184,7 @@ public enum SettingRegistry {
     /// Ten times what encoders write (libjpeg's and mozjpeg's progressive scripts: 10 scans).
     public static var maxScans: Setting<Int> {
         let fallback = 100
-        return Setting("max-scans", in: .build, flag: "max-scans", .integer(1...Int.max, example: fallback), default: fallback,
+        return Setting("max-scans", in: .build, flag: "max-scans", .limit(1...Int.max, example: fallback, fileMaximum: fallback), default: fallback,
                        help: "Refuse progressive JPEGs with more scans than this (default: \(fallback)).", valueName: "N")
     }
 
@@ -262,8 +267,10 @@ public enum SettingRegistry {
         Setting("root", in: .serve, .path)
     }
 
+    /// Beyond this machine from the project file (`0.0.0.0`), `dppx serve` says so in one line
+    /// (`ListenAddress.isLoopback`).
     public static var host: Setting<String> {
-        let fallback = "127.0.0.1"
+        let fallback = ListenAddress.loopback
         return Setting("host", in: .serve, flag: "host", .string, default: fallback,
                        help: "The address to listen on: \(fallback) (this machine, the default) or 0.0.0.0 (every interface).",
                        valueName: "HOST")
@@ -283,7 +290,7 @@ public enum SettingRegistry {
 
     public static var idleTimeout: Setting<Int> {
         let fallback = 30
-        return Setting("idle-timeout", in: .serve, flag: "idle-timeout", .integer(1...86_400, example: fallback), default: fallback,
+        return Setting("idle-timeout", in: .serve, flag: "idle-timeout", .limit(1...86_400, example: fallback, fileMaximum: fallback), default: fallback,
                        help: "Close a connection that sends no complete request headers, stops sending its request body, or stops reading its answer for this many seconds (default: \(fallback)).",
                        valueName: "SECONDS")
     }
@@ -334,10 +341,13 @@ public enum SettingRegistry {
     }
 
     public static var rewriteBrowser: Setting<String> {
-        Setting("browser", in: .rewrite, flag: "browser", .string,
-                help: "The Chromium executable to measure pages with (default: chromium, chromium-browser or google-chrome on PATH).",
+        Setting("browser", in: .rewrite, flag: "browser", .commandLineOnly(instead: "Pass --browser PATH, or set \(browserVariable)=PATH in your environment"),
+                help: "The Chromium executable to measure pages with (default: $\(browserVariable), else chromium, chromium-browser or google-chrome on PATH). Never read from dppx.toml: which program runs is yours to choose, not a repository's.",
                 valueName: "PATH")
     }
+
+    /// The environment variable naming the browser when `--browser` does not.
+    public static let browserVariable = "DPPX_BROWSER"
 
     // MARK: [[rule]] only
 

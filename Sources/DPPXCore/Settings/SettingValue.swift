@@ -8,12 +8,17 @@ public struct SettingValue<Value: Sendable>: Sendable {
     let bounds: @Sendable (Value) -> (allowed: String, shown: String)?
     /// A good value, for errors: `80`.
     let example: String
+    /// False for a setting the project file may not say (`commandLineOnly`): its key is not
+    /// listed among a table's known keys, and `read` refuses it.
+    let isReadFromFile: Bool
 
-    init(example: String = "...", bounds: @escaping @Sendable (Value) -> (allowed: String, shown: String)? = { _ in nil },
+    init(example: String = "...", isReadFromFile: Bool = true,
+         bounds: @escaping @Sendable (Value) -> (allowed: String, shown: String)? = { _ in nil },
          read: @escaping @Sendable (SettingEntry) throws(ProjectFileError) -> Value) {
         self.read = read
         self.bounds = bounds
         self.example = example
+        self.isReadFromFile = isReadFromFile
     }
 
     /// `between 1 and 100`, or `a positive number` for a range without an upper bound.
@@ -28,6 +33,23 @@ extension SettingValue where Value == Int {
         SettingValue(example: String(example),
                      bounds: { range.contains($0) ? nil : (allowed(range), String($0)) },
                      read: { entry throws(ProjectFileError) in try entry.integer(range, example: String(example)) })
+    }
+
+    /// A limit that protects the user from what a repository holds (a decompression bomb, a
+    /// connection held open): a whole number in `range` on the command line, but the project
+    /// file, which comes with the repository, may only lower it: at most `fileMaximum` (the
+    /// default). The file's larger value is an error that says to give it as the key's flag
+    /// (one key, one flag: `max-pixels` is `--max-pixels`).
+    static func limit(_ range: ClosedRange<Int>, example: Int, fileMaximum: Int) -> SettingValue {
+        SettingValue(example: String(example),
+                     bounds: { range.contains($0) ? nil : (allowed(range), String($0)) },
+                     read: { entry throws(ProjectFileError) in
+                         let number = try entry.integer(range, example: String(example))
+                         guard number <= fileMaximum else {
+                             throw entry.fail("is a limit that protects you from a repository's files, which the project file may lower but not raise: at most \(fileMaximum) (the default) there; got \(number). To allow more for one run, pass --\(entry.key) \(number) on the command line, and remove the key")
+                         }
+                         return number
+                     })
     }
 }
 
@@ -58,6 +80,14 @@ extension SettingValue where Value == Double {
 
 extension SettingValue where Value == String {
     static var string: SettingValue { SettingValue { entry throws(ProjectFileError) in try entry.string() } }
+    /// Said on the command line or in the environment only (`instead` says how): a project
+    /// file that says it is an error naming the key, as the file comes with a repository and the
+    /// setting is not the repository's to choose (which program dppx runs).
+    static func commandLineOnly(instead: String) -> SettingValue {
+        SettingValue(isReadFromFile: false) { entry throws(ProjectFileError) in
+            throw entry.fail("is not read from the project file: a repository's file must not choose which program dppx runs. \(instead), and remove the key")
+        }
+    }
     /// A file or folder, relative to the project file's folder.
     static var path: SettingValue { SettingValue { entry throws(ProjectFileError) in try entry.path() } }
     static var sizes: SettingValue { SettingValue { entry throws(ProjectFileError) in try entry.sizes() } }

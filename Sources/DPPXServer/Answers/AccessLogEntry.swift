@@ -1,3 +1,5 @@
+import DPPXCore
+
 /// One access-log line: `GET /images/hero.jpg 200 48213 B 2.1 ms -> /images/hero@2x.jpg`.
 public struct AccessLogEntry: Sendable, Equatable, CustomStringConvertible {
     public var method: String
@@ -14,10 +16,10 @@ public struct AccessLogEntry: Sendable, Equatable, CustomStringConvertible {
 
     public init(method: String, target: String, status: Int, bytes: Int?, variant: String?, duration: Duration, aborted: Bool = false) {
         self.method = method
-        self.target = Self.printable(target)
+        self.target = TerminalText.printable(target)
         self.status = status
         self.bytes = bytes
-        self.variant = variant.map(Self.printable)
+        self.variant = variant.map { TerminalText.printable($0) }
         self.duration = duration
         self.aborted = aborted
     }
@@ -68,19 +70,5 @@ public struct AccessLogEntry: Sendable, Equatable, CustomStringConvertible {
             magnitude /= 10
         }
         bytes[start...].reverse()
-    }
-
-    static func printable(_ text: String) -> String {
-        // Almost every target has no control character: kept as it is, nothing copied.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

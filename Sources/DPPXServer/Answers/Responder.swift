@@ -1,5 +1,6 @@
 import DPPXBuild
 import DPPXCore
+import DPPXFiles
 import DPPXRewrite
 import HTTPTypes
 import HummingbirdCore

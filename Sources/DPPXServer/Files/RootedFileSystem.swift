@@ -28,11 +28,13 @@ public struct RootedFileSystem: Sendable {
 
     /// `root` must exist; it is resolved once, here. At most `cacheBytes` of file contents are
     /// held in memory, in files of at most `cachedFileLimit` bytes. The files of
-    /// `privateFolders` (the masters, when they lie under ROOT) are never served.
-    public init(root: String, privateFolders: [String] = [], cachedFileLimit: Int = 1 << 20, cacheBytes: Int = 32 << 20) {
+    /// `privateFolders` (the masters, the build cache) and `privateFiles` (`--config`, the
+    /// access log), when they lie under ROOT, are never served.
+    public init(root: String, privateFolders: [String] = [], privateFiles: [String] = [],
+                cachedFileLimit: Int = 1 << 20, cacheBytes: Int = 32 << 20) {
         let resolved = PathContainment.resolved(root) ?? root
         self.root = resolved.count > 1 && resolved.hasSuffix("/") ? String(resolved.dropLast()) : resolved
-        self.privateFiles = PrivateFiles(folders: privateFolders, under: self.root)
+        self.privateFiles = PrivateFiles(folders: privateFolders, files: privateFiles, under: self.root)
         self.cachedFileLimit = min(cachedFileLimit, cacheBytes)
         self.cache = FileCache(capacity: cacheBytes)
     }

@@ -69,7 +69,7 @@ public struct ImageServer: Sendable {
 
     /// What decides every answer of this server (`Responder`), from its options.
     func makeResponder() -> Responder {
-        let files = RootedFileSystem(root: options.root, privateFolders: options.privateFolders)
+        let files = RootedFileSystem(root: options.root, privateFolders: options.privateFolders, privateFiles: options.privateFiles)
         let pages = ServerPages(manifests: manifests, files: files, session: session, templatesFolder: options.templatesFolder,
                                 inspector: options.inspector, picture: options.rewrite?.picture ?? false)
         return Responder(files: files, manifests: manifests, pages: pages, cachePolicy: options.cachePolicy,

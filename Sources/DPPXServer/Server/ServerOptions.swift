@@ -23,8 +23,12 @@ public struct ServerOptions: Sendable {
     public var manifestRecheckInterval: Duration
     /// Dev mode (`--watch SRC`): build, watch, rebuild and reload pages; nil in production.
     public var development: DevelopmentOptions?
-    /// Folders under ROOT never served (`PrivateFiles`): the masters, when they lie there.
+    /// Folders under ROOT never served (`PrivateFiles`): the masters, the build cache and the
+    /// templates, when they lie there.
     public var privateFolders: [String] = []
+    /// Files under ROOT never served (`PrivateFiles`): the project file (`--config`, whatever
+    /// its name) and the access log, when they lie there.
+    public var privateFiles: [String] = []
     /// The inspector at `/_dppx/`: on in dev mode; in production only when asked for
     /// (`--inspector`), as it tells anyone what the server holds.
     public var inspector: Bool

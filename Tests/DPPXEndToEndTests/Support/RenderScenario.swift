@@ -8,6 +8,10 @@ struct RenderScenario {
 
     var root: String { scratch.path }
 
+    /// Set in every `dppx` this scenario runs (a test's `DPPX_BROWSER`), under what a call
+    /// passes itself.
+    var environment: [String: String?] = [:]
+
     init(masters: [String: (width: Int, height: Int)] = RenderScenario.defaultMasters, svg: Bool = true) throws {
         for (path, size) in masters {
             try TestImages.write(scratch("src/" + path), width: size.width, height: size.height, bands: path.hasSuffix(".png") ? 4 : 3)
@@ -25,11 +29,11 @@ struct RenderScenario {
 
     /// Runs `dppx` in the scratch folder.
     func dppx(_ arguments: String...) async throws -> ExternalProcess.Result {
-        try await DPPXBinary.run(arguments, in: root)
+        try await DPPXBinary.run(arguments, in: root, environment: environment)
     }
 
     func dppx(arguments: [String], environment: [String: String?] = [:]) async throws -> ExternalProcess.Result {
-        try await DPPXBinary.run(arguments, in: root, environment: environment)
+        try await DPPXBinary.run(arguments, in: root, environment: self.environment.merging(environment) { _, given in given })
     }
 
     /// Builds `src` into `out` (with `extra` build flags); throws when the build fails.

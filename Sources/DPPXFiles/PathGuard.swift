@@ -1,4 +1,4 @@
-import DPPXFiles
+import Foundation
 
 /// The rules that keep a request path inside ROOT and out of hidden files, as a pure function
 /// of the raw (still percent-encoded) path, applied before the path becomes a file name.

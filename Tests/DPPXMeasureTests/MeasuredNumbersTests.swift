@@ -1,0 +1,129 @@
+import DPPXCore
+@testable import DPPXMeasure
+import Foundation
+import Testing
+
+/// Every number a measured page reports, and every number in `dppx-layout.json`, is untrusted:
+/// checked against the ranges a layout has when it comes in, the page (or the file's entry)
+/// named with why, and never a trap.
+@Suite("Measured numbers")
+struct MeasuredNumbersTests {
+    let root: String
+    let responder: SiteResponder
+    static let page = #"<p><img src="a.png"><img src="b.png"><image data-dppx-at="1e300" src="c.png">"#
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("dppx-numbers-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root + "/css", withIntermediateDirectories: true)
+        try Self.page.write(toFile: root + "/index.html", atomically: true, encoding: .utf8)
+        try ".hero { background: url(a.png) }".write(toFile: root + "/css/site.css", atomically: true, encoding: .utf8)
+        try "png".write(toFile: root + "/a.png", atomically: true, encoding: .utf8)
+        responder = SiteResponder(root: root, imageSizes: [:], marks: { _, _ in
+            PageMarks(imageTags: [3, 20], imageSources: [3: "a.png", 20: "b.png"])
+        })
+    }
+
+    func samples() -> Samples {
+        Samples(text: PageText(page: "index.html", bytes: Array(Self.page.utf8), responder: responder))
+    }
+
+    static func report(images: [[JSONValue]] = [], backgrounds: [[JSONValue]] = [], height: JSONValue = 900) -> JSONValue {
+        .object(["clientWidth": 320, "height": height, "loadedElements": 3, "images": .array(images.map(JSONValue.array)),
+                 "backgrounds": .array(backgrounds.map(JSONValue.array))])
+    }
+
+    func problem(_ report: JSONValue) -> LayoutLimits.Problem? {
+        var samples = samples()
+        do { try samples.add(report, viewport: 320) } catch { return error }
+        return nil
+    }
+
+    @Test("an offset of 1e300, a box of 1e19 px, NaN or a negative width is a problem naming where, not a trap")
+    func pageNumbers() throws {
+        let forged = try #require(problem(Self.report(images: [[.number(1e300), 100, 50, "c.png", 0, 0]])))
+        #expect(forged.description.contains("offset") && forged.description.contains("1e+300"), "\(forged)")
+        let unmarked = try #require(problem(Self.report(images: [[7, 100, 50, "c.png", 0, 0]])))
+        #expect(unmarked.description.contains("an <img> tag there"), "\(unmarked)")
+        let huge = try #require(problem(Self.report(images: [[3, .number(1e19), 50, "a.png", 0, 0]])))
+        #expect(huge.description.contains("the width of its <img> at byte 3 at a 320 px viewport is 1e+19"), "\(huge)")
+        #expect(problem(Self.report(images: [[3, .number(-1), 50, "a.png", 0, 0]])) != nil)
+        #expect(problem(Self.report(images: [[3, 100, 50, "a.png", .number(.infinity), 0]])) != nil)
+        #expect(problem(Self.report(height: .number(1e300))) != nil)
+        #expect(problem(Self.report(images: [["3", 100, 50]])) != nil, "a report not of the script's shape")
+        let area = try #require(problem(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "cover",
+                                                                    .number(1e19), 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero"]])))
+        #expect(area.description.contains("area width"), "\(area)")
+        #expect(problem(Self.report(images: [[3, 100.5, 50, "a.png", 0, 0]])) == nil, "a real box")
+    }
+
+    @Test("a background painted under 1/64 px paints nothing (1e-17px): left out, and nothing after it divides by it")
+    func tinyBackground() throws {
+        var samples = samples()
+        try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "1e-17px",
+                                                  320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero"]]), viewport: 320)
+        #expect(samples.backgrounds.isEmpty)
+        #expect(BackgroundRanges(layers: [.init(samples: [BoxSample(viewport: 320, width: 1e-17)], fileWidths: [100, 200])]).ranges.count == 1)
+    }
+
+    @Test("the src recorded is the tag's in the page's source, and a layer's URL, sheet and selector only the site's own")
+    func pageText() throws {
+        var samples = samples()
+        try samples.add(Self.report(images: [[3, 100, 50, "img/TOKEN-ghp_secret.png", 0, 0]], backgrounds: [
+            ["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero"],
+            ["html > body:nth-child(2)", 1, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".ghp_secret"],
+            ["#ghp_secret", 0, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero"],
+            ["html > body:nth-child(2)", 2, "data:image/svg+xml,ghp_secret", "cover", 320, 100, 100, 100, .null, .null],
+            ["html > body:nth-child(2)", 3, "http://dppx.localhost/ghp_secret.png", "cover", 320, 100, 100, 100, .null, .null],
+        ]), viewport: 320)
+        #expect(samples.images.map(\.src) == ["a.png"])
+        let layers = samples.backgrounds
+        #expect(layers.count == 2, "\(layers)")
+        #expect(layers.allSatisfy { $0.url == "/a.png" && $0.element == "html > body:nth-child(2)" })
+        #expect(layers.first { $0.layer == 0 }?.selector == ".hero" && layers.first { $0.layer == 0 }?.sheet == "css/site.css")
+        #expect(layers.first { $0.layer == 1 }.map { $0.selector == nil && $0.sheet == nil } == true, "a selector the sheet does not write")
+        // Words of a script the page loaded count: a web component the site's own script creates.
+        try "customElements.define('my-carousel', class extends HTMLElement {})".write(toFile: root + "/app.js", atomically: true, encoding: .utf8)
+        var loading = Samples(text: PageText(page: "index.html", bytes: Array(Self.page.utf8), responder: responder, loaded: { ["app.js"] }))
+        let component: [JSONValue] = ["html > body:nth-child(2) > my-carousel:nth-child(1)", 0, "http://dppx.localhost/a.png", "cover",
+                                      320, 100, 100, 100, .null, .null]
+        try loading.add(Self.report(backgrounds: [component]), viewport: 320)
+        #expect(loading.backgrounds.count == 1)
+        var unloaded = self.samples()
+        try unloaded.add(Self.report(backgrounds: [component]), viewport: 320)
+        #expect(unloaded.backgrounds.isEmpty, "not written in any file the page loaded")
+
+        let encoded = String(decoding: SiteMeasurement.encoded(LayoutFile(pages: ["index.html": LayoutFile.Page(
+            hash: "", dependencies: [], viewportHeight: 800, scrollbars: "hidden", images: samples.images, backgrounds: layers)])), as: UTF8.self)
+        #expect(!encoded.contains("secret"), "\(encoded)")
+    }
+
+    @Test("a layout file with a sample of 1e20 or 80,000 samples on one image: that page is left out and named, the rest read")
+    func tamperedLayoutFile() throws {
+        let sample = LayoutFile.Sample(viewport: 320, width: 300, height: 200)
+        func page(_ samples: [LayoutFile.Sample]) -> LayoutFile.Page {
+            LayoutFile.Page(hash: "h", dependencies: ["index.html"], viewportHeight: 800, scrollbars: "hidden",
+                            images: [LayoutFile.Image(offset: 3, src: "a.png", samples: samples)], backgrounds: [])
+        }
+        let path = root + "/" + LayoutFile.fileName
+        var text = String(decoding: SiteMeasurement.encoded(LayoutFile(pages: ["a.html": page([sample]), "b.html": page([sample])])), as: UTF8.self)
+        text.replaceSubrange(try #require(text.range(of: "[320,300,200]]")), with: "[320,1e20,200]]")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var problems: [MeasureError] = []
+        let read = SiteMeasurement.read(path, problems: &problems)
+        #expect(read.pages.count == 1, "one page kept")
+        #expect(problems.count == 1)
+        #expect(problems.first?.description.contains("images.0.samples.0.width is 1e+20") == true, "\(problems)")
+        #expect(problems.first?.description.contains(path) == true)
+
+        let many = (0..<80_000).map { LayoutFile.Sample(viewport: 320 + Double($0) / 40, width: 300, height: 200) }
+        try Data(SiteMeasurement.encoded(LayoutFile(pages: ["a.html": page(many)]))).write(to: URL(fileURLWithPath: path))
+        problems = []
+        #expect(SiteMeasurement.read(path, problems: &problems).pages.isEmpty)
+        #expect(problems.first?.description.contains("80000 samples") == true, "\(problems)")
+
+        try "{\"version\": 3, \"pages\": 7}".write(toFile: path, atomically: true, encoding: .utf8)
+        problems = []
+        #expect(SiteMeasurement.read(path, problems: &problems).pages.isEmpty)
+        #expect(problems.first?.description.contains("is not a layout file dppx can read") == true, "\(problems)")
+    }
+}
