@@ -102,17 +102,14 @@ let package = Package(
             name: "DPPXRewrite",
             dependencies: ["CGumbo", "DPPXCore"]
         ),
-        // Measuring pages in headless Chromium over the DevTools protocol (a WebSocket client on
-        // NIO), the site answered from disk through request interception: no server, no socket
-        // but the browser's own.
+        // Measuring pages in headless Chromium over the DevTools protocol (a pipe read on NIO),
+        // the site answered from disk through request interception: no server, no socket.
         .target(
             name: "DPPXMeasure",
             dependencies: [
                 "DPPXFiles", "DPPXCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
@@ -191,8 +188,6 @@ let package = Package(
                 "DPPXMeasure", "DPPXCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),

@@ -3,7 +3,7 @@ import SystemPackage
 /// A file operation that failed: the file, the operation and the system's reason.
 public struct FileError: Error, CustomStringConvertible, Sendable, Equatable {
     public enum Operation: String, Sendable {
-        case read, write, remove, createDirectory = "create folder", list, lock
+        case read, write, remove, createDirectory = "create folder", list, lock, execute = "run"
     }
 
     public let path: String

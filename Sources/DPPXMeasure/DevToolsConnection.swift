@@ -1,9 +1,9 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// One DevTools protocol connection to a browser: commands with ids answered through async
-/// calls, and events handed to the session (an attached tab, `Target.attachToTarget` with
-/// `flatten: true`) they belong to.
+/// One DevTools protocol connection to a browser, over its pipe (`PipeTransport`): commands
+/// with ids answered through async calls, and events handed to the session (an attached tab,
+/// `Target.attachToTarget` with `flatten: true`) they belong to.
 public final class DevToolsConnection: Sendable {
     /// An event: its method and parameters.
     public struct Event: Sendable {
@@ -19,18 +19,22 @@ public final class DevToolsConnection: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
-    private let socket = NIOLockedValueBox<WebSocketClient?>(nil)
+    private let socket = NIOLockedValueBox<PipeTransport?>(nil)
 
     public init() {}
 
-    /// Connects to the browser's DevTools `url`.
-    public func connect(to url: String) async throws(MeasureError) {
-        let client = try await WebSocketClient.connect(
-            to: url,
+    /// Talks to the browser over its DevTools pipe: `input` is the descriptor its answers are
+    /// read from, `output` the one its commands are written to (both closed with the connection).
+    public func connect(input: Int32, output: Int32) async throws(MeasureError) {
+        let client = try await PipeTransport.open(
+            input: input, output: output,
             onText: { [weak self] text in self?.receive(text) },
-            onClose: { [weak self] error in self?.fail(error.map { "the DevTools connection failed: \($0)" } ?? "the browser closed its DevTools connection") })
+            onClose: { [weak self] error in self?.fail(error.map { "the DevTools connection failed: \($0)" } ?? "the browser closed its DevTools connection (it ended)") })
         socket.withLockedValue { $0 = client }
     }
+
+    /// Why the connection ended (the browser quit or crashed); nil while it is open.
+    public var closedReason: String? { state.withLockedValue { $0.closed } }
 
     /// Sends `method` with `params` (to `session`, or the browser) and waits for its answer's
     /// `result`. A protocol error is thrown with the method's name and the browser's message.
@@ -94,6 +98,12 @@ public final class DevToolsConnection: Sendable {
     /// Closes the connection.
     public func close() async {
         await socket.withLockedValue { $0 }?.close()
+    }
+
+    /// Starts closing the connection without waiting (from a signal handler): the browser
+    /// reads the end of its commands and quits.
+    public func closeAtOnce() {
+        socket.withLockedValue { $0 }?.closeAtOnce()
     }
 
     private static func stream(of session: String, in state: inout State) -> (stream: AsyncStream<Event>, continuation: AsyncStream<Event>.Continuation) {

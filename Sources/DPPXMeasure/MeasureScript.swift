@@ -3,9 +3,11 @@
 /// layer that paints a `url()`, with the layer's computed size, its positioning area and the
 /// image's natural size.
 ///
-/// It is evaluated in the page's own window, which `SiteResponder`'s host page holds in an
-/// `<iframe>` as wide as the viewport being measured: the script sets the frame's width and
-/// reads the layout at once. Reading a box forces style and layout of the frame and the page in
+/// It is evaluated in the page's frame, which `SiteResponder`'s host page holds in an
+/// `<iframe>` as wide as the viewport being measured, in an isolated world of dppx's (`world`):
+/// the page's DOM and layout, none of its JavaScript, so a page that replaces `JSON.stringify`,
+/// `Array.prototype.map` or a global of dppx's changes nothing here. The script sets the frame's
+/// width and reads the layout at once. Reading a box forces style and layout of the frame and the page in
 /// it, media queries and `vw` included, so one call measures every width with no round trip to
 /// the browser between them. Checking a rewrite (`settle`), it waits at each width for two
 /// frames and for every image to be loaded and decoded or to fail (at most 2 s each): a
@@ -34,6 +36,7 @@ enum MeasureScript {
     /// scrollbars, in that order.
     static let source = #"""
     (async (widths, settle, modes) => {
+      const mark = window.__dppxMark;
       // No scrollbar taking room (as on phones, and as `sizes` are fitted), or the browser's
       // classic ones (as on desktop), which `vw` and media queries count and the layout does not.
       if (!window.__dppxNoScrollbars) {
@@ -200,10 +203,17 @@ enum MeasureScript {
           }
           return best || [null, null];
         };
-        const images = [];
-        for (const image of document.querySelectorAll('img[data-dppx-at]')) {
+        // The <img> tags SiteResponder marked, by the byte offset of each: a mark with another
+        // offset is not one of dppx's, and two elements with one mark (a script copied the
+        // element) cannot tell which is the page's.
+        const images = [], marked = new Set();
+        for (const image of document.querySelectorAll('img[' + mark.attribute + ']')) {
+          const offset = Number(image.getAttribute(mark.attribute));
+          if (!mark.offsets.has(offset)) continue;
+          if (marked.has(offset)) throw new Error('two elements carry the mark of the <img> at byte ' + offset + ' (a script copied it)');
+          marked.add(offset);
           const box = image.getBoundingClientRect();
-          images.push([Number(image.getAttribute('data-dppx-at')), box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY]);
+          images.push([offset, box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY]);
         }
         const backgrounds = [];
         for (const element of document.querySelectorAll('*')) {
@@ -274,23 +284,22 @@ enum MeasureScript {
     })
     """#
 
-    /// The expression that evaluates `source` in the window of the host page's frame (its own
-    /// realm: `CSSMediaRule`, `getComputedStyle` and `document` are the page's) as
-    /// `__dppxMeasure`, once a page: each round then sends only `call`, not the script. It
-    /// gives true, or false when the window no longer shows dppx's host page with the page in
-    /// its frame: a page that breaks out of frames (`top.location = self.location`) replaced it.
-    static let install = "location.pathname === '\(SiteResponder.hostPath)' && frames.length === 1 && "
-        + inFrame("window.__dppxMeasure = \(source); true")
+    /// The name of dppx's isolated world in every frame (`Page.addScriptToEvaluateOnNewDocument`
+    /// and `Page.createIsolatedWorld` give the same world for one name).
+    static let world = "dppx"
+
+    /// The expression that installs `source` in dppx's world of the page's frame as
+    /// `__dppxMeasure`, once a page (each round then sends only `call`), with the attribute
+    /// that marks the page's `<img>` tags and the offsets marked: what the script reports.
+    static func install(attribute: String, offsets: [Int]) -> String {
+        "window.__dppxMark = { attribute: \(javaScriptString(attribute)), offsets: new Set([\(offsets.map(String.init).joined(separator: ","))]) }; "
+            + "window.__dppxMeasure = \(source); true"
+    }
 
     /// The expression that calls the installed script.
     static func call(widths: [Int], settle: Bool, scrollbars: [Scrollbars]) -> String {
         let modes = scrollbars.map { "'\($0.rawValue)'" }.joined(separator: ",")
-        return "frames[0].__dppxMeasure([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)])"
-    }
-
-    /// `script` evaluated in the frame's window.
-    static func inFrame(_ script: String) -> String {
-        "frames[0].eval(\(javaScriptString(script)))"
+        return "__dppxMeasure([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)])"
     }
 
     /// `text` as a JavaScript string literal: its JSON string (JSON is JavaScript's literal

@@ -9,7 +9,8 @@ import Foundation
 /// tab's viewport instead took two DevTools round trips and a trip through the browser process
 /// a width: 13 ms a width, where the frame takes 1.5 ms on the benchmark's pages.)
 struct PageMeasurer: Sendable {
-    let connection: DevToolsConnection
+    /// The browser's connection (another, when the browser had to be started again).
+    var connection: DevToolsConnection
     let responder: SiteResponder
     let ladder: ViewportLadder
     /// Checking a rewrite: these widths only, ascending, each measured once the page has
@@ -46,7 +47,7 @@ struct PageMeasurer: Sendable {
         }
         do {
             let outcome = try await withTimeout(timeout) {
-                try await self.run(page, bytes: bytes, session: tab.session, watcher: tab.watch())
+                try await self.run(page, bytes: bytes, in: tab)
             }
             guard let outcome else {
                 throw MeasureError.page(page, "it did not load and measure within \(timeout.components.seconds) s (a script that never ends, or a load that never finishes)")
@@ -60,35 +61,44 @@ struct PageMeasurer: Sendable {
         }
     }
 
-    private func run(_ page: String, bytes: [UInt8], session: String, watcher: PageWatcher) async throws -> Outcome {
-        let text = PageText(page: page, bytes: bytes, responder: responder, loaded: { watcher.dependencies })
+    private func run(_ page: String, bytes: [UInt8], in tab: MeasuringTab) async throws -> Outcome {
+        let session = tab.session
         let host = SiteResponder.hostURL(ofPage: page, height: ladder.height)
+        let watcher = tab.watch(host: host, page: SiteResponder.url(ofPage: page))
+        let text = PageText(page: page, bytes: bytes, responder: responder, loaded: { watcher.dependencies })
         let navigation = try await connection.send("Page.navigate", ["url": .string(host)], session: session)
         if let error = navigation["errorText"]?.string, !error.isEmpty { throw MeasureError.page(page, "it failed to load: \(error)") }
         await watcher.waitForLoad()
         try Task.checkCancellation()
-        let installed = try await connection.send("Runtime.evaluate", ["expression": .string(MeasureScript.install), "returnByValue": true], session: session)
+        try check(watcher, page: page)
+        // dppx's scripts run in its isolated world of the page's frame, whose marks are those
+        // the responder wrote.
+        let context = try await tab.measuringContext(page: page)
+        let offsets = responder.marks(bytes, page).imageTags.filter { SiteResponder.isImageTag(bytes, at: $0) }
+        let installed = try await connection.send("Runtime.evaluate", [
+            "expression": .string(MeasureScript.install(attribute: SiteResponder.offsetAttribute, offsets: offsets)),
+            "contextId": .number(Double(context)), "returnByValue": true,
+        ], session: session)
         if let details = installed["exceptionDetails"] {
             throw MeasureError.page(page, "the measuring script could not be put in it: \(details["exception"]?["description"]?.string ?? details.text)")
-        }
-        guard installed["result"]?["value"] == .bool(true) else {
-            throw MeasureError.page(page, "it took over the window it was shown in (a frame-busting script such as `if (top !== self) top.location = self.location`): dppx measures each page in a frame of a page of its own; guard it with the header Content-Security-Policy: frame-ancestors 'self' instead of a script, or state its images' sizes (a sizes attribute, or a [[rule]]) and leave it out of the pages measured")
         }
 
         var samples = Samples(text: text)
         var classicSamples: Samples?
         if let checking {
             if checksClassicScrollbars { classicSamples = Samples(text: text) }
-            try await measure(page, at: checking, session: session, into: &samples, classic: &classicSamples, settling: true)
+            try await measure(page, at: checking, session: session, context: context, into: &samples, classic: &classicSamples, settling: true)
         } else {
-            let named = try await namedBreakpoints(session: session)
+            let named = try await namedBreakpoints(session: session, context: context)
             var pending = Array(Set(ladder.coarse + named)).sorted()
             for _ in 0...ladder.maximumRounds where !pending.isEmpty {
                 var none: Samples?
-                try await measure(page, at: pending, session: session, into: &samples, classic: &none)
+                try await measure(page, at: pending, session: session, context: context, into: &samples, classic: &none)
                 pending = samples.refinements(resolution: ladder.resolution)
             }
         }
+        try check(watcher, page: page)
+        try await tab.checkFrames(page: page)
         let dependencies = [page] + watcher.dependencies.subtracting([page]).sorted()
         let hash = DependencyHash.of(dependencies, responder: responder, ladder: ladder)
         func layout(_ samples: Samples) -> LayoutFile.Page {
@@ -104,23 +114,29 @@ struct PageMeasurer: Sendable {
     }
 
     /// The viewports around every width the page's media queries name (`BreakpointScript`).
-    private func namedBreakpoints(session: String) async throws -> [Int] {
+    private func namedBreakpoints(session: String, context: Int) async throws -> [Int] {
         let answer = try await connection.send("Runtime.evaluate", [
-            "expression": .string(MeasureScript.inFrame(BreakpointScript.source)), "returnByValue": true,
+            "expression": .string(BreakpointScript.source), "contextId": .number(Double(context)), "returnByValue": true,
         ], session: session)
         guard let text = answer["result"]?["value"]?.string, let list = JSONValue(parsing: Array(text.utf8))?.array else { return [] }
         return BreakpointScript.viewports(for: list.compactMap(\.number), in: ladder)
     }
 
+    /// A navigation dppx refused fails the page. (A script error does not: the page is measured
+    /// as it stands, and the errors are told as warnings.)
+    private func check(_ watcher: PageWatcher, page: String) throws(MeasureError) {
+        if let refused = watcher.refusals.first { throw .page(page, refused) }
+    }
+
     /// Measures the page at `widths` in one call of `MeasureScript`, which resizes the frame to
     /// each in turn (`settling`: and waits there for the page to settle), with no scrollbar
     /// taking room into `samples` and, when `classic` is given, with classic ones into it.
-    private func measure(_ page: String, at widths: [Int], session: String, into samples: inout Samples, classic: inout Samples?,
+    private func measure(_ page: String, at widths: [Int], session: String, context: Int, into samples: inout Samples, classic: inout Samples?,
                          settling: Bool = false) async throws {
         let modes: [Scrollbars] = classic == nil ? [.hidden] : [.hidden, .classic]
         let answer = try await connection.send("Runtime.evaluate", [
             "expression": .string(MeasureScript.call(widths: widths, settle: settling, scrollbars: modes)),
-            "awaitPromise": true, "returnByValue": true,
+            "contextId": .number(Double(context)), "awaitPromise": true, "returnByValue": true,
         ], session: session)
         let place = "at viewports \(widths.first ?? 0) to \(widths.last ?? 0) px"
         if let details = answer["exceptionDetails"] {

@@ -1,11 +1,12 @@
 import NIOConcurrencyHelpers
 
 /// What one tab's events said while its page loaded and was measured: the files it asked
-/// for, the JavaScript errors it threw, and whether it finished loading.
+/// for, the JavaScript errors it threw, the navigations refused, and whether it finished loading.
 final class PageWatcher: Sendable {
     private struct State {
         var dependencies: Set<String> = []
         var errors: [String] = []
+        var refusals: [String] = []
         var loaded = false
         var waiter: CheckedContinuation<Void, Never>?
     }
@@ -14,11 +15,17 @@ final class PageWatcher: Sendable {
 
     var dependencies: Set<String> { state.withLockedValue { $0.dependencies } }
     var errors: [String] { state.withLockedValue { $0.errors } }
+    /// The navigations of the host page or the page's frame that were refused, each as why.
+    var refusals: [String] { state.withLockedValue { $0.refusals } }
 
     func depended(on path: String) { state.withLockedValue { _ = $0.dependencies.insert(path) } }
 
     func failed(_ error: String) {
         state.withLockedValue { $0.errors.append(error) }
+    }
+
+    func refused(_ navigation: String) {
+        state.withLockedValue { $0.refusals.append(navigation) }
     }
 
     func loaded() {

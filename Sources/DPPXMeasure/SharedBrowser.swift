@@ -20,6 +20,15 @@ public actor SharedBrowser {
         return browser
     }
 
+    /// A browser in place of the one whose connection is `ended` (it went away mid-run): the
+    /// one started since by another caller, or a new one.
+    public func replacing(_ ended: DevToolsConnection) async throws(MeasureError) -> Browser {
+        if let started, started.connection !== ended, started.isRunning { return started }
+        await started?.stop()
+        started = nil
+        return try await browser()
+    }
+
     /// Ends the browser, if one was started.
     public func stop() async {
         await started?.stop()

@@ -98,7 +98,7 @@ public struct SiteMeasurement: Sendable {
             let browser = try await shared.browser()
             let measurer = PageMeasurer(connection: browser.connection, responder: responder, ladder: ladder, checking: checking,
                                         checksClassicScrollbars: checksClassicScrollbars)
-            let results = await Self.measure(stale, with: measurer, timeout: timeout, parallel: parallelTabs)
+            let results = await Self.measure(stale, with: measurer, in: shared, timeout: timeout, parallel: parallelTabs)
             if Browser.interrupted { throw .browser("interrupted") }
             for (page, result) in results {
                 switch result {
@@ -160,17 +160,38 @@ public struct SiteMeasurement: Sendable {
     }
 
     /// Measures `pages` in `parallel` tabs, each taking the next page when it is done with one;
-    /// the results in the pages' order.
-    private static func measure(_ pages: [String], with measurer: PageMeasurer, timeout: Duration,
+    /// the results in the pages' order. When the browser goes away mid-run (it crashed, or was
+    /// killed), another is started and the pages left are measured in it; a page whose
+    /// measurement the browser's end interrupted is measured again, once.
+    private static func measure(_ pages: [String], with first: PageMeasurer, in shared: SharedBrowser, timeout: Duration,
                                 parallel: Int) async -> [(String, Result<PageMeasurer.Outcome, MeasureError>)] {
-        let next = NIOLockedValueBox(0)
+        let queue = NIOLockedValueBox((next: 0, again: [Int](), retried: Set<Int>()))
         let results = NIOLockedValueBox([Result<PageMeasurer.Outcome, MeasureError>?](repeating: nil, count: pages.count))
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<min(max(1, parallel), pages.count) {
                 group.addTask {
                     var tab: MeasuringTab?
-                    while let index = next.withLockedValue({ value in defer { value += 1 }; return value < pages.count ? value : nil }) {
-                        let result = await measure(pages[index], with: measurer, in: &tab, timeout: timeout)
+                    var measurer = first
+                    while let index = queue.withLockedValue({ queue -> Int? in
+                        if !queue.again.isEmpty { return queue.again.removeFirst() }
+                        defer { queue.next += 1 }
+                        return queue.next < pages.count ? queue.next : nil
+                    }) {
+                        var result = await measure(pages[index], with: measurer, in: &tab, timeout: timeout)
+                        if case .failure = result, !Browser.interrupted, let ended = measurer.connection.closedReason {
+                            tab = nil
+                            do throws(MeasureError) {
+                                measurer.connection = try await shared.replacing(measurer.connection).connection
+                                let again = queue.withLockedValue { queue in
+                                    guard queue.retried.insert(index).inserted else { return false }
+                                    queue.again.append(index)
+                                    return true
+                                }
+                                if again { continue }
+                            } catch {
+                                result = .failure(.page(pages[index], "\(ended), and no other browser could be started: \(error)"))
+                            }
+                        }
                         results.withLockedValue { $0[index] = result }
                     }
                     await tab?.close()
@@ -181,7 +202,6 @@ public struct SiteMeasurement: Sendable {
             (page, result ?? .failure(.page(page, "it was not measured")))
         }
     }
-
     /// Measures `page` in `tab`, opening one when there is none. A tab whose page failed is
     /// closed (the page may have left it stuck in a script): the next page opens another.
     private static func measure(_ page: String, with measurer: PageMeasurer, in tab: inout MeasuringTab?,

@@ -15,15 +15,17 @@ import Foundation
 ///
 /// An image of a manifest is answered with an SVG of its CSS size (`SiteImages.pixelSizes`) and nothing
 /// else: its natural size is what the untouched page shows, without sending megabytes. An HTML
-/// page gets `data-dppx-at="OFFSET"` on each `<img>`, the byte offset of its tag in the source,
+/// page gets `data-dppx-at-RUN="OFFSET"` on each `<img>` (`offsetAttribute`), the byte offset of its tag in the source,
 /// which is how measurements name an occurrence; the `srcset` and `sizes` an earlier rewrite
 /// wrote are turned off (`PageMarks`), so a rewritten page is measured as the untouched one.
 public struct SiteResponder: Sendable {
     /// The origin pages are loaded from: made up, and never resolved (every request is answered
     /// here).
     public static let origin = "http://dppx.localhost"
-    /// The attribute that carries an `<img>`'s source offset.
-    public static let offsetAttribute = "data-dppx-at"
+    /// The attribute that carries an `<img>`'s source offset: named anew for each run, so a
+    /// page's own `data-dppx-at…` attribute (on an `<image>`, which HTML parses as `<img>` and
+    /// which is not marked) is never taken for one.
+    public static let offsetAttribute = "data-dppx-at-" + String(UInt64.random(in: 1 << 40..<1 << 60), radix: 36)
     /// The largest file a measured page is answered (32 MiB): a page, a script, a stylesheet, a
     /// font or an image no manifest sizes. A larger one answers 404 without being read, as if
     /// missing (a page asking for a 256 MB file made dppx hold it several times over).
@@ -265,7 +267,7 @@ public struct SiteResponder: Sendable {
         return path
     }
 
-    /// `page` with `data-dppx-at` on each `<img>` and `marks`' attributes turned off.
+    /// `page` with `offsetAttribute` on each `<img>` and `marks`' attributes turned off.
     func marked(_ page: [UInt8], marks: PageMarks) -> [UInt8] {
         var edits: [(at: Int, replacing: Int, text: [UInt8])] = []
         for offset in marks.imageTags where Self.isImageTag(page, at: offset) {

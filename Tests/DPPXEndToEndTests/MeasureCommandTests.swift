@@ -144,6 +144,8 @@ struct MeasureCommandTests {
         #expect(try Self.layout(site).pages["index.html"]?.images.first?.samples.first?.width == 180)
 
         #expect(try Self.browsers(under: site.path).isEmpty)
+        // Chromium's own temporary folders (`org.chromium.Chromium.*`) went into its profile.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site("tmp")).isEmpty)
     }
 
     @Test("a page's requests are its own: one that keeps asking for files after its turn adds nothing to the pages measured after it in its tab")
@@ -231,6 +233,34 @@ struct MeasureCommandTests {
         #expect(ended?.status == 130, "\(String(describing: ended))")
         let left = try Self.browsers(under: site.path)
         #expect(left.isEmpty, "left running: \(left)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: site("tmp"))
+        #expect(files.isEmpty, "left in TMPDIR: \(files)")
+    }
+
+    @Test("SIGKILL of dppx while a page hangs leaves no browser, no profile and no temporary folder of the browser's")
+    func killLeavesNothing() async throws {
+        let site = try Self.makeSite()
+        try "<!doctype html><script>while (true) {}</script>".write(toFile: site("hang.html"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: site("tmp"), withIntermediateDirectories: true)
+        let chromium = try #require(Chromium.installed).executable
+        let child = try ChildProcess(DPPXExecutable.path, ["measure", site.path, "--pages", "hang.html", "--browser", chromium],
+                                     environment: ["TMPDIR": site("tmp")])
+        // Killed once the page hangs: the browser has started its renderer and written its profile.
+        let deadline = Date().addingTimeInterval(30)
+        while try !Self.browsers(under: site.path).contains("--type=renderer"), Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(try Self.browsers(under: site.path).contains("--type=renderer"), "the page never started")
+        try await Task.sleep(for: .milliseconds(500))
+        child.signal(SIGKILL)
+        _ = try await offPool { child.wait(timeout: 30) }
+        // The browser reads the end of its DevTools pipe and quits; its shell removes the profile.
+        let settled = Date().addingTimeInterval(10)
+        func left() throws -> (processes: String, files: [String]) {
+            (try Self.browsers(under: site.path), try FileManager.default.contentsOfDirectory(atPath: site("tmp")))
+        }
+        while try left().processes != "" || !left().files.isEmpty, Date() < settled { try await Task.sleep(for: .milliseconds(100)) }
+        let (processes, files) = try left()
+        #expect(processes.isEmpty, "left running: \(processes)")
+        #expect(files.isEmpty, "left in TMPDIR: \(files)")
     }
 }
 

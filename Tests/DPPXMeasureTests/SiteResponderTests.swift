@@ -40,11 +40,13 @@ struct SiteResponderTests {
         #expect(responder.answer(SiteResponder.origin + "/.dppx/measure?height=800").status == 404, "no page, no host")
     }
 
-    @Test("a page gets each <img> marked with its source offset; <image> is left as written")
+    @Test("a page gets each <img> marked with its source offset, by an attribute named anew each run; <image> is left as written")
     func pageIsMarked() {
         let answer = responder.answer(SiteResponder.origin + "/")
+        let mark = SiteResponder.offsetAttribute
         #expect(answer.contentType.hasPrefix("text/html") && answer.dependency == "index.html")
-        #expect(String(decoding: answer.body, as: UTF8.self) == "<p><img data-dppx-at=\"3\" src=a.jpg><IMG data-dppx-at=\"18\"\nsrc=b.jpg><image src=c.jpg>")
+        #expect(String(decoding: answer.body, as: UTF8.self) == "<p><img \(mark)=\"3\" src=a.jpg><IMG \(mark)=\"18\"\nsrc=b.jpg><image src=c.jpg>")
+        #expect(mark.hasPrefix("data-dppx-at-") && mark.count > "data-dppx-at-".count + 6, "\(mark)")
     }
 
     @Test("stylesheets are read from the root; a missing file is a 404 whose folder is the dependency, never the path asked for")

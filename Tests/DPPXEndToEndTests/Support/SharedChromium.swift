@@ -49,7 +49,7 @@ actor SharedChromium {
         }
         let executable = executable
         let start = Task { () -> Result<Browser, any Error> in
-            do { return .success(try await Browser.start(executable: executable, extraArguments: Self.extraArguments)) } catch { return .failure(error) }
+            do { return .success(try await Browser.start(executable: executable, extraArguments: Self.extraArguments, network: .machine)) } catch { return .failure(error) }
         }
         let waiting = Task { () -> Browser? in try? await start.value.get() }
         state = .starting(waiting)
