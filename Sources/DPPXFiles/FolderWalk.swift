@@ -21,8 +21,10 @@ public enum FolderWalk {
         public let status: FileStatus
     }
 
-    /// Calls `body` with every entry under `root` (in no set order), folders before what they hold.
-    public static func visit(under root: String, maxDepth: Int = .max, _ body: (Entry) -> Void) {
+    /// Calls `body` with every entry under `root` (in no set order), folders before what they hold;
+    /// a folder for which `entering` is false is listed but not entered (`node_modules`).
+    public static func visit(under root: String, maxDepth: Int = .max, entering: (Entry) -> Bool = { _ in true },
+                             _ body: (Entry) -> Void) {
         func visit(_ relative: String, depth: Int) {
             let folder = relative.isEmpty ? root : root + "/" + relative
             guard let names = try? Folder.names(at: folder) else { return }
@@ -31,8 +33,9 @@ public enum FolderWalk {
                 let path = folder + "/" + name
                 guard let status = try? FileStatus(path: path, followingLinks: false) else { continue }
                 let below = relative.isEmpty ? name : relative + "/" + name
-                body(Entry(path: path, relative: below, name: name, status: status))
-                if status.isFolder, depth < maxDepth { visit(below, depth: depth + 1) }
+                let entry = Entry(path: path, relative: below, name: name, status: status)
+                body(entry)
+                if status.isFolder, depth < maxDepth, entering(entry) { visit(below, depth: depth + 1) }
             }
         }
         visit("", depth: 0)

@@ -12,6 +12,9 @@ struct HTMLPage {
     private(set) var styleSheets: [Range<Int>] = []
     /// Every `style` attribute with a value, on any element, in document order.
     private(set) var styleAttributes: [HTMLTag.Attribute] = []
+    /// Every HTML `<link>` tag written in the page, in document order (`rel` tells a
+    /// stylesheet from an icon).
+    private(set) var links: [HTMLTag] = []
     /// The `href` of the first `<base>` that has one: what the page's relative URLs resolve
     /// against instead of the page's own URL.
     private(set) var baseHref: String?
@@ -40,8 +43,9 @@ struct HTMLPage {
         }
         // The parser rebuilds misnested formatting elements (`<p><b style=...>bold<p>more</b>`)
         // as copies that keep the original's source position: each tag written is listed once.
-        var seenImages = Set<Int>(), seenSheets = Set<Int>(), seenStyles = Set<Int>()
+        var seenImages = Set<Int>(), seenSheets = Set<Int>(), seenStyles = Set<Int>(), seenLinks = Set<Int>()
         images = images.sorted { $0.start < $1.start }.filter { seenImages.insert($0.start).inserted }
+        links = links.sorted { $0.start < $1.start }.filter { seenLinks.insert($0.start).inserted }
         styleSheets = styleSheets.sorted { $0.lowerBound < $1.lowerBound }.filter { seenSheets.insert($0.lowerBound).inserted }
         styleAttributes = styleAttributes.sorted { ($0.writtenValue?.lowerBound ?? 0) < ($1.writtenValue?.lowerBound ?? 0) }
             .filter { seenStyles.insert($0.writtenValue?.lowerBound ?? -1).inserted }
@@ -70,6 +74,10 @@ struct HTMLPage {
                    let tag = HTMLTag(element, base: base, sources: nil), tag.start < baseStart, let href = tag.attribute("href") {
                     baseStart = tag.start
                     baseHref = href.value
+                }
+                if element.tag == GUMBO_TAG_LINK, element.tag_namespace == GUMBO_NAMESPACE_HTML,
+                   let tag = HTMLTag(element, base: base, sources: nil) {
+                    links.append(tag)
                 }
                 if element.tag == GUMBO_TAG_STYLE, element.tag_namespace == GUMBO_NAMESPACE_HTML,
                    let sheet = Self.text(of: element, base: base, count: count) {

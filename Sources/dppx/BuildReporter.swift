@@ -57,8 +57,17 @@ final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
         case .failure(let error): Terminal.error("\(stylesheetPath ?? "the stylesheet"): \(error)")
         case nil: break
         }
+        // What a page view costs, from the files the round left on disk, where the pages were
+        // measured (their layout says how wide each image is shown).
+        let measured = outcome.measuring.map { $0.noBrowser == nil } ?? false
+        let pageViews = outcome.pages == nil || !measured ? nil : round.pages.flatMap { pages in
+            let site = pages()
+            return PageViewReport.read(root: site.root, picture: site.options.picture)
+        }
         if json {
-            Terminal.printJSON(report.summary(manifestPath: out + "/" + (round.build.shard.map(PartialManifest.fileName(for:)) ?? Manifest.fileName)))
+            var summary = report.summary(manifestPath: out + "/" + (round.build.shard.map(PartialManifest.fileName(for:)) ?? Manifest.fileName))
+            summary.pageViews = pageViews
+            Terminal.printJSON(summary)
         } else if !quiet {
             Terminal.out(report.summaryLine)
             Terminal.out(report.diskLine(out: out))
@@ -80,5 +89,6 @@ final class BuildReporter: DevelopmentLoopObserver, @unchecked Sendable {
         if let pages = outcome.pages {
             RewriteCommand.report(pages, check: false, quiet: quiet || json)
         }
+        if let pageViews, !quiet, !json { Terminal.out(PageViewReport.line(pageViews)) }
     }
 }

@@ -105,19 +105,25 @@ struct RewriteCommand: AsyncParsableCommand {
         }
         let rewrite = SiteRewrite(root: settings.rewriteSiteRoot, pages: files, output: out, options: RewriteOptions(settings: settings))
         let outcome: SiteRewrite.Outcome
+        var measuredLayout = false
         if SettingRegistry.rewriteMeasure.resolved(in: settings) {
             var measured = MeasuredRewrite(rewrite: rewrite, browser: settings.rewriteBrowser)
             measured.privateFolders = settings.privateFolders(source: nil)
             measured.timeout = .seconds(60)
             let result = await BrowserSignals.closingOnInterrupt { await measured.run(check: check) }
             Self.report(result.report, quiet: quiet)
+            measuredLayout = result.report.noBrowser == nil
             outcome = result.outcome
         } else {
             outcome = rewrite.run(check: check)
         }
-        if !Self.finish(rewrite, outcome: outcome, check: check, depfile: depfile, quiet: quiet, explain: explain) {
-            throw ExitCode(ExitStatus.failure)
+        let finished = Self.finish(rewrite, outcome: outcome, check: check, depfile: depfile, quiet: quiet, explain: explain)
+        // What a page view costs, where the pages were measured (their layout says how wide
+        // each image is shown).
+        if measuredLayout, !check, !quiet, let pageViews = PageViewReport.read(root: rewrite.root, picture: rewrite.options.picture) {
+            Terminal.out(PageViewReport.line(pageViews))
         }
+        if !finished { throw ExitCode(ExitStatus.failure) }
     }
 
     /// Says what measuring did, in one line, and why a page was not measured.

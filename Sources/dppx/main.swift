@@ -11,6 +11,7 @@ struct DPPX: AsyncParsableCommand {
         abstract: "Sharp images on every screen, and no more bytes than each screen needs.",
         discussion: """
         Typical use:
+          dppx init                             # dppx.toml for the site here
           dppx build Examples --out Public      # hero.jpg, hero@1.5x.jpg...
           dppx css Public -o Public/images.css  # density CSS for the built images
           dppx html Public                      # <img srcset> markup to paste
@@ -23,7 +24,7 @@ struct DPPX: AsyncParsableCommand {
         \(DPPXVersion.current)
         Licensed under the Apache License, Version 2.0: https://www.apache.org/licenses/LICENSE-2.0
         """,
-        subcommands: [BuildCommand.self, MergeCommand.self, CSSCommand.self, HTMLCommand.self, RewriteCommand.self, MeasureCommand.self, ServeCommand.self]
+        subcommands: [InitCommand.self, BuildCommand.self, MergeCommand.self, CSSCommand.self, HTMLCommand.self, RewriteCommand.self, MeasureCommand.self, ServeCommand.self]
     )
 }
 

@@ -196,7 +196,7 @@ struct BuildCommandTests {
     }
 
     @Test("--help paragraphs are wrapped by the terminal's width, never broken mid-sentence; examples fit on their lines",
-          arguments: [[], ["build"], ["merge"], ["css"], ["html"], ["serve"]])
+          arguments: [[], ["init"], ["build"], ["merge"], ["css"], ["html"], ["serve"]])
     func helpParagraphs(command: [String]) async throws {
         let folder = ScratchFolder("dppx-cli-help")
         let help = try await DPPXBinary.run(command + ["--help"], in: folder.path, environment: ["COLUMNS": "80"])

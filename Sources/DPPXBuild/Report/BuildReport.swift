@@ -193,6 +193,9 @@ public struct BuildReport: Sendable {
         public var manifest: String
         /// Present when some variant's quality is `auto`.
         public var autoQuality: QualitySavings?
+        /// Present when the build rewrote measured pages: each page view's image bytes before
+        /// and after, per page and image (`PageViewReport`).
+        public var pageViews: PageViewCost? = nil
     }
 
     public func summary(manifestPath: String) -> Summary {

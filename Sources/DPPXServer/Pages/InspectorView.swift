@@ -96,11 +96,22 @@ struct InspectorView {
     let nextPage: Int?
     let firstShown: Int
     let lastShown: Int
+    /// With measured pages (a layout file under ROOT): what a page view costs, per page and for the site.
+    let pageViews: [PageViewRow]
+    let pageViewTotal: PageViewRow?
+    let hasPageViews: Bool
+    /// The screens, in the columns' order (`phone 375x812 @3x`).
+    let pageViewProfiles: [String]
 
     /// `negotiate`: what the server sends for an image with these hints (`DiskNegotiation`);
     /// only the `perPage` images of page `page` are negotiated and shown.
+    /// `pageViews`: what a page view costs, shown when given.
     init(manifest: Manifest, status: ManifestStatus, hints: ClientHints, negotiate: (Manifest.Image) -> Negotiation,
-         acceptText: String, build: BuildStatus?, page: Int = 1, perPage: Int = .max) {
+         acceptText: String, build: BuildStatus?, page: Int = 1, perPage: Int = .max, pageViews: PageViewCost? = nil) {
+        self.pageViews = pageViews.map(PageViewRow.rows) ?? []
+        self.pageViewTotal = pageViews.flatMap { $0.pages.count > 1 ? PageViewRow.total($0) : nil }
+        self.hasPageViews = pageViews != nil
+        self.pageViewProfiles = (pageViews?.profiles ?? []).map { "\($0.name) \(Int($0.width))x\(Int($0.height)) @\($0.dpr == $0.dpr.rounded() ? String(Int($0.dpr)) : String($0.dpr))x" }
         let dpr = hints.dpr, width = hints.width
         self.dpr = dpr.value.description
         self.dprSource = dpr.source.description

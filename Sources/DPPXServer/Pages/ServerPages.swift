@@ -1,3 +1,4 @@
+import DPPXBuild
 import DPPXCore
 import HTTPTypes
 import NIOCore
@@ -30,8 +31,13 @@ struct ServerPages: Sendable {
     let inspector: Result<InspectorTemplate, TemplateError>
     /// Whether `/_dppx/` shows the inspector (`ServerOptions.inspector`).
     let inspectorEnabled: Bool
+    /// What a page view costs, for the inspector: counted with the pages' extra formats when
+    /// they are rewritten with `<picture>` (`[rewrite] picture`).
+    let pageViews: PageViewCache
 
-    init(manifests: ManifestStore, files: RootedFileSystem, session: DevelopmentSession?, templatesFolder: String?, inspector: Bool) {
+    init(manifests: ManifestStore, files: RootedFileSystem, session: DevelopmentSession?, templatesFolder: String?, inspector: Bool,
+         picture: Bool = false) {
+        pageViews = PageViewCache(root: files.root, picture: picture)
         self.manifests = manifests
         self.files = files
         self.session = session
@@ -87,10 +93,12 @@ struct ServerPages: Sendable {
         case .success(let template):
             let accept = request.accept
             let hints = ClientHints(request), files = self.files
-            let view = InspectorView(manifest: manifests.index().manifest, status: manifests.status(), hints: hints,
+            let index = manifests.index()
+            let view = InspectorView(manifest: index.manifest, status: manifests.status(), hints: hints,
                                      negotiate: { DiskNegotiation.negotiate($0, hints: hints, files: files).negotiation },
                                      acceptText: accept.joined(separator: ", "), build: session?.latestStatus,
-                                     page: Self.pageNumber(request.uri.query), perPage: Self.imagesPerPage)
+                                     page: Self.pageNumber(request.uri.query), perPage: Self.imagesPerPage,
+                                     pageViews: pageViews.cost(index))
             return Self.text(template.render(view), contentType: "text/html; charset=utf-8", cacheControl: "no-store",
                              isHead: isHead, extra: [.acceptCH: Responder.acceptCH])
         }

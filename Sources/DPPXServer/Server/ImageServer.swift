@@ -71,7 +71,7 @@ public struct ImageServer: Sendable {
     func makeResponder() -> Responder {
         let files = RootedFileSystem(root: options.root, privateFolders: options.privateFolders, privateFiles: options.privateFiles)
         let pages = ServerPages(manifests: manifests, files: files, session: session, templatesFolder: options.templatesFolder,
-                                inspector: options.inspector)
+                                inspector: options.inspector, picture: options.rewrite?.picture ?? false)
         return Responder(files: files, manifests: manifests, pages: pages, cachePolicy: options.cachePolicy,
                          addsReloadScript: session != nil, rewrite: options.rewrite, logger: logger)
     }
