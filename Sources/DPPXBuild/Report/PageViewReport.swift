@@ -11,12 +11,6 @@ import Foundation
 /// `dppx build` (with `[rewrite] pages`) and `dppx rewrite` print `line`; `dppx build --json`
 /// has the whole value, per page and image.
 public enum PageViewReport {
-    /// Where a site's layout file is: beside the first of its manifests (the root's own first),
-    /// else in `root`, as measuring writes it.
-    public static func layoutPath(root: String, site: SiteManifests) -> String {
-        (site.entries.first.map { ($0.path as NSString).deletingLastPathComponent } ?? root) + "/" + LayoutFile.fileName
-    }
-
     /// The layout file at `path`; empty when there is none, or it is of another version.
     public static func layout(at path: String) -> LayoutFile {
         SiteMeasurement.read(path)
@@ -26,7 +20,7 @@ public enum PageViewReport {
     /// `<picture>` when `picture`; nil when no page was measured or none shows an image dppx built.
     public static func read(root: String, picture: Bool) -> PageViewCost? {
         let site = SiteManifestReader.read(under: root).site
-        return cost(root: root, site: site, layout: layout(at: layoutPath(root: root, site: site)), picture: picture)
+        return cost(root: root, site: site, layout: layout(at: MeasuredRewrite.layoutPath(root: root)), picture: picture)
     }
 
     /// The cost of a page view from `layout` and the manifests of `site` (under `root`, whose

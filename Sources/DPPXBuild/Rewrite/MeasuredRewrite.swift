@@ -63,9 +63,14 @@ public struct MeasuredRewrite: Sendable {
     }
 
     /// Where the layout file is: beside the first manifest under the root, else in the root.
-    public func layoutPath() -> String {
-        let manifest = ManifestDiscovery.find(under: rewrite.root).first
-        return (manifest.map { ($0 as NSString).deletingLastPathComponent } ?? rewrite.root) + "/" + LayoutFile.fileName
+    public func layoutPath() -> String { Self.layoutPath(root: rewrite.root) }
+
+    /// Where the layout file of the site at `root` is: beside the first manifest under it (the
+    /// root's own first), else in `root`. The one rule for measuring, the rewrite and what a
+    /// page view costs.
+    public static func layoutPath(root: String) -> String {
+        let manifest = ManifestDiscovery.find(under: root).first
+        return (manifest.map { ($0 as NSString).deletingLastPathComponent } ?? root) + "/" + LayoutFile.fileName
     }
 
     /// The layout of the site's HTML pages, measuring those whose recorded layout no longer

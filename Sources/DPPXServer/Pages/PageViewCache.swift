@@ -23,7 +23,7 @@ final class PageViewCache: Sendable {
 
     /// The cost with the manifests of `index`; nil without a layout file or a measured page.
     func cost(_ index: ManifestIndex) -> PageViewCost? {
-        let path = PageViewReport.layoutPath(root: root, site: index.site)
+        let path = MeasuredRewrite.layoutPath(root: root)
         let key = Key(index: index, layout: FileStatus.at(path))
         if let hit = cached.withLockedValue({ $0 }), hit.key.index.isSameLoad(as: index), hit.key.layout == key.layout {
             return hit.cost
