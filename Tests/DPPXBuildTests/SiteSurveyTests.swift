@@ -97,6 +97,9 @@ struct SiteSurveyTests {
         #expect(draft.imagesSource == "src/img" && draft.imagesOut == "_site/img")
         let settings = try Self.load(draft, in: folder)
         #expect(settings.source == folder.path + "/src/img" && settings.output == folder.path + "/_site/img")
+        #expect(settings.rewritePicture == false && settings.rewriteMeasure == false,
+                "without Chromium no rewritten page is checked, so no <picture> wrapper is written unchecked")
+        #expect(draft.choices.first { $0.topic == "picture" }?.reason.hasPrefix("off:") == true)
     }
 
     @Test("the published folder among several with an index.html: the shallowest, and of those a generator's output name")

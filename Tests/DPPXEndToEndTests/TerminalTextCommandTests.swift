@@ -32,7 +32,8 @@ struct TerminalTextCommandTests {
             .write(toFile: site("index.html"), atomically: true, encoding: .utf8)
         let chromium = try #require(Chromium.installed).executable
         let result = try await offPool { try ChildProcess.run(DPPXExecutable.path, ["measure", site.path, "--browser", chromium], timeout: 120) }
-        #expect(result.status == 1, "\(result)")
+        // Measured as it stands, with a warning naming what its script threw.
+        #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("index.html") && result.stderr.contains(#"\u{1b}[2J"#), "\(result.stderr.debugDescription)")
         #expect(Self.controls(in: result.stderr).isEmpty, "\(result.stderr.debugDescription)")
         #expect(result.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("dppx: ") }, "every line is dppx's own: \(result.stderr.debugDescription)")

@@ -88,7 +88,11 @@ public struct ProjectDraft: Sendable {
             choices.append(Choice(topic: "note", reason: "\(missing.count) image\(missing.count == 1 ? "" : "s") named but not there (such as \(missing[0])): left out"))
         }
         choices.append(Choice(topic: "formats", reason: "AVIF and WebP beside every image, each kept only where smaller; quality = \"auto\" in every format: each file the smallest that reaches the same SSIMULACRA2 target"))
-        choices.append(Choice(topic: "picture", reason: "<picture> with an AVIF and a WebP <source>: a plain srcset offers one format only"))
+        if browser != nil {
+            choices.append(Choice(topic: "picture", reason: "<picture> with an AVIF and a WebP <source>: a plain srcset offers one format only; each page is checked in Chromium before it is written, and one whose layout the wrappers change is left as it was"))
+        } else {
+            choices.append(Choice(topic: "picture", reason: "off: a <picture> wrapper can change what the page's CSS selectors match (.card > img), and without Chromium no rewritten page is checked; with Chromium installed, set picture = true and measure = true"))
+        }
         if let browser {
             choices.append(Choice(topic: "measuring", reason: "Chromium found (\(browser)): each image gets the exact sizes of its boxes and each rewritten page is checked before it is written"))
         } else {
@@ -124,9 +128,14 @@ public struct ProjectDraft: Sendable {
             "# Rewritten after each dppx build: srcset, sizes and <picture> added, every other byte kept.",
             "\(SettingRegistry.rewritePages.key) = \(Self.array(pagePatterns))",
             "\(SettingRegistry.rewriteRoot.key) = \(Self.string(siteRoot))",
-            "# AVIF and WebP reach a page only in a <picture>.",
-            "\(SettingRegistry.rewritePicture.key) = true",
         ]
+        if browser != nil {
+            lines += ["# AVIF and WebP reach a page only in a <picture>; each rewritten page is checked in Chromium.",
+                      "\(SettingRegistry.rewritePicture.key) = true"]
+        } else {
+            lines += ["# A <picture> can change what the page's CSS selectors match: only checked pages get one.",
+                      "\(SettingRegistry.rewritePicture.key) = false"]
+        }
         if let browser {
             lines.append("# Chromium found at \(browser): the pages are measured for exact sizes.")
             lines.append("\(SettingRegistry.rewriteMeasure.key) = true")

@@ -100,7 +100,20 @@ actor SharedChromium {
                 let started = ContinuousClock.now
                 try await Self.navigate(to: url, in: session, of: connection, virtualTimeBudget: nil)
                 try await Task.sleep(until: started + .milliseconds(stopAfter))
-                try await connection.send("Page.stopLoading", session: session)
+                // While the navigation moves the page into its own renderer (slower on a busy
+                // machine, the renderer sandboxed), the tab answers "Not attached to an active
+                // page" for a moment: asked again, it stops the load.
+                var attempts = 0
+                while true {
+                    do {
+                        try await connection.send("Page.stopLoading", session: session)
+                        break
+                    } catch {
+                        attempts += 1
+                        guard attempts < 20, "\(error)".contains("Not attached to an active page") else { throw error }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                }
             } else {
                 try await Self.navigate(to: url, in: session, of: connection, virtualTimeBudget: 15_000)
             }
