@@ -53,6 +53,11 @@ let package = Package(
             pkgConfig: "gumbo",
             providers: [.apt(["libgumbo-dev"]), .brew(["gumbo-parser"])]
         ),
+        // gumbo parsed so that a failed assertion on hostile markup is a refusal, not an abort.
+        .target(
+            name: "CGumboGuard",
+            dependencies: ["CGumbo"]
+        ),
         // C: fixed-argument wrappers of libvips's variadic calls, and the pixel-buffer code.
         .target(
             name: "CVips",
@@ -100,7 +105,7 @@ let package = Package(
         // other byte kept. Knows HTML and CSS, not images or HTTP.
         .target(
             name: "DPPXRewrite",
-            dependencies: ["CGumbo", "DPPXCore"]
+            dependencies: ["CGumbo", "CGumboGuard", "DPPXCore"]
         ),
         // Measuring pages in headless Chromium over the DevTools protocol (a pipe read on NIO),
         // the site answered from disk through request interception: no server, no socket.
@@ -155,7 +160,7 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "DPPXCoreTests", dependencies: ["DPPXCore"], exclude: ["Golden"]),
-        .testTarget(name: "DPPXRewriteTests", dependencies: ["DPPXRewrite", "DPPXCore", "CGumbo"], exclude: ["Golden"]),
+        .testTarget(name: "DPPXRewriteTests", dependencies: ["DPPXRewrite", "DPPXCore", "CGumbo", "CGumboGuard"], exclude: ["Golden"]),
         .testTarget(name: "DPPXFilesTests", dependencies: ["DPPXFiles", "DPPXCore", "DPPXTestSupport"]),
         .testTarget(
             name: "DPPXBuildTests",

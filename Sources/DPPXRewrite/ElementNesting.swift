@@ -28,6 +28,14 @@ enum ElementNesting {
         bytes.withUnsafeBufferPointer { firstTooDeep(in: $0, limit: limit) }
     }
 
+    /// Why a page is not read.
+    enum Refusal: Equatable {
+        /// It opens an element deeper than the limit, at this offset.
+        case tooDeep(Int)
+        /// Its markup fails one of gumbo's assertions (`CGumboGuard`).
+        case abortsTheParser
+    }
+
     /// The deepest the count goes in `bytes`: at least the depth of the elements the parser
     /// builds from them (those it makes up itself, `<html>`, `<body>`, `<tbody>`, aside).
     static func depth(of bytes: [UInt8]) -> Int {

@@ -1,4 +1,5 @@
 import CGumbo
+import CGumboGuard
 
 /// What the rewriter changes in a page, as the HTML5 parser read it, each with where it sits in
 /// the page's bytes: the `<img>` tags, the CSS of the `<style>` elements, and the `style`
@@ -19,16 +20,18 @@ struct HTMLPage {
     /// against instead of the page's own URL.
     private(set) var baseHref: String?
     private var baseStart = Int.max
-    /// Where the page opens an element deeper than `ElementNesting.maximumDepth`: such a page is
-    /// not parsed (the parser's time grows with the square of the depth), and lists nothing.
-    private(set) var tooDeep: Int?
+    /// Why the page is not read: it opens an element deeper than `ElementNesting.maximumDepth`
+    /// (the parser's time grows with the square of the depth), or its markup fails one of the
+    /// parser's assertions (`CGumboGuard`: gumbo 0.10 would abort the process). Such a page lists
+    /// nothing.
+    private(set) var refusal: ElementNesting.Refusal?
 
-    /// Parses `bytes` (UTF-8), unless they nest elements too deep (`tooDeep`).
+    /// Parses `bytes` (UTF-8), unless the parser cannot be given them (`refusal`).
     init(parsing bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
             if let offset = ElementNesting.firstTooDeep(in: buffer) {
-                tooDeep = offset
+                refusal = .tooDeep(offset)
                 return
             }
             base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { text in
@@ -36,8 +39,13 @@ struct HTMLPage {
                 // dppx reads no parse error: recording none keeps gumbo from copying the stack
                 // of open elements for each one (a copy per level of a deeply nested page).
                 options.max_errors = 0
-                guard let output = gumbo_parse_with_options(&options, text, buffer.count) else { return }
-                defer { gumbo_destroy_output(&options, output) }
+                var aborted: Int32 = 0
+                let output = cgumbo_parse_guarded(&options, text, buffer.count, &aborted)
+                defer { cgumbo_destroy_guarded(&options, output) }
+                guard let output else {
+                    if aborted != 0 { refusal = .abortsTheParser }
+                    return
+                }
                 collect(output.pointee.document, base: text, count: buffer.count)
             }
         }

@@ -38,10 +38,14 @@ public struct PageRewriter: Sendable {
         var exact = 0
         var sizesWritten: [String] = []
         let page = HTMLPage(parsing: bytes)
-        if let deep = page.tooDeep {
-            let finding = RewriteFinding(file: pagePath, line: RewriteFinding.line(of: deep, in: bytes),
-                                         message: "the page nests elements more than \(ElementNesting.maximumDepth) deep here (browsers stop nesting there), so it is not read; left as it is",
-                                         isPageLeftUnread: true)
+        if let refusal = page.refusal {
+            let (offset, message) = switch refusal {
+            case .tooDeep(let offset):
+                (offset, "the page nests elements more than \(ElementNesting.maximumDepth) deep here (browsers stop nesting there), so it is not read; left as it is")
+            case .abortsTheParser:
+                (0, "its markup fails an assertion of the HTML parser dppx reads pages with (gumbo 0.10: misnested tables, forms or SVG and MathML such as <table><math><select><mi><template>), so it is not read; left as it is")
+            }
+            let finding = RewriteFinding(file: pagePath, line: RewriteFinding.line(of: offset, in: bytes), message: message, isPageLeftUnread: true)
             return (RewriteResult(bytes: bytes, findings: [finding], imagesRewritten: 0), [:])
         }
         let measuredPage = options.layout?.pages[pagePath]

@@ -1,4 +1,5 @@
 import CGumbo
+import CGumboGuard
 import DPPXCore
 @testable import DPPXRewrite
 import Foundation
@@ -67,14 +68,48 @@ struct ElementNestingTests {
         }
     }
 
-    /// The depth of the deepest element gumbo builds from `bytes` (the document itself not counted).
+    @Test("markup that fails one of gumbo's assertions is named and left as it is: the process goes on", arguments: [
+        "<table><math><select><mi><template></template></table>",
+        "<table><svg><select><foreignObject><template></template></table>",
+    ])
+    func abortingMarkup(_ markup: String) {
+        let page = Array(("<p>intro</p>\n" + markup + #"<img src="img/photo.jpg">"#).utf8)
+        let result = RewriteFixtures.rewriter().rewriteHTML(page, at: "index.html")
+        #expect(result.bytes == page)
+        #expect(result.findings.map(\.description) == [
+            "index.html:1: its markup fails an assertion of the HTML parser dppx reads pages with (gumbo 0.10: misnested tables, forms or SVG and MathML such as <table><math><select><mi><template>), so it is not read; left as it is",
+        ])
+        // The next page is read as usual, on this thread and another.
+        #expect(HTMLPage(parsing: Array(#"<p><img src="a.jpg"></p>"#.utf8)).images.count == 1)
+        let other = Thread { _ = HTMLPage(parsing: page) }
+        other.start()
+        #expect(HTMLPage(parsing: Array(#"<table><tr><td><img src="b.jpg"></table>"#.utf8)).images.count == 1)
+    }
+
+    @Test("random markup of tables, selects, templates, SVG and MathML never aborts the rewrite")
+    func randomMarkupNeverAborts() {
+        let pieces = ["<table>", "</table>", "<tr>", "<td>", "<select>", "</select>", "<option>", "<template>", "</template>", "<math>",
+                      "</math>", "<mi>", "</mi>", "<svg>", "</svg>", "<foreignObject>", "<g>", "<div>", "</div>", "<p>", "<b>", "</b>",
+                      "<form>", "</form>", "<li>", "<font>", "</body>", "text", #"<img src="img/photo.jpg">"#]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let page = Array((0..<300).map { _ in pieces.randomElement(using: &generator)! }.joined().utf8)
+            // A miss here ends the test process with gumbo's assertion.
+            _ = RewriteFixtures.rewriter().rewriteHTML(page, at: "index.html")
+        }
+    }
+
+    /// The depth of the deepest element gumbo builds from `bytes` (the document itself not
+    /// counted); 0 where the markup fails one of gumbo's assertions (parsed as dppx parses, guarded).
     static func gumboDepth(_ bytes: [UInt8]) -> Int {
         bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { text in
                 var options = kGumboDefaultOptions
                 options.max_errors = 0
-                guard let output = gumbo_parse_with_options(&options, text, buffer.count) else { return 0 }
-                defer { gumbo_destroy_output(&options, output) }
+                var aborted: Int32 = 0
+                let parsed = cgumbo_parse_guarded(&options, text, buffer.count, &aborted)
+                defer { cgumbo_destroy_guarded(&options, parsed) }
+                guard let output = parsed else { return 0 }
                 var deepest = 0
                 var pending: [(UnsafeMutablePointer<GumboNode>, Int)] = [(output.pointee.document, 0)]
                 while let (node, depth) = pending.popLast() {
