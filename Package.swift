@@ -4,7 +4,7 @@ import PackageDescription
 /// dppx: density variants, density CSS/HTML and a DPR-aware server, on libvips.
 ///
 /// Arrows point one way: dppx -> DPPXServer -> DPPXBuild -> DPPXImaging -> CVips, and
-/// DPPXBuild -> DPPXRewrite (pages) -> CGumbo; DPPXBuild and DPPXServer -> DPPXFiles (files);
+/// DPPXBuild -> DPPXRewrite (pages) -> CGumboGuard -> CGumbo; DPPXBuild and DPPXServer -> DPPXFiles (files);
 /// DPPXBuild -> DPPXMeasure (layout measured in headless Chromium) -> DPPXFiles;
 /// and every module may use DPPXCore, which uses nothing of ours and does no I/O.
 let package = Package(
