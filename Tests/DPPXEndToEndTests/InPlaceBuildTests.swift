@@ -66,12 +66,16 @@ struct InPlaceBuildTests {
             let deadline = Date().addingTimeInterval(60)
             while Date() < deadline, child.termination == nil {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-                if names.contains(where: { $0.contains("@1x.") || $0.contains("@1.5x.") }) { return true }
+                // Signalled here, on this thread, the moment it is seen: back on Swift's pool, busy
+                // with other tests, the signal came seconds later, after the build had ended.
+                if names.contains(where: { $0.contains("@1x.") || $0.contains("@1.5x.") }) {
+                    child.signal(signal)
+                    return true
+                }
                 _ = child.wait(timeout: 0.005)
             }
             return false
         }
-        child.signal(signal)
         let ended = try await offPool { child.wait(timeout: 30) }
         try #require(written, "the build wrote no variant before it ended: \(String(describing: ended))")
         #expect(ended?.status == (signal == SIGKILL ? 128 + SIGKILL : 130), "\(String(describing: ended))")
