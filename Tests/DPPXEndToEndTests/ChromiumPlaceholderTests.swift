@@ -11,9 +11,10 @@ struct ChromiumPlaceholderTests {
     /// How long the server holds each image back, in seconds: well past `earlyShot`, so the
     /// early screenshot never sees the image, however slowly Chromium starts.
     static let holdBack = 5.0
-    /// When the early screenshot is taken, in milliseconds from the start: on a loaded machine,
-    /// Chromium had not painted the page at 1000.
-    static let earlyShot = 3000
+    /// When the early screenshot is taken, in milliseconds after the page's DOMContentLoaded (from
+    /// the start where no shared browser runs): time to paint the placeholder, well before the
+    /// image is let through.
+    static let earlyShot = 1500
 
     /// `python3 -u slow.py ROOT SECONDS`: serves ROOT, answering anything but HTML only after SECONDS.
     static let slowServer = """

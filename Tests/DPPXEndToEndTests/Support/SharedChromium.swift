@@ -97,9 +97,12 @@ actor SharedChromium {
         try await inTab(deviceScaleFactor: deviceScaleFactor, viewport: windowSize, timeout: timeout,
                         loading: "\(url) for a screenshot") { session, connection in
             if let stopAfter {
-                let started = ContinuousClock.now
-                try await Self.navigate(to: url, in: session, of: connection, virtualTimeBudget: nil)
-                try await Task.sleep(until: started + .milliseconds(stopAfter))
+                // Counted from the page's DOMContentLoaded, not from the navigation: on a busy
+                // machine the page's renderer (sandboxed, in namespaces of its own) can take
+                // seconds to start, and a wall-clock wait from the navigation shot a page not
+                // yet there, or one whose held-back image had already come.
+                try await Self.navigate(to: url, in: session, of: connection, virtualTimeBudget: nil, until: "Page.domContentEventFired")
+                try await Task.sleep(for: .milliseconds(stopAfter))
                 // While the navigation moves the page into its own renderer (slower on a busy
                 // machine, the renderer sandboxed), the tab answers "Not attached to an active
                 // page" for a moment: asked again, it stops the load.
@@ -172,12 +175,16 @@ actor SharedChromium {
     /// once whenever nothing was pending for a moment: on about:blank before the page was
     /// fetched (the navigation's own fetch is the browser's), or on a busy machine between the
     /// page's arrival and its first image request.
-    private static func navigate(to url: String, in session: String, of connection: DevToolsConnection, virtualTimeBudget: Int?) async throws {
+    private static func navigate(to url: String, in session: String, of connection: DevToolsConnection, virtualTimeBudget: Int?,
+                                 until event: String? = nil) async throws {
         var events = connection.events(of: session).makeAsyncIterator()
         try await connection.send("Page.enable", session: session)
         let navigation = try await connection.send("Page.navigate", ["url": .string(url)], session: session)
         if let failure = navigation["errorText"]?.string {
             throw Chromium.Failure(message: "chromium could not load \(url): \(failure)")
+        }
+        if let event {
+            while let next = await events.next(), next.method != event {}
         }
         guard let virtualTimeBudget else { return }
         while let event = await events.next(), event.method != "Page.loadEventFired" {}
