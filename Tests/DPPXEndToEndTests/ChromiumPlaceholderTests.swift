@@ -8,26 +8,29 @@ import Testing
 @Suite("Chromium paints the placeholder until the image arrives (end to end)", .serialized,
        .enabled(if: Chromium.installed != nil, Chromium.skipReason))
 struct ChromiumPlaceholderTests {
-    /// How long the server holds each image back, in seconds: well past `earlyShot`, so the
-    /// early screenshot never sees the image, however slowly Chromium starts.
-    static let holdBack = 5.0
-    /// When the early screenshot is taken, in milliseconds after the page's DOMContentLoaded (from
-    /// the start where no shared browser runs): time to paint the placeholder, well before the
-    /// image is let through.
+    /// When the early screenshot is taken, in milliseconds after the page's DOMContentLoaded:
+    /// time to paint the placeholder. The image cannot arrive before it, however slowly the
+    /// machine runs: the server holds every image until the test opens the gate.
     static let earlyShot = 1500
 
-    /// `python3 -u slow.py ROOT SECONDS`: serves ROOT, answering anything but HTML only after SECONDS.
+    /// `python3 -u slow.py ROOT GATE`: serves ROOT, answering anything but HTML only once the
+    /// file GATE exists (at most 120 s later). A gate rather than a delay: on a busy machine a
+    /// delay of seconds passed before Chromium's screenshot of the page was taken.
     static let slowServer = """
-    import functools, http.server, sys, time
-    delay = float(sys.argv[2])
+    import functools, http.server, os, sys, time
+    gate = sys.argv[2]
     class Handler(http.server.SimpleHTTPRequestHandler):
         def do_GET(self):
             if not self.path.endswith(".html"):
-                time.sleep(delay)
+                waited = 0.0
+                while not os.path.exists(gate) and waited < 120:
+                    time.sleep(0.05)
+                    waited += 0.05
             return super().do_GET()
         def log_message(self, *args):
             pass
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=sys.argv[1]))
+    server.daemon_threads = True
     print(f"Serving HTTP on 127.0.0.1 port {server.server_address[1]} (images held back)", flush=True)
     server.serve_forever()
     """
@@ -91,7 +94,8 @@ struct ChromiumPlaceholderTests {
         """
         try scenario.write(page, to: "page.html")
         try scenario.write(Self.slowServer, to: "slow.py")
-        let server = try PythonServer([scenario.scratch("slow.py"), scenario.root, "\(Self.holdBack)"], name: "the slow test server")
+        let gate = scenario.scratch("images-let-through")
+        let server = try PythonServer([scenario.scratch("slow.py"), scenario.root, gate], name: "the slow test server")
         let url = "http://127.0.0.1:\(server.port)/page.html"
 
         // While the image is held back: the placeholder, stretched over the 400x200 box.
@@ -117,6 +121,7 @@ struct ChromiumPlaceholderTests {
         }
 
         // Once it arrives: the image itself, in the same box.
+        try scenario.write("", to: "images-let-through")
         try await chromium.screenshot(of: url, to: scenario.scratch("late.png"))
         let late = try DecodedFile(scenario.scratch("late.png"))
         let variant = try DecodedFile(scenario.scratch("public/bars.jpg"))
