@@ -43,22 +43,22 @@ import Testing
               height: 70vh;
               background: linear-gradient(#0008, #0008), url(../img/photo.jpg) center / cover no-repeat;
             }
-            @media (max-width: 399.98px) {
+            @media (max-width: 386.98px) {
               .hero {
-                background-image: linear-gradient(#0008, #0008), image-set(url("../img/photo-322w.jpg") 1.00625x, url("../img/photo-580w.jpg") 1.8125x, url("../img/photo.jpg") 2.43125x);
+                background-image: linear-gradient(#0008, #0008), image-set(url("../img/photo-432w.jpg") 1.11917x, url("../img/photo-580w.jpg") 1.5026x, url("../img/photo.jpg") 2.01554x);
               }
             }
-            @media (min-width: 400px) and (max-width: 499.98px) {
+            @media (min-width: 387px) and (max-width: 432.98px) {
               .hero {
-                background-image: linear-gradient(#0008, #0008), image-set(url("../img/photo-432w.jpg") 1.08x, url("../img/photo.jpg") 1.945x);
+                background-image: linear-gradient(#0008, #0008), image-set(url("../img/photo-432w.jpg") 1x, url("../img/photo.jpg") 1.80093x);
               }
             }
-            @media (min-width: 500px) and (max-width: 777.98px) {
+            @media (min-width: 433px) and (max-width: 580.98px) {
               .hero {
-                background-image: linear-gradient(#0008, #0008), image-set(url("../img/photo-580w.jpg") 1.16x, url("../img/photo.jpg") 1.556x);
+                background-image: linear-gradient(#0008, #0008), image-set(url("../img/photo-580w.jpg") 1x, url("../img/photo.jpg") 1.34138x);
               }
             }
-            @media (min-width: 778px) {
+            @media (min-width: 581px) {
               .hero {
                 background-image: linear-gradient(#0008, #0008), image-set(url("../img/photo.jpg") 0.607813x);
               }
@@ -95,7 +95,7 @@ import Testing
             }
             @media all {
             \t.card {
-            \t\tbackground-image: \(hero), linear-gradient(red, blue), image-set(url("../img/photo-322w.jpg") 1.61x, url("../img/photo-432w.jpg") 2.16x) !important;
+            \t\tbackground-image: \(hero), linear-gradient(red, blue), image-set(url("../img/photo-322w.jpg") 1.61x, url("../img/photo-432w.jpg") 2.16x, url("../img/photo.jpg") 3.89x) !important;
             \t}
             }
 

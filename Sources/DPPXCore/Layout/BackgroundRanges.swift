@@ -2,12 +2,13 @@
 /// widths its layers were measured to paint at: what the rule's `@media` blocks of
 /// `image-set()`s are written from.
 ///
-/// At each measured viewport a layer painted `P` CSS px wide needs files `P`, `1.5 P` and `2 P`
-/// pixels wide (the screens of 1x, 1.5x and 2x); each need takes the narrowest file at least
+/// At each measured viewport a layer painted `P` CSS px wide needs files `P`, `1.5 P`, `2 P` and
+/// `3 P` pixels wide (the screens of 1x, 1.5x, 2x and 3x); each need takes the narrowest file at least
 /// that wide, else the widest (the master: a wider file would only be upscaled). Neighbouring
 /// viewports where each density takes the same file, for every layer, are one range (the same
 /// files for other densities would not do: a screen picks by descriptor, not by need). Within a range each file
-/// `F` is written with the descriptor `F / P`, `P` the widest painted width in the range: the
+/// `F` is written with the descriptor `F / P`, `P` the widest painted width in the range (at its
+/// last whole pixel, between two samples, for a layer that grows with the window): the
 /// image's natural size is then `P` (a `background-size: auto` layer paints as the master did),
 /// and a screen of density `d` takes the same file at every width of the range as at its widest.
 ///
@@ -19,7 +20,7 @@
 /// measuring jitter.
 public struct BackgroundRanges: Hashable, Sendable {
     /// The densities each painted width is served at.
-    public static let densities: [Double] = [1, 1.5, 2]
+    public static let densities: [Double] = [1, 1.5, 2, 3]
 
     /// One layer of the rule: where it was measured, and its image's files.
     public struct Layer: Hashable, Sendable {
@@ -78,9 +79,11 @@ public struct BackgroundRanges: Hashable, Sendable {
 
     /// The ranges of a rule whose fluid layers are `layers`.
     public init(layers: [Layer]) {
-        let viewports = Set(layers.flatMap { $0.samples.map(\.viewport) }).filter(\.isFinite).sorted()
-        // At each viewport, per layer: its painted width and the files its needs take.
+        let sampled = Set(layers.flatMap { $0.samples.map(\.viewport) }).filter(\.isFinite).sorted()
+        // At each viewport, per layer: its painted width and the files its needs take, at the
+        // samples and where a need passes a file between two of them.
         let series = layers.map { Series($0.samples) }
+        let viewports = Array(Set(sampled).union(Self.passes(between: sampled, series: series, fileWidths: layers.map(\.fileWidths)))).sorted()
         let painted = viewports.map { viewport in series.map { $0.width(at: viewport) } }
         let files = viewports.indices.map { index in
             zip(layers, painted[index]).map { layer, width in width.map { Self.files(for: $0, among: layer.fileWidths) } ?? [] }
@@ -94,13 +97,30 @@ public struct BackgroundRanges: Hashable, Sendable {
             spans.append(start...end)
             start = end + 1
         }
-        // Per layer, the file each density takes at the viewport where the layer is painted
-        // widest in `span`: what every viewport of the span is served from (the descriptors are
-        // written against that width).
+        // Where a span of viewports ends: just under the next span's first viewport (or at its
+        // own last one, where the next is within a rounding step), nil for the last.
+        func upperBound(_ span: ClosedRange<Int>) -> Double? {
+            let end = span.upperBound
+            guard end + 1 < viewports.count else { return nil }
+            return viewports[end + 1] - viewports[end] > 0.04 ? viewports[end + 1] - 0.02 : viewports[end]
+        }
+        // Per layer, the widest the layer is painted in `span`'s windows of whole pixels: at one
+        // of its samples, or at the last whole pixel before its upper bound (a fluid layer is
+        // wider there than at any sample of the span). A window a fraction of a pixel wider (a
+        // zoomed page) may need up to a pixel more than its file.
+        func widestPainted(_ span: ClosedRange<Int>, _ layer: Int) -> Double {
+            let sampled = span.compactMap { painted[$0][layer] }.max() ?? 0
+            guard sampled > 0, let bound = upperBound(span) else { return sampled }
+            let edge = max(viewports[span.upperBound], bound.rounded(.down))
+            guard let width = series[layer].width(at: edge), width.isFinite else { return sampled }
+            return max(sampled, width)
+        }
+        // Per layer, the file each density takes at the layer's widest in `span`: what every
+        // viewport of the span is served from (the descriptors are written against that width).
         func widestFiles(_ span: ClosedRange<Int>) -> [[Int]] {
             layers.indices.map { layer in
-                let widest = span.max { (painted[$0][layer] ?? 0) < (painted[$1][layer] ?? 0) } ?? span.lowerBound
-                return files[widest][layer]
+                let widest = widestPainted(span, layer)
+                return widest > 0 ? Self.files(for: widest, among: layers[layer].fileWidths) : []
             }
         }
         spans = Self.merged(spans, viewports: viewports, painted: { painted[$0].reduce(0) { $0 + ($1 ?? 0) } }, files: widestFiles)
@@ -108,15 +128,12 @@ public struct BackgroundRanges: Hashable, Sendable {
         for span in spans {
             let chosen = widestFiles(span)
             let candidates = layers.indices.map { layer -> [Candidate] in
-                let widest = span.compactMap { painted[$0][layer] }.max() ?? 0
+                let widest = widestPainted(span, layer)
                 guard widest > 0 else { return [] }
                 return Set(chosen[layer]).sorted().map { Candidate(width: $0, density: Self.density(file: $0, painted: widest)) }
             }
-            let end = span.upperBound
             let minimum = ranges.isEmpty ? nil : viewports[span.lowerBound]
-            let maximum: Double? = end + 1 < viewports.count
-                ? (viewports[end + 1] - viewports[end] > 0.04 ? viewports[end + 1] - 0.02 : viewports[end]) : nil
-            ranges.append(Range(minimumViewport: minimum, maximumViewport: maximum, candidates: candidates))
+            ranges.append(Range(minimumViewport: minimum, maximumViewport: upperBound(span), candidates: candidates))
         }
         self.ranges = ranges
     }
@@ -202,6 +219,33 @@ public struct BackgroundRanges: Hashable, Sendable {
             let a = ordered[low - 1], b = ordered[low]
             return a.width + (b.width - a.width) * (viewport - a.viewport) / (b.viewport - a.viewport)
         }
+    }
+
+    /// Where, between two neighbouring `samples`, a layer's need at some density passes one of
+    /// its files, so the file taken changes there and not at the next sample: the first whole
+    /// pixel after each such place, where a range starts. Layouts are linear between samples
+    /// (breakpoints are refined to samples a fraction of a pixel apart), so the place is found
+    /// on the line through the two. Whole pixels keep the bounds from moving with a measuring
+    /// jitter of a fraction of a pixel, and every window of whole pixels is served exactly.
+    static func passes(between samples: [Double], series: [Series], fileWidths: [[Int]]) -> Set<Double> {
+        var starts = Set<Double>()
+        for (a, b) in zip(samples, samples.dropFirst()) where b - a > 0.04 {
+            for layer in series.indices {
+                guard let widthA = series[layer].width(at: a), let widthB = series[layer].width(at: b), widthA != widthB else { continue }
+                let (low, high) = (min(widthA, widthB), max(widthA, widthB))
+                for density in densities {
+                    // A need within 1/100 px of a file takes that file (`files`).
+                    for file in fileWidths[layer].filter({ $0 > 0 }).sorted().dropLast()
+                    where low * density - 0.01 <= Double(file) && Double(file) < high * density - 0.01 {
+                        let width = (Double(file) + 0.01) / density
+                        let place = a + (width - widthA) * (b - a) / (widthB - widthA)
+                        let start = place.rounded(.down) + 1
+                        if place.isFinite, start < b - 0.02 { starts.insert(start) }
+                    }
+                }
+            }
+        }
+        return starts
     }
 
     /// The file a layer painted `painted` CSS px wide takes at each of `densities`.
