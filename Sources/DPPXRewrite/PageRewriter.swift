@@ -71,6 +71,17 @@ public struct PageRewriter: Sendable {
             let srcset = reference.srcset
             let existing = tag.attribute("srcset")
             let ownsSrcset = existing.map { reference.owns(srcsetByDppx: $0.value, pagePath: documentPath, baseURL: options.baseURL) } ?? false
+            if let attribute = ScriptLoadedImage.sourceAttribute(of: tag) {
+                report(ScriptLoadedImage.reason(attribute: attribute))
+                // What an earlier run wrote there goes with it.
+                if ownsSrcset, let existing {
+                    edits.replace(Self.removal(of: existing, in: bytes), with: "")
+                    if let sizes = tag.attribute("sizes"), measuredPage?.sizesWritten.contains(sizes.value) == true {
+                        edits.replace(Self.removal(of: sizes, in: bytes), with: "")
+                    }
+                }
+                continue
+            }
             if reference.primary.count <= 1 {
                 report("\(image.path) has one file only (\(reference.primary.first?.descriptor ?? "1x")): nothing for a srcset to choose from; build it at more densities or widths, or from a larger master")
                 // A srcset an earlier run wrote lists files the rebuild no longer has: it goes,
