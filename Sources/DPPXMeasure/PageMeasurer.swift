@@ -85,12 +85,14 @@ struct PageMeasurer: Sendable {
 
         var samples = Samples(text: text)
         var classicSamples: Samples?
+        var emBreakpoints: [Double] = []
         if let checking {
             if checksClassicScrollbars { classicSamples = Samples(text: text) }
             try await measure(page, at: checking, session: session, context: context, into: &samples, classic: &classicSamples, settling: true)
         } else {
             let named = try await namedBreakpoints(session: session, context: context)
-            var pending = Array(Set(ladder.coarse + named)).sorted()
+            emBreakpoints = named.em
+            var pending = Array(Set(ladder.coarse + named.viewports)).sorted()
             for _ in 0...ladder.maximumRounds where !pending.isEmpty {
                 var none: Samples?
                 try await measure(page, at: pending, session: session, context: context, into: &samples, classic: &none)
@@ -105,7 +107,7 @@ struct PageMeasurer: Sendable {
             LayoutFile.Page(hash: hash, dependencies: dependencies, viewportHeight: Double(ladder.height),
                             scrollbars: samples.scrollbarsShown ? "shown" : "hidden",
                             images: samples.images, backgrounds: samples.backgrounds, heights: samples.heights,
-                            loadedElements: samples.loadedElements)
+                            loadedElements: samples.loadedElements, emBreakpoints: emBreakpoints.isEmpty ? nil : emBreakpoints)
         }
         var errors: [String] = []
         for error in watcher.errors where !errors.contains(error) && errors.count < Self.maximumScriptErrors { errors.append(error) }
@@ -113,13 +115,15 @@ struct PageMeasurer: Sendable {
                        widths: samples.viewports.count + (classicSamples?.viewports.count ?? 0), scriptErrors: errors)
     }
 
-    /// The viewports around every width the page's media queries name (`BreakpointScript`).
-    private func namedBreakpoints(session: String, context: Int) async throws -> [Int] {
+    /// The viewports around every width the page's media queries name, and the widths they
+    /// name in `em` or `rem` (`BreakpointScript`).
+    private func namedBreakpoints(session: String, context: Int) async throws -> (viewports: [Int], em: [Double]) {
         let answer = try await connection.send("Runtime.evaluate", [
             "expression": .string(BreakpointScript.source), "contextId": .number(Double(context)), "returnByValue": true,
         ], session: session)
-        guard let text = answer["result"]?["value"]?.string, let list = JSONValue(parsing: Array(text.utf8))?.array else { return [] }
-        return BreakpointScript.viewports(for: list.compactMap(\.number), in: ladder)
+        guard let text = answer["result"]?["value"]?.string else { return ([], []) }
+        let widths = BreakpointScript.widths(fromAnswer: text)
+        return (BreakpointScript.viewports(for: widths.named, in: ladder), widths.em)
     }
 
     /// A navigation dppx refused fails the page. (A script error does not: the page is measured

@@ -101,7 +101,7 @@ public struct PageRewriter: Sendable {
                 if image.isFluid, own == nil || ownIsMeasured {
                     let value: String
                     switch sizes(for: reference, tag: tag, measured: measuredPage.map { page in page.images.first { $0.offset == tag.start } },
-                                 written: ownIsMeasured ? own?.value : nil) {
+                                 emBreakpoints: measuredPage?.emBreakpoints ?? [], written: ownIsMeasured ? own?.value : nil) {
                     case .stated(let stated):
                         value = stated
                     case .measured(let fitted):
@@ -230,7 +230,8 @@ public struct PageRewriter: Sendable {
     /// when it was but this `<img>` was not drawn), else the tag's `width` in CSS px, else `--sizes`.
     /// `written`: the `sizes` an earlier run wrote from a measurement, kept while it still
     /// gives every measured box.
-    private func sizes(for reference: ImageReference, tag: HTMLTag, measured: LayoutFile.Image??, written: String? = nil) -> SizesSource {
+    private func sizes(for reference: ImageReference, tag: HTMLTag, measured: LayoutFile.Image??, emBreakpoints: [Double] = [],
+                       written: String? = nil) -> SizesSource {
         if let rule = PlanSettings(rules: options.rules).rule(for: reference.entry.source).sizes { return .stated(rule) }
         if let measured {
             guard let measured else {
@@ -239,9 +240,13 @@ public struct PageRewriter: Sendable {
             if let moved = measured.unsized {
                 return .refused("its box depends on its natural width (a flex or grid item sized by its content, a float, a shrink-to-fit box): with the sizes of its measured boxes it was \(moved); give its box a width in CSS (a flex-basis, a width) to have one written")
             }
-            switch SizesFitter().fit(measured.boxSamples) {
+            switch SizesFitter(emBreakpoints: emBreakpoints).fit(measured.boxSamples) {
             case .sizes(let value):
-                if let written, SizesFitter.firstMiss(of: written, at: measured.boxSamples) == nil { return .measured(written) }
+                // Kept while it holds, and while its conditions are in the units the fit's are.
+                if let written, SizesFitter.firstMiss(of: written, at: measured.boxSamples) == nil,
+                   SizesValue(parsing: written)?.entries.map(\.conditionsInEm) == value.entries.map(\.conditionsInEm) {
+                    return .measured(written)
+                }
                 return .measured(value.description)
             case .refused(let refusal): return .refused(refusal.description + Self.sizesAdvice)
             }

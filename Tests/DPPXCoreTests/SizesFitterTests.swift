@@ -33,6 +33,26 @@ struct SizesFitterTests {
         #expect(SizesFitter().refinements(of: samples([320, 360]) { _ in 0 }).isEmpty)
     }
 
+    @Test("a bound at a breakpoint the page wrote in em or rem is written in em; others stay in px; read back alike")
+    func emBreakpoints() throws {
+        // One column under 48rem (768 px at 16 px), a third of the viewport from there; a
+        // fixed 420 px from 1200 px (a px query). Measured as dppx does: the coarse ladder and
+        // both sides of each width a query names.
+        let box = { (viewport: Double) in viewport < 768 ? viewport : viewport < 1200 ? viewport / 3 : 420 }
+        let measured = samples(Array(stride(from: 320, through: 2560, by: 40)) + [767, 768, 769, 1199, 1200, 1201], box)
+        let value = try #require(sizes(SizesFitter(emBreakpoints: [768]).fit(measured)))
+        #expect(value.description == "(max-width: 47.99875em) 100vw, (max-width: 1199.98px) 33.3333vw, 420px")
+        let read = try #require(SizesValue(parsing: value.description))
+        #expect(read.entries.map(\.conditionsInEm) == [true, false, false])
+        for sample in measured { #expect(abs((read.width(atViewport: sample.viewport) ?? 0) - sample.width) <= 0.5, "\(sample)") }
+        #expect(SizesFitter.firstMiss(of: value.description, at: measured) == nil)
+        // rem reads as em: both count the browser's default font in a media condition.
+        #expect(SizesValue(parsing: "(max-width: 48rem) 100vw, 50vw")?.width(atViewport: 768) == 768)
+        #expect(SizesValue(parsing: "(max-width: 48rem) 100vw, 50vw")?.width(atViewport: 769) == 384.5)
+        // Without em breakpoints, the same samples give px bounds.
+        #expect(try #require(sizes(SizesFitter().fit(measured))).description == "(max-width: 767.98px) 100vw, (max-width: 1199.98px) 33.3333vw, 420px")
+    }
+
     @Test("a fixed box is one length")
     func fixed() throws {
         let value = try #require(sizes(SizesFitter().fit(samples(stride(from: 320, through: 2560, by: 40)) { _ in 200 })))

@@ -8,7 +8,7 @@ public struct LayoutFile: Codable, Hashable, Sendable {
     /// The name of the file, beside the manifest (or at the site's root).
     public static let fileName = "dppx-layout.json"
     /// The schema's version; a file of another version is measured again.
-    public static let currentVersion = 3
+    public static let currentVersion = 4
 
     public var version: Int
     /// By page path relative to the site's root, with `/`.
@@ -49,10 +49,15 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         /// Set when the rewrite of this page was undone because a box moved: why. A page
         /// still hashing as recorded is then left alone without being measured again.
         public var restored: String?
+        /// The viewport widths (CSS px at the default 16 px font) where the page's media
+        /// queries written in `em` or `rem` flip: the `sizes` bounds there are written in `em`
+        /// (`SizesFitter.emBreakpoints`). Absent when the page has none, and in files written
+        /// before it was recorded.
+        public var emBreakpoints: [Double]?
 
         public init(hash: String, dependencies: [String], viewportHeight: Double, scrollbars: String, images: [Image],
                     backgrounds: [Background], heights: [PageHeight] = [], loadedElements: Int? = nil, sizesWritten: [String] = [],
-                    restored: String? = nil) {
+                    restored: String? = nil, emBreakpoints: [Double]? = nil) {
             self.hash = hash
             self.dependencies = dependencies
             self.viewportHeight = viewportHeight
@@ -63,6 +68,7 @@ public struct LayoutFile: Codable, Hashable, Sendable {
             self.loadedElements = loadedElements
             self.sizesWritten = sizesWritten
             self.restored = restored
+            self.emBreakpoints = emBreakpoints
         }
     }
 

@@ -87,6 +87,10 @@ extension LayoutLimits {
     /// `samplesPerOccurrence` samples; `field` prefixes the names (`pages.index.html`).
     public static func check(_ page: LayoutFile.Page, field: String) throws(Problem) {
         try check(page.viewportHeight, in: viewports, "\(field).viewportHeight")
+        if let emBreakpoints = page.emBreakpoints {
+            try checkCount(emBreakpoints.count, "\(field).emBreakpoints")
+            for (index, width) in emBreakpoints.enumerated() { try check(width, in: viewports, "\(field).emBreakpoints.\(index)") }
+        }
         if let count = page.loadedElements { try check(count, in: counts, "\(field).loadedElements") }
         try checkCount(page.heights.count, "\(field).heights")
         for (index, height) in page.heights.enumerated() { try check(height, field: "\(field).heights.\(index)") }

@@ -71,7 +71,15 @@ public struct SizesFitter: Sendable {
         public var length: SizesLength
     }
 
-    public init() {}
+    /// The viewport widths (CSS px at the default 16 px font) where the page's own media
+    /// queries flip and that it wrote in `em` or `rem` (`@media (width >= 48rem)`): a bound the
+    /// fit puts at one of them is written in `em`, so it moves with the page's own breakpoint in
+    /// a browser whose default font is larger (20 px makes `48rem` 960 px).
+    public var emBreakpoints: [Double]
+
+    public init(emBreakpoints: [Double] = []) {
+        self.emBreakpoints = emBreakpoints.filter(\.isFinite)
+    }
 
     /// The `sizes` of an occurrence measured at `samples`.
     public func fit(_ samples: [BoxSample]) -> Fit {
@@ -87,7 +95,10 @@ public struct SizesFitter: Sendable {
             let last = piece.samples.last!.viewport
             let first = next.samples.first!.viewport
             let bound = first - last > 0.04 ? first - 0.02 : last
-            entries.append(SizesValue.Entry(maximumViewport: bound, length: piece.length.asWritten))
+            // The page's query flips between the two samples: `min-width: W` at `first` = W,
+            // `max-width: W` just after `last` = W.
+            let inEm = emBreakpoints.contains { $0 >= last - 0.01 && $0 <= first + 0.01 }
+            entries.append(SizesValue.Entry(maximumViewport: bound, length: piece.length.asWritten, conditionsInEm: inEm))
         }
         entries.append(SizesValue.Entry(length: pieces.last!.length.asWritten))
         let value = SizesValue(entries: entries)

@@ -12,11 +12,15 @@ public struct SizesValue: Hashable, Sendable, CustomStringConvertible {
         /// `(min-width: …px)`: the narrowest viewport this entry applies to.
         public var minimumViewport: Double?
         public var length: SizesLength
+        /// The conditions are written in `em` (the viewports over `emPixels`), as the page's own
+        /// media queries were: a browser whose default font is larger moves both alike.
+        public var conditionsInEm: Bool
 
-        public init(maximumViewport: Double? = nil, minimumViewport: Double? = nil, length: SizesLength) {
+        public init(maximumViewport: Double? = nil, minimumViewport: Double? = nil, length: SizesLength, conditionsInEm: Bool = false) {
             self.maximumViewport = maximumViewport
             self.minimumViewport = minimumViewport
             self.length = length
+            self.conditionsInEm = conditionsInEm
         }
 
         func applies(atViewport viewport: Double) -> Bool {
@@ -25,14 +29,22 @@ public struct SizesValue: Hashable, Sendable, CustomStringConvertible {
 
         var description: String {
             var conditions: [String] = []
-            if let minimumViewport { conditions.append("(min-width: \(SizesLength.number(minimumViewport))px)") }
-            if let maximumViewport { conditions.append("(max-width: \(SizesLength.number(maximumViewport))px)") }
+            func bound(_ viewport: Double) -> String {
+                conditionsInEm ? SizesLength.number(viewport / SizesValue.emPixels, decimals: 6) + "em" : SizesLength.number(viewport) + "px"
+            }
+            if let minimumViewport { conditions.append("(min-width: \(bound(minimumViewport)))") }
+            if let maximumViewport { conditions.append("(max-width: \(bound(maximumViewport)))") }
             return (conditions.joined(separator: " and ") + " " + length.description).trimmingPrefix(" ")
         }
     }
 
     /// In the order the browser tries them.
     public var entries: [Entry]
+
+    /// CSS px in an `em` of a media condition at the default font size browsers ship with
+    /// (media conditions count `em` and `rem` against the browser's default font, not the
+    /// page's).
+    public static let emPixels = 16.0
 
     public init(entries: [Entry]) {
         self.entries = entries
@@ -46,11 +58,12 @@ public struct SizesValue: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { entries.map(\.description).joined(separator: ", ") }
 
-    /// Reads a `sizes` attribute made of the parts dppx understands: `(max-width: Npx)`,
-    /// `(min-width: Npx)` and both joined by `and`; lengths in px or vw, or `calc()` of one
-    /// vw and one px term. A leading `auto` is skipped (browsers that know it use the layout,
-    /// the rest the entries after it). Nil for anything else (em, other features, `or`): dppx
-    /// then does not claim to know what the attribute says.
+    /// Reads a `sizes` attribute made of the parts dppx understands: `(max-width: N)` and
+    /// `(min-width: N)` in px, em or rem (at the default 16 px), and both joined by `and`;
+    /// lengths in px or vw, or `calc()` of one vw and one px term. A leading `auto` is skipped
+    /// (browsers that know it use the layout, the rest the entries after it). Nil for anything
+    /// else (em lengths, other features, `or`): dppx then does not claim to know what the
+    /// attribute says.
     public init?(parsing text: String) {
         var entries: [Entry] = []
         let parts = SizesValue.splitTopLevel(text)
@@ -62,7 +75,17 @@ public struct SizesValue: Hashable, Sendable, CustomStringConvertible {
             while rest.hasPrefix("(") {
                 guard let close = rest.firstIndex(of: ")") else { return nil }
                 let feature = rest[rest.index(after: rest.startIndex)..<close].split(separator: ":", maxSplits: 1)
-                guard feature.count == 2, let value = SizesValue.pixels(String(feature[1]).trimmed) else { return nil }
+                guard feature.count == 2 else { return nil }
+                let written = String(feature[1]).trimmed
+                let value: Double
+                if let pixels = SizesValue.pixels(written) {
+                    value = pixels
+                } else if let ems = SizesValue.ems(written) {
+                    value = ems * SizesValue.emPixels
+                    entry.conditionsInEm = true
+                } else {
+                    return nil
+                }
                 switch String(feature[0]).trimmed {
                 case "max-width": entry.maximumViewport = value
                 case "min-width": entry.minimumViewport = value
@@ -101,6 +124,13 @@ public struct SizesValue: Hashable, Sendable, CustomStringConvertible {
 
     private static func pixels(_ text: String) -> Double? {
         guard text.hasSuffix("px"), let value = Double(text.dropLast(2)), value.isFinite else { return nil }
+        return value
+    }
+
+    /// `48em` or `48rem` (in a media condition both count the browser's default font).
+    private static func ems(_ text: String) -> Double? {
+        let number = text.hasSuffix("rem") ? text.dropLast(3) : text.hasSuffix("em") ? text.dropLast(2) : nil
+        guard let number, let value = Double(number), value.isFinite else { return nil }
         return value
     }
 

@@ -43,16 +43,21 @@ struct Chromium {
     /// starts for the document loaded (`<svg` for an SVG opened directly). With
     /// `extraArguments` (browser flags, which a tab cannot change), or where the shared browser
     /// cannot start, it runs in a browser launched for it.
+    /// `defaultFontSize` sets the browser's default font size (CSS px) for the load, in the
+    /// shared browser only.
     func dumpDOM(of url: String, deviceScaleFactor: Double, windowSize: (width: Int, height: Int) = (1000, 800),
                  virtualTimeBudget: Int = 15_000, extraArguments: [String] = [], timeout: Double = 120,
-                 root: String = "<html") async throws -> String {
+                 root: String = "<html", defaultFontSize: Int? = nil) async throws -> String {
         if extraArguments.isEmpty,
            let dom = try await shared.dumpDOM(of: url, deviceScaleFactor: deviceScaleFactor, windowSize: windowSize,
-                                              virtualTimeBudget: virtualTimeBudget, timeout: timeout) {
+                                              virtualTimeBudget: virtualTimeBudget, timeout: timeout, defaultFontSize: defaultFontSize) {
             guard dom.contains(root) else {
                 throw Failure(message: "chromium at DPR \(deviceScaleFactor) loading \(url) gave no \(root): \(dom)")
             }
             return dom
+        }
+        if defaultFontSize != nil {
+            throw Failure(message: "chromium: a default font size is set over the DevTools protocol, and the shared browser did not start")
         }
         return try await launchedDumpDOM(of: url, deviceScaleFactor: deviceScaleFactor, windowSize: windowSize,
                                          virtualTimeBudget: virtualTimeBudget, extraArguments: extraArguments, timeout: timeout, root: root)

@@ -73,12 +73,17 @@ actor SharedChromium {
 
     /// Loads `url` in a context of its own and returns `--dump-dom`'s text, or nil if no
     /// browser could be started (the caller launches one then).
+    /// `defaultFontSize`: the browser's default font size, CSS px (a setting many people raise
+    /// from 16: media queries in `em` and `rem` count it).
     nonisolated func dumpDOM(of url: String, deviceScaleFactor: Double, windowSize: (width: Int, height: Int),
-                             virtualTimeBudget: Int, timeout: Double) async throws -> String? {
+                             virtualTimeBudget: Int, timeout: Double, defaultFontSize: Int? = nil) async throws -> String? {
         // `--dump-dom`'s page is the window less its frame.
         let viewport = (width: windowSize.width, height: windowSize.height - Self.windowFrame)
         return try await inTab(deviceScaleFactor: deviceScaleFactor, viewport: viewport, timeout: timeout,
                                loading: "\(url) at DPR \(deviceScaleFactor)") { session, connection in
+            if let defaultFontSize {
+                try await connection.send("Page.setFontSizes", ["fontSizes": ["standard": .number(Double(defaultFontSize))]], session: session)
+            }
             try await Self.navigate(to: url, in: session, of: connection, virtualTimeBudget: virtualTimeBudget)
             let result = try await connection.send("Runtime.evaluate", ["expression": .string(Self.dumpScript), "returnByValue": true], session: session)
             guard let dom = result["result"]?["value"]?.string else {
