@@ -35,7 +35,7 @@ enum MeasureScript {
     /// measure each width with (`Scrollbars`' raw values), giving a report per width and
     /// scrollbars, in that order.
     static let source = #"""
-    (async (widths, settle, modes) => {
+    (async (widths, settle, modes, quiet) => {
       const mark = window.__dppxMark;
       // No scrollbar taking room (as on phones, and as `sizes` are fitted), or the browser's
       // classic ones (as on desktop), which `vw` and media queries count and the layout does not.
@@ -155,9 +155,27 @@ enum MeasureScript {
         }
         await loaded();
       }
-      // Two frames, then every image loaded and decoded, or failed.
+      // Two frames, then every image loaded and decoded, or failed. With `quiet` (ms): first
+      // until the page's DOM has not changed for that long since the resize, so a script's
+      // resize handler, debounced as sliders do (Flickity 100 ms), has run. On a busy machine
+      // the page's timers fire late as dppx's do: the wait grows by how late dppx's own timers
+      // came (at most 2 s in all).
       const settled = async () => {
         await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        if (quiet > 0) {
+          const start = performance.now();
+          let last = start, lag = 0;
+          const observer = new MutationObserver(() => { last = performance.now(); });
+          observer.observe(document.documentElement, { attributes: true, childList: true, subtree: true, characterData: true });
+          while (performance.now() - last < quiet + lag && performance.now() - start < 2000) {
+            const asked = Math.max(5, quiet + lag - (performance.now() - last));
+            const before = performance.now();
+            await new Promise((done) => setTimeout(done, asked));
+            lag += Math.max(0, performance.now() - before - asked);
+          }
+          observer.disconnect();
+          await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        }
         await loaded();
       };
       const measureNow = () => {
@@ -296,10 +314,15 @@ enum MeasureScript {
             + "window.__dppxMeasure = \(source); true"
     }
 
-    /// The expression that calls the installed script.
-    static func call(widths: [Int], settle: Bool, scrollbars: [Scrollbars]) -> String {
+    /// How long the DOM of a page sized by script must stay unchanged after a resize, ms, before
+    /// it is measured there: past the debounce of the usual sliders' resize handlers.
+    static let quietPeriod = 150
+
+    /// The expression that calls the installed script (`quiet`: the quiet period to wait for
+    /// at each width when settling, 0 for none).
+    static func call(widths: [Int], settle: Bool, quiet: Int = 0, scrollbars: [Scrollbars]) -> String {
         let modes = scrollbars.map { "'\($0.rawValue)'" }.joined(separator: ",")
-        return "__dppxMeasure([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)])"
+        return "__dppxMeasure([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)], \(max(0, quiet)))"
     }
 
     /// `text` as a JavaScript string literal: its JSON string (JSON is JavaScript's literal

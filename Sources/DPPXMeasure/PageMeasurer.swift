@@ -92,11 +92,33 @@ struct PageMeasurer: Sendable {
         } else {
             let named = try await namedBreakpoints(session: session, context: context)
             emBreakpoints = named.em
-            var pending = Array(Set(ladder.coarse + named.viewports)).sorted()
-            for _ in 0...ladder.maximumRounds where !pending.isEmpty {
-                var none: Samples?
-                try await measure(page, at: pending, session: session, context: context, into: &samples, classic: &none)
-                pending = samples.refinements(resolution: ladder.resolution)
+            let start = Array(Set(ladder.coarse + named.viewports)).sorted()
+            var none: Samples?
+            // Settled, from every other width of the ladder (each settled width waits for a
+            // quiet DOM): breakpoints are then refined as in the sweep.
+            func rounds(settling: Bool, quiet: Int = 0) async throws {
+                var pending = settling ? Array(Set(ladder.checking + named.viewports)).sorted() : start
+                for _ in 0...ladder.maximumRounds where !pending.isEmpty {
+                    try await measure(page, at: pending, session: session, context: context, into: &samples, classic: &none,
+                                      settling: settling, quiet: quiet)
+                    pending = samples.refinements(resolution: ladder.resolution)
+                }
+            }
+            try await rounds(settling: false)
+            // A page with scripts may size boxes from a resize handler, a ResizeObserver or a
+            // matchMedia listener, which the sweep (every width in one synchronous call) never
+            // lets run: a slider whose script sets each slide to its width is measured at its
+            // load width everywhere. A few widths measured after the page settles there tell;
+            // where a box differs, every width is measured that way.
+            if ScriptedLayout.hasScripts(bytes) {
+                var settled = Samples(text: text)
+                let probes = ScriptedLayout.probeWidths(in: ladder)
+                try await measure(page, at: probes, session: session, context: context, into: &settled, classic: &none,
+                                  settling: true, quiet: MeasureScript.quietPeriod)
+                if ScriptedLayout.differs(swept: samples, settled: settled, at: probes) {
+                    samples = Samples(text: text)
+                    try await rounds(settling: true, quiet: MeasureScript.quietPeriod)
+                }
             }
         }
         try check(watcher, page: page)
@@ -136,10 +158,10 @@ struct PageMeasurer: Sendable {
     /// each in turn (`settling`: and waits there for the page to settle), with no scrollbar
     /// taking room into `samples` and, when `classic` is given, with classic ones into it.
     private func measure(_ page: String, at widths: [Int], session: String, context: Int, into samples: inout Samples, classic: inout Samples?,
-                         settling: Bool = false) async throws {
+                         settling: Bool = false, quiet: Int = 0) async throws {
         let modes: [Scrollbars] = classic == nil ? [.hidden] : [.hidden, .classic]
         let answer = try await connection.send("Runtime.evaluate", [
-            "expression": .string(MeasureScript.call(widths: widths, settle: settling, scrollbars: modes)),
+            "expression": .string(MeasureScript.call(widths: widths, settle: settling, quiet: quiet, scrollbars: modes)),
             "contextId": .number(Double(context)), "awaitPromise": true, "returnByValue": true,
         ], session: session)
         let place = "at viewports \(widths.first ?? 0) to \(widths.last ?? 0) px"
