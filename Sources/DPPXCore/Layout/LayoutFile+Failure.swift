@@ -1,0 +1,48 @@
+extension LayoutFile {
+    /// A page that could not be measured, kept like a measured one: under the hash of what it
+    /// loaded, so that a page failing for a reason of its own (a frame-busting script, a load
+    /// that outlasts the timeout) is not loaded again on every run while nothing it loads
+    /// changes. A change to the page or to anything it loaded measures it again.
+    ///
+    /// Only dppx's own words are kept (`Reason`), never text the page chose (the URL it
+    /// navigated to, a number it reported): the file is published with the site.
+    public struct Failure: Codable, Hashable, Sendable {
+        /// As `Page.hash`: of every dependency, the ladder and the schema version.
+        public var hash: String
+        /// Every file under the root the page was answered before it failed, the page first,
+        /// then sorted, as `Page.dependencies`.
+        public var dependencies: [String]
+        /// Why it was not measured.
+        public var reason: Reason
+
+        public init(hash: String, dependencies: [String], reason: Reason) {
+            self.hash = hash
+            self.dependencies = dependencies
+            self.reason = reason
+        }
+
+        /// Why a page was not measured, among the reasons that are the page's own doing and
+        /// come back on every load of the same files.
+        public enum Reason: String, Codable, Hashable, Sendable, CaseIterable {
+            /// It did not load and measure within the time allowed (a script that never
+            /// returns: a page whose load event only never comes is measured when it is quiet).
+            case timedOut = "timed-out"
+            /// It navigated its frame or dppx's host page, or took the window over.
+            case navigated
+            /// It reported a number no layout has (`LayoutLimits`).
+            case unmeasurable
+            /// It links stylesheets of the site and none of them loaded.
+            case unstyled
+
+            /// What is said of a page failed so, read back from the layout file.
+            public var explanation: String {
+                switch self {
+                case .timedOut: return "it did not load and measure within the time allowed (a script that never returns)"
+                case .navigated: return "it navigated away from the frame dppx measures it in (a redirect or frame-busting script)"
+                case .unmeasurable: return "it reported a measurement no layout has (a transform or size far beyond any screen)"
+                case .unstyled: return "none of the stylesheets it links on the site loaded (a missing file, or one dppx serve would not serve)"
+                }
+            }
+        }
+    }
+}
