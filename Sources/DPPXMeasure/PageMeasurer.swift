@@ -98,7 +98,7 @@ struct PageMeasurer: Sendable {
         } catch let failure as Failure {
             throw failure
         } catch let failure as OwnFailure {
-            throw Failure(error: .page(page, failure.message), record: checking == nil ? record(failure.reason) : nil)
+            throw Failure(error: .page(page, failure.message), record: record(failure.reason))
         } catch let error as MeasureError {
             if case .page = error { throw Failure(error: error) }
             throw Failure(error: .page(page, error.description))
