@@ -3,7 +3,8 @@ import NIOConcurrencyHelpers
 
 /// A tab pages are measured in one after another: a browser context of its own (a renderer
 /// process of its own, so a page stuck in a script stalls only this tab, which is then closed
-/// and another opened), with every request paused and answered by `SiteResponder`.
+/// and another opened), with every request paused and answered by `SiteResponder` (one to
+/// another origin failed at once, as with no network).
 ///
 /// Opening a context, a tab and its domains for each page cost about a fifth of a page's time;
 /// a tab kept from page to page pays it once.

@@ -84,7 +84,8 @@ struct PageMeasurer: Sendable {
         func record(_ reason: LayoutFile.Failure.Reason) -> LayoutFile.Failure {
             let dependencies = [page] + watcher.dependencies.subtracting([page]).sorted()
             return LayoutFile.Failure(hash: DependencyHash.of(dependencies, responder: responder, ladder: ladder),
-                                      dependencies: dependencies, reason: reason)
+                                      dependencies: dependencies, reason: reason,
+                                      seconds: reason == .timedOut ? Int(timeout.components.seconds) : nil)
         }
         do {
             let outcome = try await withTimeout(timeout) {

@@ -89,12 +89,12 @@ public struct SiteMeasurement: Sendable {
                recorded.hash == DependencyHash.of(recorded.dependencies, responder: responder, ladder: ladder) {
                 layout.pages[page] = recorded
                 outcome.unchanged.append(page)
-            } else if let failed = previous.failed[page],
+            } else if let failed = previous.failed[page], failed.holds(timeout: Int(timeout.components.seconds)),
                       failed.hash == DependencyHash.of(failed.dependencies, responder: responder, ladder: ladder) {
                 // It fails the same way again: told from the record, with no browser.
                 layout.failed[page] = failed
                 outcome.failedBefore.append(page)
-                outcome.failures.append(.page(page, Self.recordedFailure(failed.reason)))
+                outcome.failures.append(.page(page, Self.recordedFailure(failed)))
             } else {
                 stale.append(page)
             }
@@ -131,8 +131,11 @@ public struct SiteMeasurement: Sendable {
     }
 
     /// Why a page whose failure the layout file recorded is not measured: `reason`, told again.
-    static func recordedFailure(_ reason: LayoutFile.Failure.Reason) -> String {
-        "\(reason.explanation), when it was last measured; nothing it loads has changed since, so it was not loaded again (change it, or remove its entry from \(LayoutFile.fileName)'s failed, to measure it again)"
+    static func recordedFailure(_ failure: LayoutFile.Failure) -> String {
+        let explanation = failure.reason == .timedOut && failure.seconds != nil
+            ? "it did not load and measure within \(failure.seconds ?? 0) s (a script that never returns)" : failure.reason.explanation
+        let retry = failure.reason == .timedOut ? "dppx measure with a longer --timeout, a change to it" : "a change to it"
+        return "\(explanation), when it was last measured; nothing it loads has changed since, so it was not loaded again (\(retry) or removing its entry from \(LayoutFile.fileName)'s failed measures it again)"
     }
 
     /// The layout file as written: sorted keys, slashes unescaped, no indentation (samples are

@@ -42,7 +42,7 @@ public struct SiteResponder: Sendable {
         /// The root-relative path it was read from or sized for; for a file not found, the
         /// nearest folder above it that exists, with a trailing `/` (`./` for the root), whose
         /// change may make it appear; nil for a path refused (outside the root, private) or
-        /// another origin. Only paths of the site's own files and folders: a page's made-up
+        /// the host page. Only paths of the site's own files and folders: a page's made-up
         /// path is no dependency, and never reaches the layout file.
         public var dependency: String?
     }

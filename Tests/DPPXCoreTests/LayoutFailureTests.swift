@@ -23,6 +23,13 @@ import Testing
         #expect(try LayoutFile.decode(Array(text.utf8)).layout == layout)
     }
 
+    @Test("a page that timed out fails the same way only under a timeout no longer than the one it outlasted; other reasons whatever the timeout")
+    func timedOut() {
+        let timedOut = LayoutFile.Failure(hash: "h", dependencies: ["a.html"], reason: .timedOut, seconds: 60)
+        #expect(timedOut.holds(timeout: 60) && timedOut.holds(timeout: 30) && !timedOut.holds(timeout: 61))
+        #expect(LayoutFile.Failure(hash: "h", dependencies: ["a.html"], reason: .navigated).holds(timeout: 600))
+    }
+
     @Test("every reason is written as a word of dppx's and explained; a reason dppx never writes (text a page chose) is refused with the file")
     func reasons() throws {
         #expect(LayoutFile.Failure.Reason.allCases.map(\.rawValue) == ["timed-out", "navigated", "unmeasurable", "unstyled"])

@@ -155,6 +155,30 @@ struct MeasuringRealPagesTests {
         #expect(after.failed.keys.sorted() == ["bust.html"] && after.pages.keys.sorted() == ["ok.html", "unstyled.html"])
     }
 
+    @Test("a page that timed out is recorded with the timeout it outlasted: named again without a browser under the same timeout, measured again under a longer one")
+    func timedOutRemembered() async throws {
+        let (site, responder) = try Self.makeSite(["hang.html": "<!doctype html><script>while (true) {}</script>\n"])
+        var measurement = Self.measurement(["hang.html"], responder, site)
+        measurement.timeout = .seconds(2)
+        let first = try await measurement.run(in: Self.browser)
+        #expect(first.failures.map(\.description) == ["hang.html: not measured: it did not load and measure within 2 s (a script that never returns)"])
+        let recorded = SiteMeasurement.read(site(LayoutFile.fileName)).failed["hang.html"]
+        #expect(recorded?.reason == .timedOut && recorded?.seconds == 2, "\(String(describing: recorded))")
+
+        let asked = ManagedFlag()
+        let again = try await measurement.run(browser: { () throws(MeasureError) in
+            asked.set()
+            throw .noBrowser("no browser in the second run")
+        })
+        #expect(!asked.value && again.failedBefore == ["hang.html"], "\(again.failures)")
+        #expect(again.failures.first?.description.contains("within 2 s (a script that never returns), when it was last measured") == true, "\(again.failures)")
+
+        measurement.timeout = .seconds(3)
+        let longer = try await measurement.run(in: Self.browser)
+        #expect(longer.failedBefore.isEmpty && longer.failures.map(\.description) == ["hang.html: not measured: it did not load and measure within 3 s (a script that never returns)"])
+        #expect(SiteMeasurement.read(site(LayoutFile.fileName)).failed["hang.html"]?.seconds == 3)
+    }
+
     @Test("a site linking its stylesheet and images by its absolute address ([rewrite] base-url) is measured styled, the images at their boxes: the sizes written are right")
     func absoluteURLsOfTheSite() async throws {
         let chromium = try #require(Chromium.installed)

@@ -14,11 +14,20 @@ extension LayoutFile {
         public var dependencies: [String]
         /// Why it was not measured.
         public var reason: Reason
+        /// For `timedOut`: the seconds it was allowed. A run that allows more measures it again.
+        public var seconds: Int?
 
-        public init(hash: String, dependencies: [String], reason: Reason) {
+        public init(hash: String, dependencies: [String], reason: Reason, seconds: Int? = nil) {
             self.hash = hash
             self.dependencies = dependencies
             self.reason = reason
+            self.seconds = seconds
+        }
+
+        /// Whether a run allowing `timeout` seconds a page fails it the same way again, its
+        /// files unchanged: a page that timed out is given its chance with a longer timeout.
+        public func holds(timeout: Int) -> Bool {
+            reason != .timedOut || timeout <= (seconds ?? 0)
         }
 
         /// Why a page was not measured, among the reasons that are the page's own doing and
