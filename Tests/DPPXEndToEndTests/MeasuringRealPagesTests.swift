@@ -179,6 +179,46 @@ struct MeasuringRealPagesTests {
         #expect(SiteMeasurement.read(site(LayoutFile.fileName)).failed["hang.html"]?.seconds == 3)
     }
 
+    @Test("a rewritten page that then fails is left as it was and keeps the record of the sizes dppx wrote on it: measured again, they are still dppx's")
+    func failedPageKeepsItsSizes() async throws {
+        let chromium = try #require(Chromium.installed)
+        let scenario = try RenderScenario(masters: [:], svg: false)
+        try TestImages.write(scenario.scratch("src/photo.jpg"), width: 1600, height: 1000, bands: 3)
+        try scenario.write("""
+            [build]
+            source = "src"
+            out = "site/img"
+            [rewrite]
+            root = "site"
+            pages = ["site/index.html"]
+            """, to: "dppx.toml")
+        let stylesheet = "body { margin: 0 } main { max-width: 600px; margin: 0 auto } main img { display: block; width: 100%; height: auto }\n"
+        try scenario.write(stylesheet, to: "site/css/site.css")
+        try scenario.write("""
+            <!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="css/site.css"></head>
+            <body><main><img src="img/photo.jpg" alt="a photo"></main></body></html>
+
+            """, to: "site/index.html")
+        let layoutPath = scenario.scratch("site/img/dppx-layout.json")
+        let first = try await scenario.dppx("build", "--browser", chromium.executable)
+        #expect(first.status == 0, "\(first)")
+        let written = try #require(SiteMeasurement.read(layoutPath).pages["index.html"]?.sizesWritten)
+        #expect(written.count == 1, "\(first)")
+        let rewritten = scenario.read("site/index.html")
+
+        try FileManager.default.removeItem(atPath: scenario.scratch("site/css/site.css"))
+        let failing = try await scenario.dppx("build", "--browser", chromium.executable)
+        #expect(failing.status == 1 && failing.stderr.contains("index.html: not measured: none of the stylesheets it links on the site loaded"), "\(failing)")
+        #expect(scenario.read("site/index.html") == rewritten, "left as it was")
+        #expect(SiteMeasurement.read(layoutPath).failed["index.html"]?.sizesWritten == written)
+
+        try scenario.write(stylesheet, to: "site/css/site.css")
+        let again = try await scenario.dppx("build", "--browser", chromium.executable)
+        #expect(again.status == 0, "\(again)")
+        #expect(SiteMeasurement.read(layoutPath).pages["index.html"]?.sizesWritten == written, "the sizes dppx wrote are still dppx's")
+        #expect(scenario.read("site/index.html") == rewritten)
+    }
+
     @Test("a site linking its stylesheet and images by its absolute address ([rewrite] base-url) is measured styled, the images at their boxes: the sizes written are right")
     func absoluteURLsOfTheSite() async throws {
         let chromium = try #require(Chromium.installed)

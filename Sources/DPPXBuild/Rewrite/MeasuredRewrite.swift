@@ -101,10 +101,15 @@ public struct MeasuredRewrite: Sendable {
             report.pageWarnings += outcome.pageWarnings
             var layout = outcome.layout
             // A page measured again keeps the record of the sizes dppx wrote on it: they are
-            // still dppx's to replace.
+            // still dppx's to replace. So does a page that failed (it is left as it was), until
+            // it is measured again.
             let previous = SiteMeasurement.read(path)
+            func written(_ page: String) -> [String] { previous.pages[page]?.sizesWritten ?? previous.failed[page]?.sizesWritten ?? [] }
             for page in outcome.measured {
-                layout.pages[page]?.sizesWritten = previous.pages[page]?.sizesWritten ?? []
+                layout.pages[page]?.sizesWritten = written(page)
+            }
+            for page in layout.failed.keys where !outcome.failedBefore.contains(page) {
+                layout.failed[page]?.sizesWritten = written(page)
             }
             return layout
         } catch {

@@ -16,12 +16,39 @@ extension LayoutFile {
         public var reason: Reason
         /// For `timedOut`: the seconds it was allowed. A run that allows more measures it again.
         public var seconds: Int?
+        /// The `sizes` dppx wrote on the page before it failed (`Page.sizesWritten`): a page
+        /// that fails is left as it was, and they are still dppx's to update once it is
+        /// measured again. Written only when there is one.
+        public var sizesWritten: [String]
 
-        public init(hash: String, dependencies: [String], reason: Reason, seconds: Int? = nil) {
+        public init(hash: String, dependencies: [String], reason: Reason, seconds: Int? = nil, sizesWritten: [String] = []) {
             self.hash = hash
             self.dependencies = dependencies
             self.reason = reason
             self.seconds = seconds
+            self.sizesWritten = sizesWritten
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case hash, dependencies, reason, seconds, sizesWritten
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            hash = try container.decode(String.self, forKey: .hash)
+            dependencies = try container.decode([String].self, forKey: .dependencies)
+            reason = try container.decode(Reason.self, forKey: .reason)
+            seconds = try container.decodeIfPresent(Int.self, forKey: .seconds)
+            sizesWritten = try container.decodeIfPresent([String].self, forKey: .sizesWritten) ?? []
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(hash, forKey: .hash)
+            try container.encode(dependencies, forKey: .dependencies)
+            try container.encode(reason, forKey: .reason)
+            try container.encodeIfPresent(seconds, forKey: .seconds)
+            if !sizesWritten.isEmpty { try container.encode(sizesWritten, forKey: .sizesWritten) }
         }
 
         /// Whether a run allowing `timeout` seconds a page fails it the same way again, its
