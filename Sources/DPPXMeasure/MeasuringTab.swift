@@ -3,7 +3,8 @@ import NIOConcurrencyHelpers
 
 /// A tab pages are measured in one after another: a browser context of its own (a renderer
 /// process of its own, so a page stuck in a script stalls only this tab, which is then closed
-/// and another opened), with every request paused and answered by `SiteResponder`.
+/// and another opened), with every request paused and answered by `SiteResponder` (one to
+/// another origin failed at once, as with no network).
 ///
 /// Opening a context, a tab and its domains for each page cost about a fifth of a page's time;
 /// a tab kept from page to page pays it once.
@@ -69,6 +70,7 @@ final class MeasuringTab: Sendable {
         let tab = MeasuringTab(connection: connection, context: context, target: target, session: session, responder: responder)
         do {
             for domain in ["Page.enable", "Runtime.enable"] { try await connection.send(domain, session: session) }
+            try await connection.send("Page.setLifecycleEventsEnabled", ["enabled": true], session: session)
             try await connection.send("Page.addScriptToEvaluateOnNewDocument", [
                 "source": .string(loadedChildren), "worldName": .string(MeasureScript.world),
             ], session: session)
@@ -90,12 +92,42 @@ final class MeasuringTab: Sendable {
     /// How many elements the body held then (but `<picture>` and `<source>`, which a rewrite
     /// adds) tells two loads that held the same content: a script's content that comes before
     /// the event in one load and after it in another changes the count.
+    ///
+    /// Until then it counts the changes to the document (`window.__dppxChanges`): a page whose
+    /// load event never comes is measured once nothing has loaded or changed for a while
+    /// (`PageMeasurer.settle`).
     static let loadedChildren = """
-        addEventListener('load', () => {
-          window.__dppxLoaded = [...(document.body ? document.body.children : [])];
-          window.__dppxLoadedElements = document.body ? document.body.querySelectorAll(':not(picture):not(source)').length : 0;
-        }, { once: true });
+        {
+          window.__dppxChanges = 0;
+          const changes = new MutationObserver((records) => { window.__dppxChanges += records.length; });
+          changes.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+          window.__dppxTakeLoaded = () => {
+            changes.disconnect();
+            window.__dppxLoaded = [...(document.body ? document.body.children : [])];
+            window.__dppxLoadedElements = document.body ? document.body.querySelectorAll(':not(picture):not(source)').length : 0;
+          };
+          addEventListener('load', window.__dppxTakeLoaded, { once: true });
+        }
         """
+
+    /// For a page measured without its load event (`PageMeasurer.settle`): what its body holds
+    /// now stands for what it held at its load event (`loadedChildren`).
+    func takeLoadedElements() async {
+        guard let context = state.withLockedValue({ state in state.measuringFrame.flatMap { state.worlds[$0] } }) else { return }
+        _ = try? await connection.send("Runtime.evaluate", [
+            "expression": "window.__dppxLoaded || window.__dppxTakeLoaded()", "contextId": .number(Double(context)),
+        ], session: session)
+    }
+
+    /// How many changes the current page's document has had so far (`loadedChildren`), read in
+    /// dppx's isolated world of its frame; nil before that world exists.
+    func changes() async -> Int? {
+        guard let context = state.withLockedValue({ state in state.measuringFrame.flatMap { state.worlds[$0] } }) else { return nil }
+        let answer = try? await connection.send("Runtime.evaluate", [
+            "expression": "window.__dppxChanges", "contextId": .number(Double(context)), "returnByValue": true,
+        ], session: session)
+        return answer?["result"]?["value"]?.number.map { Int(min(max($0, 0), 1e15)) }
+    }
 
     /// A watcher for the next page, shown at `host` in a frame loading `page` (URLs): its
     /// events go there from now on, but for those of frames attached before.
@@ -206,19 +238,40 @@ final class MeasuringTab: Sendable {
                 Task { _ = try? await connection.send("Fetch.failRequest", ["requestId": .string(id), "errorReason": "Aborted"], session: session) }
                 return
             }
+            let frame = event.params["frameId"]?.string
+            let current = watcher(frame: frame)
+            current?.requested()
             let size = responder.bodySize(of: url)
             await AnswerBudget.shared.take(size)
             let answer = responder.answer(url)
-            if let path = answer.dependency { watcher(frame: event.params["frameId"]?.string)?.depended(on: path) }
+            if event.params["resourceType"]?.string == "Stylesheet", let frame, state.withLockedValue({ $0.measuringFrame == frame }) {
+                current?.stylesheet(url, answered: answer)
+            }
+            guard let answer else {
+                // Another origin: it fails at once, as with no network (a 404 ran a page's
+                // error paths as if answered; a request left pending held its load event).
+                AnswerBudget.shared.give(size)
+                Task { _ = try? await connection.send("Fetch.failRequest", ["requestId": .string(id), "errorReason": "InternetDisconnected"], session: session) }
+                return
+            }
+            if let path = answer.dependency { current?.depended(on: path) }
             Task {
                 defer { AnswerBudget.shared.give(size) }
                 _ = try? await connection.send("Fetch.fulfillRequest", [
                     "requestId": .string(id), "responseCode": .number(Double(answer.status)),
                     "responseHeaders": [["name": "Content-Type", "value": .string(answer.contentType)],
-                                        ["name": "Cache-Control", "value": "no-store"]],
+                                        ["name": "Cache-Control", "value": "no-store"],
+                                        // A font of the site's base URL, loaded by a page of the measuring origin.
+                                        ["name": "Access-Control-Allow-Origin", "value": .string(SiteResponder.origin)]],
                     "body": .string(Data(answer.body).base64EncodedString()),
                 ], session: session)
             }
+        case "Page.lifecycleEvent":
+            // The page's own frame has its document parsed: from then on, a load event that
+            // does not come is waited for only until the page is quiet (`PageMeasurer.settle`).
+            guard event.params["name"]?.string == "DOMContentLoaded", let frame = event.params["frameId"]?.string,
+                  state.withLockedValue({ $0.measuringFrame == frame }) else { return }
+            watcher(frame: frame)?.contentLoaded()
         case "Page.frameAttached":
             if let frame = event.params["frameId"]?.string { state.withLockedValue { _ = $0.frames.insert(frame) } }
         case "Runtime.executionContextCreated":
@@ -253,7 +306,7 @@ final class MeasuringTab: Sendable {
             let details = event.params["exceptionDetails"]
             let frame = details?["executionContextId"]?.number.flatMap { id in state.withLockedValue { $0.contexts[Int(id)] } }
             let message = details?["exception"]?["description"]?.string ?? details?["text"]?.string ?? "an uncaught exception"
-            let place = details?["url"]?.string.flatMap(SiteResponder.path(of:)).map { " (\($0):\(Int(details?["lineNumber"]?.number ?? 0) + 1))" } ?? ""
+            let place = details?["url"]?.string.flatMap(responder.rootPath(of:)).map { " (\($0):\(Int(details?["lineNumber"]?.number ?? 0) + 1))" } ?? ""
             watcher(frame: frame)?.failed(message.split(separator: "\n").first.map(String.init).map { $0 + place } ?? message)
         case "Page.loadEventFired":
             watcher(frame: nil)?.loaded()

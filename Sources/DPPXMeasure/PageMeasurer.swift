@@ -31,49 +31,102 @@ struct PageMeasurer: Sendable {
         /// own), at most `maximumScriptErrors`: a browser shows the page with them too, so it
         /// is measured as it stands and they are told as warnings.
         var scriptErrors: [String] = []
+        /// Set when its load event never came: when it was measured instead.
+        var withoutLoad: PageWarning.WithoutLoad?
+        /// The stylesheets it links when none loaded, all of other origins (at most 3): it was
+        /// measured without them.
+        var otherOriginStylesheets: [String] = []
+
+        /// What the page is told with.
+        func warnings(page: String) -> [PageWarning] {
+            var warnings: [PageWarning] = []
+            if !scriptErrors.isEmpty { warnings.append(PageWarning(page: page, kind: .scriptErrors(scriptErrors))) }
+            if let withoutLoad { warnings.append(PageWarning(page: page, kind: .noLoadEvent(withoutLoad))) }
+            if !otherOriginStylesheets.isEmpty { warnings.append(PageWarning(page: page, kind: .noStylesheet(otherOriginStylesheets))) }
+            return warnings
+        }
+    }
+
+    /// Why a page was not measured, and, when the page's own doing (it comes back on every load
+    /// of the same files), what the layout file keeps of it so it is not loaded again while
+    /// nothing it loads changes.
+    struct Failure: Error, Sendable {
+        var error: MeasureError
+        var record: LayoutFile.Failure?
+    }
+
+    /// A failure of the page's own doing, thrown while it is measured: why, in dppx's words
+    /// for the layout file, and all of it for the terminal.
+    private struct OwnFailure: Error {
+        var reason: LayoutFile.Failure.Reason
+        var message: String
     }
 
     /// The most script errors kept of one page.
     static let maximumScriptErrors = 3
+    /// A page whose load event does not come is measured once nothing has loaded or changed in
+    /// it for this long (`settle`).
+    static let quietPeriod: Duration = .seconds(1)
+    /// ...or this long after its document was parsed, whatever it still does.
+    static let settleLimit: Duration = .seconds(10)
 
     /// Measures `page` (root-relative) in `tab`, giving up after `timeout` (the tab is then
     /// stuck: the caller closes it).
-    func measure(_ page: String, in tab: MeasuringTab, timeout: Duration) async throws(MeasureError) -> Outcome {
+    func measure(_ page: String, in tab: MeasuringTab, timeout: Duration) async throws(Failure) -> Outcome {
         guard let bytes = responder.read(page) else {
             if case .tooLarge(let size) = responder.entry(page) {
-                throw .page(page, "it is \(size) bytes, more than the \(SiteResponder.largestFile) a measured page is answered; split it, or leave it out of the pages measured")
+                throw Failure(error: .page(page, "it is \(size) bytes, more than the \(SiteResponder.largestFile) a measured page is answered; split it, or leave it out of the pages measured"))
             }
-            throw .page(page, "there is no such file under the root")
+            throw Failure(error: .page(page, "there is no such file under the root"))
+        }
+        let watcher = tab.watch(host: SiteResponder.hostURL(ofPage: page, height: ladder.height), page: SiteResponder.url(ofPage: page))
+        /// What the layout file keeps of the page failed for `reason`.
+        func record(_ reason: LayoutFile.Failure.Reason) -> LayoutFile.Failure {
+            let dependencies = [page] + watcher.dependencies.subtracting([page]).sorted()
+            return LayoutFile.Failure(hash: DependencyHash.of(dependencies, responder: responder, ladder: ladder),
+                                      dependencies: dependencies, reason: reason,
+                                      seconds: reason == .timedOut ? Int(timeout.components.seconds) : nil)
         }
         do {
             let outcome = try await withTimeout(timeout) {
-                try await self.run(page, bytes: bytes, in: tab)
+                try await self.run(page, bytes: bytes, in: tab, watcher: watcher)
             }
             guard let outcome else {
-                throw MeasureError.page(page, "it did not load and measure within \(timeout.components.seconds) s (a script that never ends, or a load that never finishes)")
+                throw Failure(error: .page(page, "it did not load and measure within \(timeout.components.seconds) s (a script that never returns)"),
+                              record: record(.timedOut))
             }
             return outcome
+        } catch let failure as Failure {
+            throw failure
+        } catch let failure as OwnFailure {
+            throw Failure(error: .page(page, failure.message), record: record(failure.reason))
         } catch let error as MeasureError {
-            if case .page = error { throw error }
-            throw .page(page, error.description)
+            if case .page = error { throw Failure(error: error) }
+            throw Failure(error: .page(page, error.description))
         } catch {
-            throw .page(page, "\(error)")
+            throw Failure(error: .page(page, "\(error)"))
         }
     }
 
-    private func run(_ page: String, bytes: [UInt8], in tab: MeasuringTab) async throws -> Outcome {
+    private func run(_ page: String, bytes: [UInt8], in tab: MeasuringTab, watcher: PageWatcher) async throws -> Outcome {
         let session = tab.session
         let host = SiteResponder.hostURL(ofPage: page, height: ladder.height)
-        let watcher = tab.watch(host: host, page: SiteResponder.url(ofPage: page))
         let text = PageText(page: page, bytes: bytes, responder: responder, loaded: { watcher.dependencies })
         let navigation = try await connection.send("Page.navigate", ["url": .string(host)], session: session)
         if let error = navigation["errorText"]?.string, !error.isEmpty { throw MeasureError.page(page, "it failed to load: \(error)") }
-        await watcher.waitForLoad()
+        let withoutLoad = try await settle(watcher, in: tab)
         try Task.checkCancellation()
         try check(watcher, page: page)
+        if withoutLoad != nil { await tab.takeLoadedElements() }
+        let unstyledBy = try checkStylesheets(watcher)
         // dppx's scripts run in its isolated world of the page's frame, whose marks are those
         // the responder wrote.
-        let context = try await tab.measuringContext(page: page)
+        let context: Int
+        do {
+            context = try await tab.measuringContext(page: page)
+        } catch {
+            throw Self.ownFailure(error)
+        }
         let offsets = responder.marks(bytes, page).imageTags.filter { SiteResponder.isImageTag(bytes, at: $0) }
         let installed = try await connection.send("Runtime.evaluate", [
             "expression": .string(MeasureScript.install(attribute: SiteResponder.offsetAttribute, offsets: offsets)),
@@ -122,7 +175,11 @@ struct PageMeasurer: Sendable {
             }
         }
         try check(watcher, page: page)
-        try await tab.checkFrames(page: page)
+        do {
+            try await tab.checkFrames(page: page)
+        } catch {
+            throw Self.ownFailure(error)
+        }
         let dependencies = [page] + watcher.dependencies.subtracting([page]).sorted()
         let hash = DependencyHash.of(dependencies, responder: responder, ladder: ladder)
         func layout(_ samples: Samples) -> LayoutFile.Page {
@@ -134,7 +191,36 @@ struct PageMeasurer: Sendable {
         var errors: [String] = []
         for error in watcher.errors where !errors.contains(error) && errors.count < Self.maximumScriptErrors { errors.append(error) }
         return Outcome(layout: layout(samples), classic: classicSamples.map(layout),
-                       widths: samples.viewports.count + (classicSamples?.viewports.count ?? 0), scriptErrors: errors)
+                       widths: samples.viewports.count + (classicSamples?.viewports.count ?? 0), scriptErrors: errors,
+                       withoutLoad: withoutLoad, otherOriginStylesheets: unstyledBy)
+    }
+
+    /// Waits for the page's load event; nil once it came. When it does not come (a frame, a
+    /// request or a document that never finishes: a page's `document.open()` never closed),
+    /// the page is measured as it stands once its document is parsed and nothing has loaded
+    /// (no request of any frame of it) or changed (no mutation of its document) for
+    /// `quietPeriod`, and at the latest `settleLimit` after it was parsed: what a browser shows
+    /// then too. What a page does before its document is parsed (a script that never returns)
+    /// only the timeout ends.
+    private func settle(_ watcher: PageWatcher, in tab: MeasuringTab) async throws -> PageWarning.WithoutLoad? {
+        await watcher.waitForContent()
+        if watcher.isLoaded { return nil }
+        let clock = ContinuousClock()
+        let parsed = clock.now
+        var seen = (requests: watcher.requests, changes: await tab.changes())
+        var lastChange = clock.now
+        while true {
+            if try await withTimeout(.milliseconds(100), { await watcher.waitForLoad() }) != nil, watcher.isLoaded { return nil }
+            try Task.checkCancellation()
+            let now = (requests: watcher.requests, changes: await tab.changes())
+            if now.requests != seen.requests || now.changes != seen.changes || now.changes == nil {
+                seen = now
+                lastChange = clock.now
+            } else if clock.now - lastChange >= Self.quietPeriod {
+                return .quiet(after: clock.now - parsed)
+            }
+            if clock.now - parsed >= Self.settleLimit { return .stillChanging(after: clock.now - parsed) }
+        }
     }
 
     /// The viewports around every width the page's media queries name, and the widths they
@@ -148,10 +234,36 @@ struct PageMeasurer: Sendable {
         return (BreakpointScript.viewports(for: widths.named, in: ladder), widths.em)
     }
 
+    /// `error` of the tab's frames, as the page's own doing when it took the window over.
+    private static func ownFailure(_ error: MeasureError) -> any Error {
+        guard case .page(_, let message) = error, message == MeasuringTab.tookOver else { return error }
+        return OwnFailure(reason: .navigated, message: message)
+    }
+
     /// A navigation dppx refused fails the page. (A script error does not: the page is measured
     /// as it stands, and the errors are told as warnings.)
-    private func check(_ watcher: PageWatcher, page: String) throws(MeasureError) {
-        if let refused = watcher.refusals.first { throw .page(page, refused) }
+    private func check(_ watcher: PageWatcher, page: String) throws(OwnFailure) {
+        if let refused = watcher.refusals.first { throw OwnFailure(reason: .navigated, message: refused) }
+    }
+
+    /// A page that links stylesheets of which none loaded is not measured as it is when one of
+    /// them is of the site (of the measuring origin, or under the site's base URL): unstyled,
+    /// every box would be another. When all are of other origins, it is measured, and they are
+    /// named in a warning (an absolute URL of the site that no base URL names looks so).
+    private func checkStylesheets(_ watcher: PageWatcher) throws(OwnFailure) -> [String] {
+        let sheets = watcher.stylesheets
+        guard !sheets.isEmpty, sheets.allSatisfy({ $0.failure != nil }) else { return [] }
+        var named: [String] = []
+        for (url, failure) in sheets where failure != PageWatcher.otherOrigin {
+            let line = "\(responder.rootPath(of: url) ?? url): \(failure ?? "")"
+            if !named.contains(line), named.count < 3 { named.append(line) }
+        }
+        guard named.isEmpty else {
+            throw OwnFailure(reason: .unstyled, message: "none of the stylesheets it links on the site loaded (\(named.joined(separator: "; "))): measured unstyled, every box would be another")
+        }
+        var others: [String] = []
+        for (url, _) in sheets where !others.contains(url) && others.count < 3 { others.append(url) }
+        return others
     }
 
     /// Measures the page at `widths` in one call of `MeasureScript`, which resizes the frame to
@@ -178,7 +290,7 @@ struct PageMeasurer: Sendable {
                 if modes.count > 1 { try classic?.add(reports[index * modes.count + 1], viewport: Double(width)) }
             }
         } catch {
-            throw MeasureError.page(page, "it reported a measurement no layout has: \(error) (a transform or size far beyond any screen, or a script writing into the page's marks); fix the page, or leave it out of the pages measured")
+            throw OwnFailure(reason: .unmeasurable, message: "it reported a measurement no layout has: \(error) (a transform or size far beyond any screen, or a script writing into the page's marks); fix the page, or leave it out of the pages measured")
         }
     }
 }

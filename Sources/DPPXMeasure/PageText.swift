@@ -39,10 +39,10 @@ struct PageText {
     /// The `src` of the `<img` tag at `offset` as the page's source writes it ("" without one).
     func source(ofImageAt offset: Int) -> String { marks.imageSources[offset] ?? "" }
 
-    /// The root-relative path of `url` (under the measuring origin) when it names a file of the
-    /// site; nil otherwise.
+    /// The root-relative path of `url` (under the measuring origin or the site's base URL) when
+    /// it names a file of the site; nil otherwise.
     func sitePath(of url: String) -> String? {
-        guard let path = SiteResponder.path(of: url), responder.isSiteFile(path) else { return nil }
+        guard let path = responder.rootPath(of: url), responder.isSiteFile(path) else { return nil }
         return path
     }
 

@@ -41,13 +41,17 @@ public struct SiteMeasurement: Sendable {
         /// Pages measured, and pages whose recorded layout still held.
         public var measured: [String] = []
         public var unchanged: [String] = []
-        /// Pages that could not be measured, each named with why.
+        /// Pages that could not be measured, each named with why: this run, or an earlier one
+        /// whose failure the layout file recorded (nothing the page loads changed since).
         public var failures: [MeasureError] = []
+        /// Of `failures`, the pages whose recorded failure held: not loaded this run.
+        public var failedBefore: [String] = []
         /// What was wrong with the layout file as found (`read(_:problems:)`); the pages
         /// concerned are measured again.
         public var warnings: [MeasureError] = []
-        /// Pages measured as they stand although their scripts threw, each with what it threw.
-        public var scriptErrors: [(page: String, errors: [String])] = []
+        /// Pages measured as they stand although their scripts threw, their load event never
+        /// came or none of their stylesheets loaded.
+        public var pageWarnings: [PageWarning] = []
         /// Viewport widths measured, over all pages.
         public var widths = 0
         /// Whether the layout file was written.
@@ -57,11 +61,6 @@ public struct SiteMeasurement: Sendable {
         /// Checking with `checksClassicScrollbars`: each measured page's layout with classic
         /// scrollbars.
         public var classic: [String: LayoutFile.Page] = [:]
-    }
-
-    /// The warning for `page`, measured although its scripts threw `errors`.
-    public static func scriptWarning(page: String, errors: [String]) -> String {
-        "\(page): measured as it stands after its scripts threw \(errors.joined(separator: "; ")) (a browser shows it so too: a third-party script that did not load, or a bug of the page's own; measuring reaches no other origin)"
     }
 
     /// Measures what changed in a browser of its own; `executable` is asked for only when a page
@@ -90,6 +89,12 @@ public struct SiteMeasurement: Sendable {
                recorded.hash == DependencyHash.of(recorded.dependencies, responder: responder, ladder: ladder) {
                 layout.pages[page] = recorded
                 outcome.unchanged.append(page)
+            } else if let failed = previous.failed[page], failed.holds(timeout: Int(timeout.components.seconds)),
+                      failed.hash == DependencyHash.of(failed.dependencies, responder: responder, ladder: ladder) {
+                // It fails the same way again: told from the record, with no browser.
+                layout.failed[page] = failed
+                outcome.failedBefore.append(page)
+                outcome.failures.append(.page(page, Self.recordedFailure(failed)))
             } else {
                 stale.append(page)
             }
@@ -107,9 +112,10 @@ public struct SiteMeasurement: Sendable {
                     outcome.classic[page] = measured.classic
                     outcome.measured.append(page)
                     outcome.widths += measured.widths
-                    if !measured.scriptErrors.isEmpty { outcome.scriptErrors.append((page, measured.scriptErrors)) }
-                case .failure(let error):
-                    outcome.failures.append(error)
+                    outcome.pageWarnings += measured.warnings(page: page)
+                case .failure(let failure):
+                    outcome.failures.append(failure.error)
+                    if checking == nil { layout.failed[page] = failure.record }
                 }
             }
         }
@@ -122,6 +128,14 @@ public struct SiteMeasurement: Sendable {
             throw .layoutFile(output, "could not be written: \(error)")
         }
         return outcome
+    }
+
+    /// Why a page whose failure the layout file recorded is not measured: `reason`, told again.
+    static func recordedFailure(_ failure: LayoutFile.Failure) -> String {
+        let explanation = failure.reason == .timedOut && failure.seconds != nil
+            ? "it did not load and measure within \(failure.seconds ?? 0) s (a script that never returns)" : failure.reason.explanation
+        let retry = failure.reason == .timedOut ? "dppx measure with a longer --timeout, a change to it" : "a change to it"
+        return "\(explanation), when it was last measured; nothing it loads has changed since, so it was not loaded again (\(retry) or removing its entry from \(LayoutFile.fileName)'s failed measures it again)"
     }
 
     /// The layout file as written: sorted keys, slashes unescaped, no indentation (samples are
@@ -164,9 +178,9 @@ public struct SiteMeasurement: Sendable {
     /// killed), another is started and the pages left are measured in it; a page whose
     /// measurement the browser's end interrupted is measured again, once.
     private static func measure(_ pages: [String], with first: PageMeasurer, in shared: SharedBrowser, timeout: Duration,
-                                parallel: Int) async -> [(String, Result<PageMeasurer.Outcome, MeasureError>)] {
+                                parallel: Int) async -> [(String, Result<PageMeasurer.Outcome, PageMeasurer.Failure>)] {
         let queue = NIOLockedValueBox((next: 0, again: [Int](), retried: Set<Int>()))
-        let results = NIOLockedValueBox([Result<PageMeasurer.Outcome, MeasureError>?](repeating: nil, count: pages.count))
+        let results = NIOLockedValueBox([Result<PageMeasurer.Outcome, PageMeasurer.Failure>?](repeating: nil, count: pages.count))
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<min(max(1, parallel), pages.count) {
                 group.addTask {
@@ -189,7 +203,7 @@ public struct SiteMeasurement: Sendable {
                                 }
                                 if again { continue }
                             } catch {
-                                result = .failure(.page(pages[index], "\(ended), and no other browser could be started: \(error)"))
+                                result = .failure(PageMeasurer.Failure(error: .page(pages[index], "\(ended), and no other browser could be started: \(error)")))
                             }
                         }
                         results.withLockedValue { $0[index] = result }
@@ -199,26 +213,30 @@ public struct SiteMeasurement: Sendable {
             }
         }
         return zip(pages, results.withLockedValue { $0 }).map { page, result in
-            (page, result ?? .failure(.page(page, "it was not measured")))
+            (page, result ?? .failure(PageMeasurer.Failure(error: .page(page, "it was not measured"))))
         }
     }
     /// Measures `page` in `tab`, opening one when there is none. A tab whose page failed is
     /// closed (the page may have left it stuck in a script): the next page opens another.
     private static func measure(_ page: String, with measurer: PageMeasurer, in tab: inout MeasuringTab?,
-                                timeout: Duration) async -> Result<PageMeasurer.Outcome, MeasureError> {
-        do throws(MeasureError) {
-            let open: MeasuringTab
-            if let tab { open = tab } else {
+                                timeout: Duration) async -> Result<PageMeasurer.Outcome, PageMeasurer.Failure> {
+        let open: MeasuringTab
+        if let tab { open = tab } else {
+            do throws(MeasureError) {
                 open = try await MeasuringTab.open(connection: measurer.connection, responder: measurer.responder,
                                                    width: measurer.ladder.highest, height: measurer.ladder.height)
+            } catch {
+                if case .page = error { return .failure(PageMeasurer.Failure(error: error)) }
+                return .failure(PageMeasurer.Failure(error: .page(page, error.description)))
             }
-            tab = open
+        }
+        tab = open
+        do throws(PageMeasurer.Failure) {
             return .success(try await measurer.measure(page, in: open, timeout: timeout))
         } catch {
-            await tab?.close()
+            await open.close()
             tab = nil
-            if case .page = error { return .failure(error) }
-            return .failure(.page(page, error.description))
+            return .failure(error)
         }
     }
 }

@@ -9,9 +9,12 @@ import Foundation
 /// what `dppx serve` would answer it: a path is checked by `PathGuard` (400 for `..`, encoded
 /// separators or NUL; 404 for a hidden name) and the file it reaches, every link resolved, must
 /// lie inside the root and not be private (`PrivateFiles`: hidden files, `dppx.toml`, shards'
-/// partial manifests, the masters' folder), the rule the server follows. Every other origin
-/// answers 404, so nothing reaches the network. A file larger than `largestFile` answers 404
-/// without being read.
+/// partial manifests, the masters' folder), the rule the server follows. A URL under the
+/// site's own address (`baseURL`: Hugo's `absURL`, a page linking its stylesheet as
+/// `https://example.com/css/site.css`) is answered from the root the same way. Every other
+/// origin gets no answer (`answer(_:)` is nil): its request fails at once, as with no network,
+/// and nothing reaches the network. A file larger than `largestFile` answers 404 without being
+/// read.
 ///
 /// An image of a manifest is answered with an SVG of its CSS size (`SiteImages.pixelSizes`) and nothing
 /// else: its natural size is what the untouched page shows, without sending megabytes. An HTML
@@ -39,7 +42,7 @@ public struct SiteResponder: Sendable {
         /// The root-relative path it was read from or sized for; for a file not found, the
         /// nearest folder above it that exists, with a trailing `/` (`./` for the root), whose
         /// change may make it appear; nil for a path refused (outside the root, private) or
-        /// another origin. Only paths of the site's own files and folders: a page's made-up
+        /// the host page. Only paths of the site's own files and folders: a page's made-up
         /// path is no dependency, and never reaches the layout file.
         public var dependency: String?
     }
@@ -55,6 +58,14 @@ public struct SiteResponder: Sendable {
     /// Files answered from memory instead of the disk, by root-relative path: pages as a
     /// rewrite would write them, measured before anything is written.
     public var overlay: [String: [UInt8]] = [:]
+    /// The site's own address, whose URLs stand for the root (`[rewrite] base-url`, `--base-url`:
+    /// `https://example.com/`, `https://example.com/blog/`, `/blog/`): a page's request under it
+    /// is answered from the root as one under `origin`. Nil: the site has none.
+    public var baseURL: String? {
+        didSet { sitePrefixes = Self.prefixes(baseURL: baseURL) }
+    }
+    /// The URL prefixes that stand for the root, longest first: `baseURL`'s, then `origin`'s.
+    private var sitePrefixes = [SiteResponder.origin + "/"]
 
     /// `privateFolders`: the folders under the root never answered, as `dppx serve` is given
     /// them (`PrivateFiles.mastersFolders`).
@@ -103,22 +114,62 @@ public struct SiteResponder: Sendable {
             """.utf8)
     }
 
+    /// The URL prefixes standing for the root with `baseURL`: its own (its scheme and host
+    /// lowercased, as the browser writes them; a path alone is under `origin`; one without a
+    /// scheme, `//example.com/`, under both http and https), then `origin`'s, longest first.
+    static func prefixes(baseURL: String?) -> [String] {
+        var prefixes = [origin + "/"]
+        let base = baseURL?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !base.isEmpty else { return prefixes }
+        let folder = base.hasSuffix("/") ? base : base + "/"
+        func lowercasedAuthority(_ url: String) -> String {
+            guard let scheme = url.range(of: "://") else { return url }
+            let rest = url[scheme.upperBound...]
+            let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            return url[..<end].lowercased() + url[end...]
+        }
+        if folder.hasPrefix("//") {
+            prefixes += ["http:" + folder, "https:" + folder].map(lowercasedAuthority)
+        } else if folder.hasPrefix("/") {
+            prefixes.append(origin + folder)
+        } else if folder.lowercased().hasPrefix("http://") || folder.lowercased().hasPrefix("https://") {
+            prefixes.append(lowercasedAuthority(folder))
+        }
+        return prefixes.sorted { $0.count > $1.count }
+    }
+
+    /// The root-relative path of a URL of the site (under `origin` or `baseURL`),
+    /// percent-decoded; nil for another origin.
+    public func rootPath(of url: String) -> String? {
+        guard let raw = rawPath(of: url) else { return nil }
+        return Self.relativePath(raw)
+    }
+
     /// The root-relative path of a URL under `origin`, percent-decoded; nil for another origin.
     public static func path(of url: String) -> String? {
         guard url.hasPrefix(origin + "/") else { return nil }
-        var rest = url.dropFirst(origin.count + 1)
+        var rest = url.dropFirst(origin.count)
         if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
-        var path = rest.removingPercentEncoding ?? String(rest)
+        return relativePath(String(rest))
+    }
+
+    /// A raw request path (`/css/a%20b.css`) as a root-relative path, percent-decoded, a
+    /// folder's `index.html` for one ending in `/`.
+    private static func relativePath(_ raw: String) -> String {
+        var path = String(raw.dropFirst())
+        path = path.removingPercentEncoding ?? path
         if path.isEmpty || path.hasSuffix("/") { path += "index.html" }
         return path
     }
 
-    /// The answer to a request for `url`.
-    public func answer(_ url: String) -> Answer {
+    /// The answer to a request for `url`; nil for a URL of another origin, which is not the
+    /// site's: its request fails as with no network (never a 404 a script reads as an answer,
+    /// never left pending).
+    public func answer(_ url: String) -> Answer? {
         if let host = Self.hostPage(for: url) {
             return Answer(status: 200, contentType: "text/html; charset=utf-8", body: host, dependency: nil)
         }
-        guard let raw = Self.rawPath(of: url) else { return Self.notFound }
+        guard let raw = rawPath(of: url) else { return nil }
         let path: String
         switch PathGuard.check(raw) {
         case .badRequest(let why): return Answer(status: 400, contentType: "text/plain", body: Array(why.utf8), dependency: nil)
@@ -161,7 +212,7 @@ public struct SiteResponder: Sendable {
     /// How many bytes answering `url` reads, at most `largestFile` (0 for what is not read
     /// from a file): what `AnswerBudget` holds back before the file is read.
     public func bodySize(of url: String) -> Int {
-        guard Self.hostPage(for: url) == nil, let raw = Self.rawPath(of: url), case .allowed(let decoded) = PathGuard.check(raw) else { return 0 }
+        guard Self.hostPage(for: url) == nil, let raw = rawPath(of: url), case .allowed(let decoded) = PathGuard.check(raw) else { return 0 }
         switch entry(Self.relative(decoded)) {
         case .bytes(let bytes): return bytes.count
         case .file(let full): return min(FileStatus.at(full)?.size ?? 0, Self.largestFile)
@@ -250,11 +301,12 @@ public struct SiteResponder: Sendable {
         }
     }
 
-    /// The path of a URL under `origin`, still percent-encoded, with its leading `/` and
-    /// without query or fragment; nil for another origin.
-    static func rawPath(of url: String) -> String? {
-        guard url.hasPrefix(origin + "/") else { return nil }
-        var rest = url.dropFirst(origin.count)
+    /// The path of a URL of the site (under `origin` or `baseURL`) from the root, still
+    /// percent-encoded, with its leading `/` and without query or fragment; nil for another
+    /// origin.
+    func rawPath(of url: String) -> String? {
+        guard let prefix = sitePrefixes.first(where: { url.hasPrefix($0) }) else { return nil }
+        var rest = url.dropFirst(prefix.count - 1)
         if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
         return String(rest)
     }

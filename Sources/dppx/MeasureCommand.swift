@@ -16,7 +16,7 @@ struct MeasureCommand: AsyncParsableCommand {
         discussion: """
         Each page is loaded from ROOT into headless Chromium (--browser, else $DPPX_BROWSER, else chromium, chromium-browser or google-chrome on PATH), with every request answered from ROOT and each image of a manifest given at its own pixel size, then measured at viewport widths from 320 to 2560 CSS px, every 40 px and bisected to 1 px at each breakpoint. The layout file records, per page and <img> occurrence (named by its byte offset in the page), the box at each width, and per CSS background layer the painted size. A page is measured again only when a file it loaded, an image size or the ladder changes; a second run with nothing changed measures nothing and writes nothing.
 
-        A page that fails to load, throws a JavaScript error or takes longer than --timeout is named and skipped; the others are measured.
+        A page whose scripts throw, whose load event never comes (it is measured once quiet) or whose stylesheets are all of other origins is measured as it stands, with a warning; requests to other origins fail at once, as with no network, and URLs under [rewrite] base-url are answered from ROOT. A page that fails to load, links stylesheets of the site none of which loaded, or takes longer than --timeout is named and skipped, and recorded in the layout file: while nothing it loads changes, later runs name it again without loading it. The others are measured.
 
         Exit status: 0 done, 1 a page was not measured or no Chromium was found, 2 wrong usage.
 
@@ -72,9 +72,12 @@ struct MeasureCommand: AsyncParsableCommand {
             return
         }
         let output = out ?? ((manifests.first.map { ($0 as NSString).deletingLastPathComponent } ?? root) + "/" + LayoutFile.fileName)
-        let responder = MeasuredRewrite.untouchedResponder(root: root, images: images, options: RewriteOptions(),
+        let settings = try project.load()
+        var options = RewriteOptions()
+        options.baseURL = settings.rewriteBaseURL
+        let responder = MeasuredRewrite.untouchedResponder(root: root, images: images, options: options,
                                                            pixelSizes: images.pixelSizes,
-                                                           privateFolders: try project.load().privateFolders(source: nil))
+                                                           privateFolders: settings.privateFolders(source: nil))
         var measurement = SiteMeasurement(pages: relative, responder: responder, output: output)
         measurement.timeout = .seconds(timeout)
 
@@ -96,7 +99,7 @@ struct MeasureCommand: AsyncParsableCommand {
         }
         for warning in outcome.warnings { Terminal.warning(warning.description) }
         for failure in outcome.failures { Terminal.error(failure.description) }
-        for (page, errors) in outcome.scriptErrors { Terminal.warning(SiteMeasurement.scriptWarning(page: page, errors: errors)) }
+        for warning in outcome.pageWarnings { Terminal.warning(warning.description) }
         let elapsed = (ContinuousClock.now - started).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         Terminal.out("measured \(outcome.measured.count) page\(outcome.measured.count == 1 ? "" : "s") (\(outcome.unchanged.count) unchanged, \(outcome.failures.count) failed) at \(outcome.widths) widths in \(String(format: "%.1f", seconds)) s\(outcome.written ? "; wrote \(output)" : "")")

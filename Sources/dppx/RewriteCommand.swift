@@ -135,9 +135,7 @@ struct RewriteCommand: AsyncParsableCommand {
         for warning in report.warnings { Terminal.warning(warning.description) }
         // Pages that failed are the rewrite's failures too, told with them.
         if !quiet {
-            for (page, errors) in report.scriptErrors {
-                Terminal.warning(SiteMeasurement.scriptWarning(page: page, errors: errors))
-            }
+            for warning in report.pageWarnings { Terminal.warning(warning.description) }
         }
         guard !quiet, !(report.measured.isEmpty && report.unchanged.isEmpty) else { return }
         let pages = report.measured.count

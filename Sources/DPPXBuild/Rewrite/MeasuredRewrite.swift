@@ -44,8 +44,9 @@ public struct MeasuredRewrite: Sendable {
         /// What was wrong with the layout file as found: the pages concerned were measured again.
         public var warnings: [MeasureError] = []
         /// Pages measured as they stand although their scripts threw (a third-party script
-        /// that is not there, a bug of the page's own), each with the errors.
-        public var scriptErrors: [(page: String, errors: [String])] = []
+        /// that is not there, a bug of the page's own), their load event never came or none of
+        /// their stylesheets loaded.
+        public var pageWarnings: [PageWarning] = []
         /// Set when no Chromium could be run: why, and how to install it. The rewrite then
         /// goes on from what the pages state, as without measuring.
         public var noBrowser: String?
@@ -97,13 +98,18 @@ public struct MeasuredRewrite: Sendable {
             report.widths += outcome.widths
             report.failures += outcome.failures
             report.warnings += outcome.warnings
-            report.scriptErrors += outcome.scriptErrors
+            report.pageWarnings += outcome.pageWarnings
             var layout = outcome.layout
             // A page measured again keeps the record of the sizes dppx wrote on it: they are
-            // still dppx's to replace.
+            // still dppx's to replace. So does a page that failed (it is left as it was), until
+            // it is measured again.
             let previous = SiteMeasurement.read(path)
+            func written(_ page: String) -> [String] { previous.pages[page]?.sizesWritten ?? previous.failed[page]?.sizesWritten ?? [] }
             for page in outcome.measured {
-                layout.pages[page]?.sizesWritten = previous.pages[page]?.sizesWritten ?? []
+                layout.pages[page]?.sizesWritten = written(page)
+            }
+            for page in layout.failed.keys where !outcome.failedBefore.contains(page) {
+                layout.failed[page]?.sizesWritten = written(page)
             }
             return layout
         } catch {
@@ -242,6 +248,7 @@ public struct MeasuredRewrite: Sendable {
             var written = SiteResponder(root: rewrite.root, imageSizes: images.pixelSizes, privateFolders: privateFolders,
                                         imageTagOffsets: { ImageTagOffsets.of($0) })
             written.overlay = Self.overlay(of: changes)
+            written.baseURL = rewrite.options.baseURL
             let after: SiteMeasurement.Outcome
             do {
                 after = try await checkingMeasurement(of: pending, responder: written, in: shared)
@@ -278,7 +285,8 @@ public struct MeasuredRewrite: Sendable {
                 differences(page, jitter: .none).map { !$0.moved.isEmpty || $0.page != nil } ?? false
             }
             if !suspects.isEmpty, let control = try? await checkingMeasurement(of: suspects, responder: Self.untouchedResponder(
-                root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes), in: shared) {
+                root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes,
+                privateFolders: privateFolders), in: shared) {
                 report.widths += control.widths
                 for page in suspects {
                     guard let then = before.layout.pages[page], let again = control.layout.pages[page] else { continue }
@@ -358,14 +366,17 @@ public struct MeasuredRewrite: Sendable {
     }
 
     /// The responder that shows the pages under `root` untouched: each image's plain file at
-    /// `pixelSizes`, the `srcset` and `sizes` an earlier rewrite wrote for `images` turned off.
+    /// `pixelSizes`, the `srcset` and `sizes` an earlier rewrite wrote for `images` turned off,
+    /// and URLs under the site's base URL (`options.baseURL`) answered from the root.
     public static func untouchedResponder(root: String, images: SiteImages, options: RewriteOptions,
                                           pixelSizes: [String: PixelSize], privateFolders: [String] = []) -> SiteResponder {
         let marker = PageRewriter(images: images, options: options)
-        return SiteResponder(root: root, imageSizes: pixelSizes, privateFolders: privateFolders, marks: { bytes, path in
+        var responder = SiteResponder(root: root, imageSizes: pixelSizes, privateFolders: privateFolders, marks: { bytes, path in
             let marks = marker.measurementMarks(bytes, at: path)
             return PageMarks(imageTags: marks.imageTags, disabledAttributes: marks.dppxAttributes, imageSources: marks.sources)
         })
+        responder.baseURL = options.baseURL
+        return responder
     }
 
     /// The pages and stylesheets as the rewrite would write them, by root-relative path.

@@ -13,10 +13,33 @@ public struct LayoutFile: Codable, Hashable, Sendable {
     public var version: Int
     /// By page path relative to the site's root, with `/`.
     public var pages: [String: Page]
+    /// The pages that could not be measured, by path, each with why and what it loaded: one
+    /// whose dependencies still hash as recorded fails the same way again, and is not loaded.
+    /// Written only when there is one (`failed` is absent from files without failures).
+    public var failed: [String: Failure]
 
-    public init(pages: [String: Page] = [:]) {
+    public init(pages: [String: Page] = [:], failed: [String: Failure] = [:]) {
         self.version = Self.currentVersion
         self.pages = pages
+        self.failed = failed
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, pages, failed
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        pages = try container.decode([String: Page].self, forKey: .pages)
+        failed = try container.decodeIfPresent([String: Failure].self, forKey: .failed) ?? [:]
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(pages, forKey: .pages)
+        if !failed.isEmpty { try container.encode(failed, forKey: .failed) }
     }
 
     /// One page's measurements.
