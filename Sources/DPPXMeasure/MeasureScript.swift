@@ -31,11 +31,14 @@
 /// selector that matches, then the later rule. (Cascade layers and `@container` are not
 /// weighed: rare for a background, and a wrong guess only leaves the layer unmatched.)
 enum MeasureScript {
-    /// A function of the widths (CSS px), whether to settle at each, and the scrollbars to
-    /// measure each width with (`Scrollbars`' raw values), giving a report per width and
-    /// scrollbars, in that order.
+    /// A function of the widths (CSS px), whether to settle at each, the scrollbars to measure
+    /// each width with (`Scrollbars`' raw values) and whether to read the images' computed
+    /// styles, giving `{reports, styles, named}`: a report per width and scrollbars, in that
+    /// order (with styles, each `<img>` of the first scrollbars' reports ends with the hashes
+    /// of its style and its holder's), each style hash's property hashes by name, and the
+    /// index of the first of the install's selectors matching each `<img>`, by offset.
     static let source = #"""
-    (async (widths, settle, modes) => {
+    (async (widths, settle, modes, styles) => {
       const mark = window.__dppxMark;
       // No scrollbar taking room (as on phones, and as `sizes` are fitted), or the browser's
       // classic ones (as on desktop), which `vw` and media queries count and the layout does not.
@@ -160,7 +163,43 @@ enum MeasureScript {
         await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
         await loaded();
       };
-      const measureNow = () => {
+      // With `styles`: the computed style of each marked <img> and of its holder (its parent,
+      // or its <picture>'s: the same element with a wrapper or without), every property but
+      // custom ones, as computed values (`width: 100%`, not the 400 px laid out), kept as a
+      // hash; each hash's properties hashed one by one, in `styleTable`, name the ones that
+      // differ. At most `maximumStyles` are tabled; a hash past them differs as a whole.
+      const styleTable = new Map(), maximumStyles = 8192;
+      const fnv = (text, seed) => {
+        let hash = seed >>> 0;
+        for (let i = 0; i < text.length; i++) { hash ^= text.charCodeAt(i); hash = Math.imul(hash, 16777619); }
+        return hash >>> 0;
+      };
+      const hex = (number) => number.toString(16).padStart(8, '0');
+      const styleOf = (element, known) => {
+        if (!element) return '0000000000000000';
+        if (known.has(element)) return known.get(element);
+        const values = {};
+        let all = '';
+        for (const [name, value] of element.computedStyleMap()) {
+          if (name.startsWith('--')) continue;
+          const text = String(value);
+          values[name] = fnv(text, 2166136261);
+          all += name + ':' + text + ';';
+        }
+        const key = hex(fnv(all, 2166136261)) + hex(fnv(all, 3735928559));
+        if (!styleTable.has(key) && styleTable.size < maximumStyles) styleTable.set(key, values);
+        known.set(element, key);
+        return key;
+      };
+      const holderOf = (image) => {
+        const parent = image.parentElement;
+        return parent && parent.localName === 'picture' ? parent.parentElement : parent;
+      };
+      // The selectors of the page's own scripts that name where an <img> sits among its
+      // parent's children (`ScriptSelectors`): the first that matches each marked <img>.
+      const named = {};
+      const measureNow = (withStyles) => {
+        const known = new Map();
         // Every style rule in effect now that sets background-image, in cascade order.
         const rules = [];
         const collect = (list, href) => {
@@ -213,7 +252,15 @@ enum MeasureScript {
           if (marked.has(offset)) throw new Error('two elements carry the mark of the <img> at byte ' + offset + ' (a script copied it)');
           marked.add(offset);
           const box = image.getBoundingClientRect();
-          images.push([offset, box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY]);
+          const entry = [offset, box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY];
+          if (withStyles) {
+            entry.push(styleOf(image, known), styleOf(holderOf(image), known));
+            if (!(offset in named)) {
+              const index = (mark.selectors || []).findIndex((selector) => { try { return image.matches(selector); } catch (error) { return false; } });
+              if (index >= 0) named[offset] = index;
+            }
+          }
+          images.push(entry);
         }
         const backgrounds = [];
         for (const element of document.querySelectorAll('*')) {
@@ -268,7 +315,7 @@ enum MeasureScript {
         if (settle) await settled();
         for (const mode of modes) {
           scrollbars(mode);
-          reports.push(measureNow());
+          reports.push(measureNow(styles && mode === modes[0]));
         }
       }
       scrollbars(modes[0]);
@@ -278,9 +325,13 @@ enum MeasureScript {
         probe.onerror = () => { natural.set(url, [0, 0]); done(); };
         probe.src = url;
       })));
-      return JSON.stringify(reports.map((report) => Object.assign(report, {
-        backgrounds: report.backgrounds.map((layer) => layer.slice(0, 6).concat(natural.get(layer[2]), layer.slice(6))),
-      })));
+      return JSON.stringify({
+        reports: reports.map((report) => Object.assign(report, {
+          backgrounds: report.backgrounds.map((layer) => layer.slice(0, 6).concat(natural.get(layer[2]), layer.slice(6))),
+        })),
+        styles: Object.fromEntries(styleTable),
+        named,
+      });
     })
     """#
 
@@ -291,15 +342,18 @@ enum MeasureScript {
     /// The expression that installs `source` in dppx's world of the page's frame as
     /// `__dppxMeasure`, once a page (each round then sends only `call`), with the attribute
     /// that marks the page's `<img>` tags and the offsets marked: what the script reports.
-    static func install(attribute: String, offsets: [Int]) -> String {
-        "window.__dppxMark = { attribute: \(javaScriptString(attribute)), offsets: new Set([\(offsets.map(String.init).joined(separator: ","))]) }; "
+    /// `selectors`: the selectors of the page's own scripts that name an element's place among
+    /// its parent's children (`ScriptSelectors`), matched against each `<img>` with styles.
+    static func install(attribute: String, offsets: [Int], selectors: [String] = []) -> String {
+        "window.__dppxMark = { attribute: \(javaScriptString(attribute)), offsets: new Set([\(offsets.map(String.init).joined(separator: ","))]), "
+            + "selectors: [\(selectors.map(javaScriptString).joined(separator: ","))] }; "
             + "window.__dppxMeasure = \(source); true"
     }
 
     /// The expression that calls the installed script.
-    static func call(widths: [Int], settle: Bool, scrollbars: [Scrollbars]) -> String {
+    static func call(widths: [Int], settle: Bool, scrollbars: [Scrollbars], styles: Bool = false) -> String {
         let modes = scrollbars.map { "'\($0.rawValue)'" }.joined(separator: ",")
-        return "__dppxMeasure([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)])"
+        return "__dppxMeasure([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)], \(styles))"
     }
 
     /// `text` as a JavaScript string literal: its JSON string (JSON is JavaScript's literal

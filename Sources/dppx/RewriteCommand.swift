@@ -199,6 +199,9 @@ struct RewriteCommand: AsyncParsableCommand {
         if !quiet {
             let exact = outcome.imagesMadeExact > 0 ? ", \(outcome.imagesMadeExact) of them with the sizes of their measured boxes" : ""
             Terminal.out("rewrote \(outcome.changed.count) page\(outcome.changed.count == 1 ? "" : "s"), \(outcome.unchanged.count) unchanged (\(outcome.imagesRewritten) image\(outcome.imagesRewritten == 1 ? "" : "s") with candidates\(exact))")
+            if outcome.picturesUnchecked {
+                Terminal.out("<picture> wrappers not checked: the pages were not measured, so nothing found whether a wrapper stops a selector such as `.card > img` from matching (measure them in Chromium to have each image checked)")
+            }
         }
         return outcome.failures.isEmpty
     }

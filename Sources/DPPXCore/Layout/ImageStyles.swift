@@ -1,0 +1,144 @@
+/// The computed style of each `<img>` of a measured page, and of the element holding it, at each
+/// checked viewport: what checking a `<picture>` wrapper compares besides the boxes.
+///
+/// The holder is the `<img>`'s parent, or its `<picture>`'s parent when it is in one: the same
+/// element on the page as it was and as written with a new wrapper. Styles are computed values
+/// (`width: 100%`, `auto`; not the 400 px laid out), so a selector that stops matching shows
+/// however the boxes come out, and an image's natural width (its `sizes`) changes none. Each
+/// style is kept as a hash of every property's value, and each hash seen as the hash of each
+/// property's value by name, which names the properties two styles differ in.
+public struct ImageStyles: Hashable, Sendable {
+    /// One `<img>` at one viewport: the hashes of its computed style and of its holder's.
+    public struct Sample: Hashable, Sendable {
+        public var viewport: Double
+        public var image: String
+        public var holder: String
+
+        public init(viewport: Double, image: String, holder: String) {
+            self.viewport = viewport
+            self.image = image
+            self.holder = holder
+        }
+    }
+
+    /// By the byte offset of the `<img>` tag, in viewport order.
+    public var samples: [Int: [Sample]]
+    /// Each style hash of `samples`: the hash of each property's computed value, by name.
+    public var properties: [String: [String: UInt32]]
+    /// By the byte offset of the `<img>` tag: a selector of the page's own scripts that matches
+    /// it and names its place among its parent's children (`.card > img`), with the script's
+    /// file (`ScriptSelectors`). A script selecting it so stops finding it in a `<picture>`.
+    public var namedByScripts: [Int: String]
+
+    public init(samples: [Int: [Sample]] = [:], properties: [String: [String: UInt32]] = [:], namedByScripts: [Int: String] = [:]) {
+        self.samples = samples
+        self.properties = properties
+        self.namedByScripts = namedByScripts
+    }
+
+    /// The samples of each `<img>` in source order: the n-th is the page's n-th `<img>`, as in
+    /// `LayoutFile.Page.images` (a rewrite adds no `<img>`).
+    public var inOrder: [[Sample]] { samples.keys.sorted().map { samples[$0]! } }
+}
+
+/// Whether a rewritten page gives its `<img>` elements and their holders the computed styles the
+/// untouched page gave them (`ImageStyles`): a `<picture>` wrapper that makes `.card > img` stop
+/// matching changes the image's `width` from `100%` to `auto`, one that makes `img:first-child`
+/// stop matching its `border-radius`, whether or not a box moves.
+public enum StyleComparison {
+    /// Which element's style changed.
+    public enum Element: Hashable, Sendable {
+        /// The `<img>`.
+        case image
+        /// The element holding it (its parent, or its `<picture>`'s).
+        case holder
+    }
+
+    /// A property of one of the two elements.
+    public struct Property: Hashable, Sendable, Comparable {
+        public var element: Element
+        public var name: String
+
+        public init(_ element: Element, _ name: String) {
+            self.element = element
+            self.name = name
+        }
+
+        public static func < (a: Property, b: Property) -> Bool {
+            (a.element == .image ? 0 : 1, a.name) < (b.element == .image ? 0 : 1, b.name)
+        }
+    }
+
+    /// How an image's style changed: the properties that differ, at the first viewport where
+    /// one does.
+    public struct Change: Hashable, Sendable, CustomStringConvertible {
+        public var properties: [Property]
+        public var viewport: Double
+
+        /// The most properties a description names.
+        static let named = 4
+
+        /// `its computed width and object-fit changed at a 320 px viewport`, `its parent's
+        /// computed display changed ...`.
+        public var description: String {
+            var parts: [String] = []
+            for element in [Element.image, .holder] {
+                let names = properties.filter { $0.element == element }.map(\.name)
+                guard !names.isEmpty else { continue }
+                let shown = names.prefix(Self.named).map { $0 == "*" ? "style" : "`\($0)`" }
+                let list = shown.count == 1 ? shown[0] : shown.dropLast().joined(separator: ", ") + " and " + shown.last!
+                let more = names.count > Self.named ? " (and \(names.count - Self.named) more)" : ""
+                parts.append("\(element == .image ? "its" : "its parent's") computed \(list)\(more)")
+            }
+            return parts.joined(separator: " and ") + " changed at a \(SizesLength.number(viewport)) px viewport"
+        }
+    }
+
+    /// The images whose style or holder's style differs between `before` and `after`, by index
+    /// in source order, with the first change of each; what `setAside` names for an index (the
+    /// untouched page's own changes, `jitter`) is not a difference.
+    public static func changes(before: ImageStyles, after: ImageStyles, setAside: [Int: Set<Property>] = [:]) -> [Int: Change] {
+        var result: [Int: Change] = [:]
+        for (index, (old, new)) in zip(before.inOrder, after.inOrder).enumerated() {
+            let newSamples = Dictionary(new.map { ($0.viewport, $0) }, uniquingKeysWith: { a, _ in a })
+            for sample in old {
+                guard let now = newSamples[sample.viewport] else { continue }
+                let differing = (differences(.image, sample.image, before, now.image, after)
+                    + differences(.holder, sample.holder, before, now.holder, after))
+                    .filter { !(setAside[index]?.contains($0) ?? false) }
+                if !differing.isEmpty {
+                    result[index] = Change(properties: differing.sorted(), viewport: sample.viewport)
+                    break
+                }
+            }
+        }
+        return result
+    }
+
+    /// The properties two loads of one untouched page measured the same way disagree on, by
+    /// image index: the page's own changes (an animation, a class a script sets at a moment
+    /// that varies), which are no reason to say a rewrite changed a style.
+    public static func jitter(between first: ImageStyles, and second: ImageStyles) -> [Int: Set<Property>] {
+        var result: [Int: Set<Property>] = [:]
+        for (index, (old, new)) in zip(first.inOrder, second.inOrder).enumerated() {
+            let newSamples = Dictionary(new.map { ($0.viewport, $0) }, uniquingKeysWith: { a, _ in a })
+            for sample in old {
+                guard let now = newSamples[sample.viewport] else { continue }
+                let differing = differences(.image, sample.image, first, now.image, second)
+                    + differences(.holder, sample.holder, first, now.holder, second)
+                if !differing.isEmpty { result[index, default: []].formUnion(differing) }
+            }
+        }
+        return result
+    }
+
+    /// The properties of `element` whose values differ between style `old` of `before` and
+    /// `new` of `after`, by name; a hash with no properties recorded differs as a whole (`*`).
+    private static func differences(_ element: Element, _ old: String, _ before: ImageStyles,
+                                    _ new: String, _ after: ImageStyles) -> [Property] {
+        guard old != new else { return [] }
+        guard let oldValues = before.properties[old], let newValues = after.properties[new] else { return [Property(element, "*")] }
+        let names = Set(oldValues.keys).union(newValues.keys).filter { oldValues[$0] != newValues[$0] }
+        return names.isEmpty ? [Property(element, "*")] : names.sorted().map { Property(element, $0) }
+    }
+}
