@@ -33,10 +33,13 @@
 enum MeasureScript {
     /// A function of the widths (CSS px), whether to settle at each, the scrollbars to measure
     /// each width with (`Scrollbars`' raw values) and whether to read the images' computed
-    /// styles, giving `{reports, styles, named}`: a report per width and scrollbars, in that
-    /// order (with styles, each `<img>` of the first scrollbars' reports ends with the hashes
-    /// of its style and its holder's), each style hash's property hashes by name, and the
-    /// index of the first of the install's selectors matching each `<img>`, by offset.
+    /// styles, giving `{reports, styles, named, rules, matched}`: a report per width and
+    /// scrollbars, in that order (with styles, each `<img>` of the first scrollbars' reports
+    /// ends with the hashes of its style and its holder's), each style hash's property hashes
+    /// by name, the index of the first of the install's selectors matching each `<img>`, and
+    /// the style rules whose selectors depend on an element's place (`[sheet URL, selector,
+    /// properties]`) with those that matched each `<img>` or its holder (`[0 or 1, index]`),
+    /// by offset.
     static let source = #"""
     (async (widths, settle, modes, styles) => {
       const mark = window.__dppxMark;
@@ -165,10 +168,13 @@ enum MeasureScript {
       };
       // With `styles`: the computed style of each marked <img> and of its holder (its parent,
       // or its <picture>'s: the same element with a wrapper or without), every property but
-      // custom ones, as computed values (`width: 100%`, not the 400 px laid out), kept as a
-      // hash; each hash's properties hashed one by one, in `styleTable`, name the ones that
-      // differ. At most `maximumStyles` are tabled; a hash past them differs as a whole.
+      // custom ones and the logical ones (`inline-size`: the physical property it maps to, with
+      // `writing-mode` and `direction`, says the same), as computed values (`width: 100%`, not
+      // the 400 px laid out), kept as a hash; each hash's properties hashed one by one, in
+      // `styleTable`, name the ones that differ. At most `maximumStyles` are tabled; a hash past
+      // them differs as a whole.
       const styleTable = new Map(), maximumStyles = 8192;
+      const logical = /(^|-)(block|inline)(-|$)|^border-(start|end)-(start|end)-radius$/;
       const fnv = (text, seed) => {
         let hash = seed >>> 0;
         for (let i = 0; i < text.length; i++) { hash ^= text.charCodeAt(i); hash = Math.imul(hash, 16777619); }
@@ -181,7 +187,7 @@ enum MeasureScript {
         const values = {};
         let all = '';
         for (const [name, value] of element.computedStyleMap()) {
-          if (name.startsWith('--')) continue;
+          if (name.startsWith('--') || logical.test(name)) continue;
           const text = String(value);
           values[name] = fnv(text, 2166136261);
           all += name + ':' + text + ';';
@@ -198,10 +204,32 @@ enum MeasureScript {
       // The selectors of the page's own scripts that name where an <img> sits among its
       // parent's children (`ScriptSelectors`): the first that matches each marked <img>.
       const named = {};
+      // The style rules whose selector depends on where an element sits among its parent's
+      // children (a child or sibling combinator, `:first-child`, `:nth-of-type()`, `:has()`,
+      // `:empty`) that matched each marked <img> (0) or its holder (1) at some width, by offset:
+      // what names the selector behind a change. Each rule is its stylesheet's URL, its
+      // selector and the properties it sets (longhands, the logical ones aside), at most
+      // `maximumRules` of them.
+      const placing = /[>+~]|:(first|last|only|nth|nth-last)-(child|of-type)|:has\(|:empty/;
+      const ruleTable = [], ruleKeys = new Map(), matched = {}, maximumRules = 256;
+      const ruleIndex = (rule) => {
+        const key = rule.href + '\n' + rule.selector;
+        if (ruleKeys.has(key)) return ruleKeys.get(key);
+        if (ruleTable.length >= maximumRules) return -1;
+        const names = [];
+        for (let i = 0; i < rule.style.length && names.length < 64; i++) {
+          if (!logical.test(rule.style[i]) && !rule.style[i].startsWith('--')) names.push(rule.style[i]);
+        }
+        ruleTable.push([rule.href, rule.selector, names]);
+        ruleKeys.set(key, ruleTable.length - 1);
+        return ruleTable.length - 1;
+      };
       const measureNow = (withStyles) => {
         const known = new Map();
-        // Every style rule in effect now that sets background-image, in cascade order.
-        const rules = [];
+        // Every style rule in effect now that sets background-image, in cascade order; with
+        // styles, those whose selector depends on an element's place among its parent's
+        // children (`placing`).
+        const rules = [], placed = [];
         const collect = (list, href) => {
           for (const rule of list) {
             const holds = (media) => !media || !media.length || matchMedia(media.mediaText).matches;
@@ -212,8 +240,11 @@ enum MeasureScript {
             } else if (rule instanceof CSSMediaRule) { if (holds(rule.media)) collect(rule.cssRules, href); }
             else if (rule instanceof CSSSupportsRule) { if (CSS.supports(rule.conditionText)) collect(rule.cssRules, href); }
             else if (typeof CSSLayerBlockRule !== 'undefined' && rule instanceof CSSLayerBlockRule) collect(rule.cssRules, href);
-            else if (rule instanceof CSSStyleRule && rule.style.getPropertyValue('background-image')) {
-              rules.push({ href, selector: rule.selectorText, important: rule.style.getPropertyPriority('background-image') === 'important' });
+            else if (rule instanceof CSSStyleRule) {
+              if (rule.style.getPropertyValue('background-image')) {
+                rules.push({ href, selector: rule.selectorText, important: rule.style.getPropertyPriority('background-image') === 'important' });
+              }
+              if (withStyles && placing.test(rule.selectorText)) placed.push({ href, selector: rule.selectorText, style: rule.style });
             }
           }
         };
@@ -258,6 +289,17 @@ enum MeasureScript {
             if (!(offset in named)) {
               const index = (mark.selectors || []).findIndex((selector) => { try { return image.matches(selector); } catch (error) { return false; } });
               if (index >= 0) named[offset] = index;
+            }
+            const holder = holderOf(image);
+            for (const rule of placed) {
+              [image, holder].forEach((element, which) => {
+                let matches = false;
+                try { matches = !!element && element.matches(rule.selector); } catch (error) {}
+                const index = matches ? ruleIndex(rule) : -1;
+                if (index < 0) return;
+                const list = matched[offset] || (matched[offset] = []);
+                if (!list.some((pair) => pair[0] === which && pair[1] === index)) list.push([which, index]);
+              });
             }
           }
           images.push(entry);
@@ -331,6 +373,8 @@ enum MeasureScript {
         })),
         styles: Object.fromEntries(styleTable),
         named,
+        rules: ruleTable,
+        matched,
       });
     })
     """#

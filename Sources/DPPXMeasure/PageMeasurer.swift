@@ -169,7 +169,7 @@ struct PageMeasurer: Sendable {
                 try samples.add(reports[index * modes.count], viewport: Double(width))
                 if modes.count > 1 { try classic?.add(reports[index * modes.count + 1], viewport: Double(width)) }
             }
-            try samples.addStyles(result["styles"], named: result["named"])
+            try samples.addStyles(result["styles"], named: result["named"], rules: result["rules"], matched: result["matched"])
         } catch {
             throw MeasureError.page(page, "it reported a measurement no layout has: \(error) (a transform or size far beyond any screen, or a script writing into the page's marks); fix the page, or leave it out of the pages measured")
         }

@@ -120,7 +120,7 @@ struct Samples {
     /// Adds the measuring script's table of styles (each hash's property hashes by name) and
     /// the script selectors matching each `<img>` (by offset, the selector's index); throws for
     /// a table out of `LayoutLimits`' bounds or not of the script's shape.
-    mutating func addStyles(_ table: JSONValue?, named: JSONValue?) throws(LayoutLimits.Problem) {
+    mutating func addStyles(_ table: JSONValue?, named: JSONValue?, rules: JSONValue? = nil, matched: JSONValue? = nil) throws(LayoutLimits.Problem) {
         if case .object(let styles)? = table {
             guard imageStyles.properties.count + styles.count <= LayoutLimits.styles else {
                 throw LayoutLimits.Problem(field: "its table of styles", value: "\(imageStyles.properties.count + styles.count) styles",
@@ -156,7 +156,48 @@ struct Samples {
                 }
             }
         }
+        // The rules whose selectors depend on an element's place: text into the layout file
+        // (a reason names one), so only a selector of the site's own words (`PageText`).
+        var table: [ImageStyles.Rule?] = []
+        for rule in rules?.array ?? [] {
+            guard let fields = rule.array, fields.count == 3, let href = fields[0].string, let selector = fields[1].string,
+                  selector.utf8.count <= Self.longestSelector, let names = fields[2].array, names.count <= Self.propertiesPerRule,
+                  table.count < Self.rulesPerPage else {
+                throw LayoutLimits.Problem(field: "a style rule", value: Self.shown(rule),
+                                           expected: "at most \(Self.rulesPerPage) rules of [sheet, selector, at most \(Self.propertiesPerRule) properties]")
+            }
+            let properties = names.compactMap(\.string).filter(Self.isPropertyName)
+            guard properties.count == names.count else {
+                throw LayoutLimits.Problem(field: "the properties of a style rule", value: Self.shown(fields[2]), expected: "property names of CSS")
+            }
+            let sheet = text.sitePath(of: href)
+            let written = sheet.map { text.isWritten(selector, in: $0) } ?? false
+            table.append(written && !selector.unicodeScalars.contains { $0.properties.generalCategory == .control }
+                ? ImageStyles.Rule(holder: false, selector: selector, properties: Set(properties)) : nil)
+        }
+        if case .object(let byImage)? = matched {
+            for (key, list) in byImage {
+                guard let offset = Int(key), text.isMarkedTag(offset), let pairs = list.array, pairs.count <= 2 * table.count else {
+                    throw LayoutLimits.Problem(field: "the rules matching an <img>", value: Self.shown(.string(key)), expected: "a marked <img>")
+                }
+                for pair in pairs {
+                    guard let fields = pair.array, fields.count == 2, let which = fields[0].number, which == 0 || which == 1,
+                          let index = fields[1].number, index == index.rounded(), index >= 0, index < Double(table.count) else {
+                        throw LayoutLimits.Problem(field: "a rule matching the <img> at byte \(offset)", value: Self.shown(pair),
+                                                   expected: "[0 or 1, the index of a rule]")
+                    }
+                    guard var rule = table[Int(index)] else { continue }
+                    rule.holder = which == 1
+                    if !(imageStyles.rules[offset]?.contains(rule) ?? false) { imageStyles.rules[offset, default: []].append(rule) }
+                }
+            }
+        }
     }
+
+    /// The most style rules of one call, and the longest selector and most properties of one.
+    private static let rulesPerPage = 256
+    private static let longestSelector = 1024
+    private static let propertiesPerRule = 64
 
     /// The images' computed styles, as read.
     var styles: ImageStyles { imageStyles }

@@ -39,6 +39,30 @@ struct StyleComparisonTests {
         #expect(change.description == "its computed `object-fit` and `width` changed at a 1280 px viewport")
     }
 
+    @Test("the rule behind a change is named: one setting a changed property that matched before and no longer does, else one that matches now")
+    func culprit() throws {
+        var before = Self.styles(properties: Self.table)
+        var table = Self.table
+        table["c"] = ["width": 9, "object-fit": 5, "display": 3]
+        var after = Self.styles([[("a", "h"), ("a", "h")], [("c", "h"), ("c", "h")]], properties: table)
+        // A rule of the holder's and one setting another property are not it.
+        before.rules[100] = [ImageStyles.Rule(holder: true, selector: ".grid:has(> img)", properties: ["width"]),
+                             ImageStyles.Rule(holder: false, selector: ".grid > img:first-child", properties: ["margin-top"]),
+                             ImageStyles.Rule(holder: false, selector: ".grid > img", properties: ["width", "height"])]
+        after.rules[100] = [ImageStyles.Rule(holder: true, selector: ".grid:has(> img)", properties: ["width"])]
+        let change = try #require(StyleComparison.changes(before: before, after: after)[1])
+        #expect(change.rule == StyleComparison.Culprit(selector: ".grid > img", matchedBefore: true))
+        #expect(change.description == "its computed `width` changed at a 320 px viewport (`.grid > img` no longer matches)")
+        // A rule that only the rewritten page's image matches.
+        before.rules[100] = []
+        after.rules[100] = [ImageStyles.Rule(holder: false, selector: "picture > img", properties: ["width"])]
+        #expect(StyleComparison.changes(before: before, after: after)[1]?.description
+                == "its computed `width` changed at a 320 px viewport (`picture > img` matches it now)")
+        // None that sets the property: the properties only.
+        after.rules[100] = [ImageStyles.Rule(holder: false, selector: "picture > img", properties: ["opacity"])]
+        #expect(StyleComparison.changes(before: before, after: after)[1]?.rule == nil)
+    }
+
     @Test("the holder's style is compared too (a `.card:has(> img)` that stops matching), and told as its parent's")
     func holder() throws {
         let before = Self.styles(properties: Self.table)

@@ -29,12 +29,37 @@ public struct ImageStyles: Hashable, Sendable {
     /// it and names its place among its parent's children (`.card > img`), with the script's
     /// file (`ScriptSelectors`). A script selecting it so stops finding it in a `<picture>`.
     public var namedByScripts: [Int: String]
+    /// By the byte offset of the `<img>` tag: the style rules whose selectors depend on an
+    /// element's place among its parent's children that matched it or its holder at some
+    /// viewport: what names the selector behind a change.
+    public var rules: [Int: [Rule]]
 
-    public init(samples: [Int: [Sample]] = [:], properties: [String: [String: UInt32]] = [:], namedByScripts: [Int: String] = [:]) {
+    /// A style rule that matched an `<img>` or its holder.
+    public struct Rule: Hashable, Sendable {
+        /// Whether it matched the holder (else the `<img>`).
+        public var holder: Bool
+        /// Its selector, as the browser serializes it (`.card > img`).
+        public var selector: String
+        /// The properties it sets (longhands).
+        public var properties: Set<String>
+
+        public init(holder: Bool, selector: String, properties: Set<String>) {
+            self.holder = holder
+            self.selector = selector
+            self.properties = properties
+        }
+    }
+
+    public init(samples: [Int: [Sample]] = [:], properties: [String: [String: UInt32]] = [:], namedByScripts: [Int: String] = [:],
+                rules: [Int: [Rule]] = [:]) {
         self.samples = samples
         self.properties = properties
         self.namedByScripts = namedByScripts
+        self.rules = rules
     }
+
+    /// The rules of each `<img>` in source order, as `inOrder`.
+    var rulesInOrder: [[Rule]] { samples.keys.sorted().map { rules[$0] ?? [] } }
 
     /// The samples of each `<img>` in source order: the n-th is the page's n-th `<img>`, as in
     /// `LayoutFile.Page.images` (a rewrite adds no `<img>`).
@@ -69,11 +94,31 @@ public enum StyleComparison {
         }
     }
 
+    /// A rule behind a change: its selector, and whether it matched on the untouched page (and
+    /// no longer does) or matches only on the rewritten one.
+    public struct Culprit: Hashable, Sendable {
+        public var selector: String
+        public var matchedBefore: Bool
+
+        public init(selector: String, matchedBefore: Bool) {
+            self.selector = selector
+            self.matchedBefore = matchedBefore
+        }
+    }
+
     /// How an image's style changed: the properties that differ, at the first viewport where
     /// one does.
     public struct Change: Hashable, Sendable, CustomStringConvertible {
         public var properties: [Property]
         public var viewport: Double
+        /// A rule setting one of them that matched on one page and not on the other.
+        public var rule: Culprit?
+
+        public init(properties: [Property], viewport: Double, rule: Culprit? = nil) {
+            self.properties = properties
+            self.viewport = viewport
+            self.rule = rule
+        }
 
         /// The most properties a description names.
         static let named = 4
@@ -90,7 +135,8 @@ public enum StyleComparison {
                 let more = names.count > Self.named ? " (and \(names.count - Self.named) more)" : ""
                 parts.append("\(element == .image ? "its" : "its parent's") computed \(list)\(more)")
             }
-            return parts.joined(separator: " and ") + " changed at a \(SizesLength.number(viewport)) px viewport"
+            let why = rule.map { " (`\($0.selector)` \($0.matchedBefore ? "no longer matches" : "matches it now"))" } ?? ""
+            return parts.joined(separator: " and ") + " changed at a \(SizesLength.number(viewport)) px viewport" + why
         }
     }
 
@@ -99,6 +145,7 @@ public enum StyleComparison {
     /// untouched page's own changes, `jitter`) is not a difference.
     public static func changes(before: ImageStyles, after: ImageStyles, setAside: [Int: Set<Property>] = [:]) -> [Int: Change] {
         var result: [Int: Change] = [:]
+        let rulesBefore = before.rulesInOrder, rulesAfter = after.rulesInOrder
         for (index, (old, new)) in zip(before.inOrder, after.inOrder).enumerated() {
             let newSamples = Dictionary(new.map { ($0.viewport, $0) }, uniquingKeysWith: { a, _ in a })
             for sample in old {
@@ -107,12 +154,27 @@ public enum StyleComparison {
                     + differences(.holder, sample.holder, before, now.holder, after))
                     .filter { !(setAside[index]?.contains($0) ?? false) }
                 if !differing.isEmpty {
-                    result[index] = Change(properties: differing.sorted(), viewport: sample.viewport)
+                    let rule = index < rulesBefore.count && index < rulesAfter.count
+                        ? culprit(of: differing, before: rulesBefore[index], after: rulesAfter[index]) : nil
+                    result[index] = Change(properties: differing.sorted(), viewport: sample.viewport, rule: rule)
                     break
                 }
             }
         }
         return result
+    }
+
+    /// The first rule setting one of `properties` on its element that matched before and not
+    /// after (else after and not before).
+    static func culprit(of properties: [Property], before: [ImageStyles.Rule], after: [ImageStyles.Rule]) -> Culprit? {
+        func sets(_ rule: ImageStyles.Rule) -> Bool {
+            properties.contains { ($0.element == .holder) == rule.holder && ($0.name == "*" || rule.properties.contains($0.name)) }
+        }
+        func key(_ rule: ImageStyles.Rule) -> String { (rule.holder ? "1 " : "0 ") + rule.selector }
+        let beforeKeys = Set(before.map(key)), afterKeys = Set(after.map(key))
+        if let stopped = before.first(where: { !afterKeys.contains(key($0)) && sets($0) }) { return Culprit(selector: stopped.selector, matchedBefore: true) }
+        if let started = after.first(where: { !beforeKeys.contains(key($0)) && sets($0) }) { return Culprit(selector: started.selector, matchedBefore: false) }
+        return nil
     }
 
     /// The properties two loads of one untouched page measured the same way disagree on, by
