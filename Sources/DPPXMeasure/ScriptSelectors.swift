@@ -1,3 +1,5 @@
+import Foundation
+
 /// The selectors a page's own scripts hold that name where an element sits among its parent's
 /// children: `.card > img`, `.gallery img:first-child`, `h2 + img`. A `<picture>` wrapper moves
 /// an `<img>` under a new parent, so such a script stops finding it, and no measurement shows
