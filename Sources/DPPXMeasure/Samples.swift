@@ -152,7 +152,11 @@ struct Samples {
                 }
                 let selector = scriptSelectors[Int(number)]
                 if imageStyles.namedByScripts[offset] == nil {
-                    imageStyles.namedByScripts[offset] = "`\(selector.selector)` in \(selector.script)"
+                    // A path is the site's own, but may hold any character: none of them controls a terminal.
+                    let script = String(String.UnicodeScalarView(selector.script.unicodeScalars.map {
+                        $0.properties.generalCategory == .control ? "?" : $0
+                    }))
+                    imageStyles.namedByScripts[offset] = "`\(selector.selector)` in \(script)"
                 }
             }
         }

@@ -35,8 +35,9 @@ public enum LayoutLimits {
     public static let propertiesPerStyle = 2048
     /// The longest property name (`-webkit-text-decorations-in-effect` is 35 characters).
     public static let propertyNameLength = 64
-    /// The reasons the layout file records (`restored`, `unsized`, `unwrapped`), in characters.
-    public static let reasonLength = 2048
+    /// The longest `unwrapped` reason the layout file records, in characters (a selector of at
+    /// most 1,024 and a script's path).
+    public static let reasonLength = 8192
 
     /// A number outside its range: where it is (`images.0.samples.3.width`, or a page report's
     /// `<img>` at offset 212) and what it is.
@@ -107,11 +108,9 @@ extension LayoutLimits {
         if let count = page.loadedElements { try check(count, in: counts, "\(field).loadedElements") }
         try checkCount(page.heights.count, "\(field).heights")
         for (index, height) in page.heights.enumerated() { try check(height, field: "\(field).heights.\(index)") }
-        if let restored = page.restored { try checkReason(restored, "\(field).restored") }
         for (index, image) in page.images.enumerated() {
             let at = "\(field).images.\(index)"
             try check(image.offset, in: counts, "\(at).offset")
-            if let unsized = image.unsized { try checkReason(unsized, "\(at).unsized") }
             if let unwrapped = image.unwrapped { try checkReason(unwrapped, "\(at).unwrapped") }
             try checkCount(image.samples.count, "\(at).samples")
             for (number, sample) in image.samples.enumerated() { try check(sample, field: "\(at).samples.\(number)") }
