@@ -248,7 +248,8 @@ public struct MeasuredRewrite: Sendable {
             options.layout = layout
             changes[index].result = PageRewriter(images: images, options: options).rewriteHTML(changes[index].original, at: changes[index].relative)
         }
-        // The indices (among the page's `<img>` tags) of those its rewrite wraps in a new <picture>.
+        // The indices (among the page's measured `<img>` occurrences) of those its rewrite wraps in
+        // a new <picture>.
         func wrappedImages(_ index: Int) -> Set<Int> {
             guard picture, let recorded = layout.pages[changes[index].relative] else { return [] }
             return Set(changes[index].result.wrapped.compactMap { offset in recorded.images.firstIndex { $0.offset == offset } })
