@@ -31,11 +31,17 @@
 /// selector that matches, then the later rule. (Cascade layers and `@container` are not
 /// weighed: rare for a background, and a wrong guess only leaves the layer unmatched.)
 enum MeasureScript {
-    /// A function of the widths (CSS px), whether to settle at each, and the scrollbars to
-    /// measure each width with (`Scrollbars`' raw values), giving a report per width and
-    /// scrollbars, in that order.
+    /// A function of the widths (CSS px), whether to settle at each, the scrollbars to measure
+    /// each width with (`Scrollbars`' raw values) and whether to read the images' computed
+    /// styles, giving `{reports, styles, named, rules, matched}`: a report per width and
+    /// scrollbars, in that order (with styles, each `<img>` of the first scrollbars' reports
+    /// ends with the hashes of its style and its holder's), each style hash's property hashes
+    /// by name, the index of the first of the install's selectors matching each `<img>`, and
+    /// the style rules whose selectors depend on an element's place (`[sheet URL, selector,
+    /// properties]`) with those that matched each `<img>` or its holder (`[0 or 1, index]`),
+    /// by offset.
     static let source = #"""
-    (async (widths, settle, modes, quiet) => {
+    (async (widths, settle, modes, quiet, styles) => {
       const mark = window.__dppxMark;
       // No scrollbar taking room (as on phones, and as `sizes` are fitted), or the browser's
       // classic ones (as on desktop), which `vw` and media queries count and the layout does not.
@@ -178,9 +184,70 @@ enum MeasureScript {
         }
         await loaded();
       };
-      const measureNow = () => {
-        // Every style rule in effect now that sets background-image, in cascade order.
-        const rules = [];
+      // With `styles`: the computed style of each marked <img> and of its holder (its parent,
+      // or its <picture>'s: the same element with a wrapper or without), every property but
+      // custom ones and the logical ones (`inline-size`: the physical property it maps to, with
+      // `writing-mode` and `direction`, says the same), as computed values (`width: 100%`, not
+      // the 400 px laid out), kept as a hash; each hash's properties hashed one by one, in
+      // `styleTable`, name the ones that differ. At most `maximumStyles` are tabled; a hash past
+      // them differs as a whole.
+      const styleTable = new Map(), maximumStyles = 8192;
+      const logical = /(^|-)(block|inline)(-|$)|^border-(start|end)-(start|end)-radius$/;
+      const fnv = (text, seed) => {
+        let hash = seed >>> 0;
+        for (let i = 0; i < text.length; i++) { hash ^= text.charCodeAt(i); hash = Math.imul(hash, 16777619); }
+        return hash >>> 0;
+      };
+      const hex = (number) => number.toString(16).padStart(8, '0');
+      const styleOf = (element, known) => {
+        if (!element) return '0000000000000000';
+        if (known.has(element)) return known.get(element);
+        const values = {};
+        let all = '';
+        for (const [name, value] of element.computedStyleMap()) {
+          if (name.startsWith('--') || logical.test(name)) continue;
+          const text = String(value);
+          values[name] = fnv(text, 2166136261);
+          all += name + ':' + text + ';';
+        }
+        const key = hex(fnv(all, 2166136261)) + hex(fnv(all, 3735928559));
+        if (!styleTable.has(key) && styleTable.size < maximumStyles) styleTable.set(key, values);
+        known.set(element, key);
+        return key;
+      };
+      const holderOf = (image) => {
+        const parent = image.parentElement;
+        return parent && parent.localName === 'picture' ? parent.parentElement : parent;
+      };
+      // The selectors of the page's own scripts that name where an <img> sits among its
+      // parent's children (`ScriptSelectors`): the first that matches each marked <img>.
+      const named = {};
+      // The style rules whose selector depends on where an element sits among its parent's
+      // children (a child or sibling combinator, `:first-child`, `:nth-of-type()`, `:has()`,
+      // `:empty`) that matched each marked <img> (0) or its holder (1) at some width, by offset:
+      // what names the selector behind a change. Each rule is its stylesheet's URL, its
+      // selector and the properties it sets (longhands, the logical ones aside), at most
+      // `maximumRules` of them.
+      const placing = /[>+~]|:(first|last|only|nth|nth-last)-(child|of-type)|:has\(|:empty/;
+      const ruleTable = [], ruleKeys = new Map(), matched = {}, maximumRules = 256;
+      const ruleIndex = (rule) => {
+        const key = rule.href + '\n' + rule.selector;
+        if (ruleKeys.has(key)) return ruleKeys.get(key);
+        if (ruleTable.length >= maximumRules) return -1;
+        const names = [];
+        for (let i = 0; i < rule.style.length && names.length < 64; i++) {
+          if (!logical.test(rule.style[i]) && !rule.style[i].startsWith('--')) names.push(rule.style[i]);
+        }
+        ruleTable.push([rule.href, rule.selector, names]);
+        ruleKeys.set(key, ruleTable.length - 1);
+        return ruleTable.length - 1;
+      };
+      const measureNow = (withStyles) => {
+        const known = new Map();
+        // Every style rule in effect now that sets background-image, in cascade order; with
+        // styles, those whose selector depends on an element's place among its parent's
+        // children (`placing`).
+        const rules = [], placed = [];
         const collect = (list, href) => {
           for (const rule of list) {
             const holds = (media) => !media || !media.length || matchMedia(media.mediaText).matches;
@@ -191,8 +258,11 @@ enum MeasureScript {
             } else if (rule instanceof CSSMediaRule) { if (holds(rule.media)) collect(rule.cssRules, href); }
             else if (rule instanceof CSSSupportsRule) { if (CSS.supports(rule.conditionText)) collect(rule.cssRules, href); }
             else if (typeof CSSLayerBlockRule !== 'undefined' && rule instanceof CSSLayerBlockRule) collect(rule.cssRules, href);
-            else if (rule instanceof CSSStyleRule && rule.style.getPropertyValue('background-image')) {
-              rules.push({ href, selector: rule.selectorText, important: rule.style.getPropertyPriority('background-image') === 'important' });
+            else if (rule instanceof CSSStyleRule) {
+              if (rule.style.getPropertyValue('background-image')) {
+                rules.push({ href, selector: rule.selectorText, important: rule.style.getPropertyPriority('background-image') === 'important' });
+              }
+              if (withStyles && placing.test(rule.selectorText)) placed.push({ href, selector: rule.selectorText, style: rule.style });
             }
           }
         };
@@ -231,7 +301,26 @@ enum MeasureScript {
           if (marked.has(offset)) throw new Error('two elements carry the mark of the <img> at byte ' + offset + ' (a script copied it)');
           marked.add(offset);
           const box = image.getBoundingClientRect();
-          images.push([offset, box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY]);
+          const entry = [offset, box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY];
+          if (withStyles) {
+            entry.push(styleOf(image, known), styleOf(holderOf(image), known));
+            if (!(offset in named)) {
+              const index = (mark.selectors || []).findIndex((selector) => { try { return image.matches(selector); } catch (error) { return false; } });
+              if (index >= 0) named[offset] = index;
+            }
+            const holder = holderOf(image);
+            for (const rule of placed) {
+              [image, holder].forEach((element, which) => {
+                let matches = false;
+                try { matches = !!element && element.matches(rule.selector); } catch (error) {}
+                const index = matches ? ruleIndex(rule) : -1;
+                if (index < 0) return;
+                const list = matched[offset] || (matched[offset] = []);
+                if (!list.some((pair) => pair[0] === which && pair[1] === index)) list.push([which, index]);
+              });
+            }
+          }
+          images.push(entry);
         }
         const backgrounds = [];
         for (const element of document.querySelectorAll('*')) {
@@ -286,7 +375,7 @@ enum MeasureScript {
         if (settle) await settled();
         for (const mode of modes) {
           scrollbars(mode);
-          reports.push(measureNow());
+          reports.push(measureNow(styles && mode === modes[0]));
         }
       }
       scrollbars(modes[0]);
@@ -296,9 +385,15 @@ enum MeasureScript {
         probe.onerror = () => { natural.set(url, [0, 0]); done(); };
         probe.src = url;
       })));
-      return JSON.stringify(reports.map((report) => Object.assign(report, {
-        backgrounds: report.backgrounds.map((layer) => layer.slice(0, 6).concat(natural.get(layer[2]), layer.slice(6))),
-      })));
+      return JSON.stringify({
+        reports: reports.map((report) => Object.assign(report, {
+          backgrounds: report.backgrounds.map((layer) => layer.slice(0, 6).concat(natural.get(layer[2]), layer.slice(6))),
+        })),
+        styles: Object.fromEntries(styleTable),
+        named,
+        rules: ruleTable,
+        matched,
+      });
     })
     """#
 
@@ -309,8 +404,11 @@ enum MeasureScript {
     /// The expression that installs `source` in dppx's world of the page's frame as
     /// `__dppxMeasure`, once a page (each round then sends only `call`), with the attribute
     /// that marks the page's `<img>` tags and the offsets marked: what the script reports.
-    static func install(attribute: String, offsets: [Int]) -> String {
-        "window.__dppxMark = { attribute: \(javaScriptString(attribute)), offsets: new Set([\(offsets.map(String.init).joined(separator: ","))]) }; "
+    /// `selectors`: the selectors of the page's own scripts that name an element's place among
+    /// its parent's children (`ScriptSelectors`), matched against each `<img>` with styles.
+    static func install(attribute: String, offsets: [Int], selectors: [String] = []) -> String {
+        "window.__dppxMark = { attribute: \(javaScriptString(attribute)), offsets: new Set([\(offsets.map(String.init).joined(separator: ","))]), "
+            + "selectors: [\(selectors.map(javaScriptString).joined(separator: ","))] }; "
             + "window.__dppxMeasure = \(source); true"
     }
 
@@ -319,10 +417,10 @@ enum MeasureScript {
     static let quietPeriod = 150
 
     /// The expression that calls the installed script (`quiet`: the quiet period to wait for
-    /// at each width when settling, 0 for none).
-    static func call(widths: [Int], settle: Bool, quiet: Int = 0, scrollbars: [Scrollbars]) -> String {
+    /// at each width when settling, 0 for none; `styles`: read the images' computed styles).
+    static func call(widths: [Int], settle: Bool, quiet: Int = 0, scrollbars: [Scrollbars], styles: Bool = false) -> String {
         let modes = scrollbars.map { "'\($0.rawValue)'" }.joined(separator: ",")
-        return "__dppxMeasure([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)], \(max(0, quiet)))"
+        return "__dppxMeasure([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)], \(max(0, quiet)), \(styles))"
     }
 
     /// `text` as a JavaScript string literal: its JSON string (JSON is JavaScript's literal

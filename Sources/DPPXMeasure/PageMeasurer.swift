@@ -19,6 +19,9 @@ struct PageMeasurer: Sendable {
     /// Checking a rewrite: also measure the checking widths with classic scrollbars
     /// (`Outcome.classic`).
     var checksClassicScrollbars = false
+    /// Checking a rewrite: also read each `<img>`'s computed style and its holder's at each
+    /// width, and match the selectors of the page's scripts (`Outcome.styles`).
+    var checksStyles = false
 
     /// What measuring a page gave: its layout and how many widths it was measured at.
     struct Outcome: Sendable {
@@ -31,6 +34,8 @@ struct PageMeasurer: Sendable {
         /// own), at most `maximumScriptErrors`: a browser shows the page with them too, so it
         /// is measured as it stands and they are told as warnings.
         var scriptErrors: [String] = []
+        /// With `checksStyles`: the images' computed styles, without scrollbars taking room.
+        var styles: ImageStyles?
         /// Set when its load event never came: when it was measured instead.
         var withoutLoad: PageWarning.WithoutLoad?
         /// The stylesheets it links when none loaded, all of other origins (at most 3): it was
@@ -128,15 +133,17 @@ struct PageMeasurer: Sendable {
             throw Self.ownFailure(error)
         }
         let offsets = responder.marks(bytes, page).imageTags.filter { SiteResponder.isImageTag(bytes, at: $0) }
+        let selectors = checksStyles ? scriptSelectors(of: page, bytes: bytes, loaded: watcher.dependencies) : []
         let installed = try await connection.send("Runtime.evaluate", [
-            "expression": .string(MeasureScript.install(attribute: SiteResponder.offsetAttribute, offsets: offsets)),
+            "expression": .string(MeasureScript.install(attribute: SiteResponder.offsetAttribute, offsets: offsets,
+                                                        selectors: selectors.map(\.selector))),
             "contextId": .number(Double(context)), "returnByValue": true,
         ], session: session)
         if let details = installed["exceptionDetails"] {
             throw MeasureError.page(page, "the measuring script could not be put in it: \(details["exception"]?["description"]?.string ?? details.text)")
         }
 
-        var samples = Samples(text: text)
+        var samples = Samples(text: text, scriptSelectors: selectors)
         var classicSamples: Samples?
         var emBreakpoints: [Double] = []
         if let checking {
@@ -192,7 +199,17 @@ struct PageMeasurer: Sendable {
         for error in watcher.errors where !errors.contains(error) && errors.count < Self.maximumScriptErrors { errors.append(error) }
         return Outcome(layout: layout(samples), classic: classicSamples.map(layout),
                        widths: samples.viewports.count + (classicSamples?.viewports.count ?? 0), scriptErrors: errors,
-                       withoutLoad: withoutLoad, otherOriginStylesheets: unstyledBy)
+                       styles: checksStyles ? samples.styles : nil, withoutLoad: withoutLoad, otherOriginStylesheets: unstyledBy)
+    }
+
+    /// The selectors of the page's inline scripts and of the site's script files it loaded
+    /// that name an element's place among its parent's children (`ScriptSelectors`).
+    private func scriptSelectors(of page: String, bytes: [UInt8], loaded: Set<String>) -> [(selector: String, script: String)] {
+        let inline = ScriptSelectors.inlineScripts(of: bytes).map { (name: page, source: Array($0)) }
+        let files = loaded.sorted().filter { $0.lowercased().hasSuffix(".js") || $0.lowercased().hasSuffix(".mjs") }.compactMap { path in
+            responder.read(path).map { (name: path, source: $0) }
+        }
+        return ScriptSelectors.of(inline + files)
     }
 
     /// Waits for the page's load event; nil once it came. When it does not come (a frame, a
@@ -273,15 +290,16 @@ struct PageMeasurer: Sendable {
                          settling: Bool = false, quiet: Int = 0) async throws {
         let modes: [Scrollbars] = classic == nil ? [.hidden] : [.hidden, .classic]
         let answer = try await connection.send("Runtime.evaluate", [
-            "expression": .string(MeasureScript.call(widths: widths, settle: settling, quiet: quiet, scrollbars: modes)),
+            "expression": .string(MeasureScript.call(widths: widths, settle: settling, quiet: quiet, scrollbars: modes,
+                                                     styles: checksStyles && settling)),
             "contextId": .number(Double(context)), "awaitPromise": true, "returnByValue": true,
         ], session: session)
         let place = "at viewports \(widths.first ?? 0) to \(widths.last ?? 0) px"
         if let details = answer["exceptionDetails"] {
             throw MeasureError.browser("the measuring script failed \(place): \(details["exception"]?["description"]?.string ?? details.text)")
         }
-        guard let text = answer["result"]?["value"]?.string, let reports = JSONValue(parsing: Array(text.utf8))?.array,
-              reports.count == widths.count * modes.count else {
+        guard let text = answer["result"]?["value"]?.string, let result = JSONValue(parsing: Array(text.utf8)),
+              let reports = result["reports"]?.array, reports.count == widths.count * modes.count else {
             throw MeasureError.browser("the measuring script returned no report \(place)")
         }
         do throws(LayoutLimits.Problem) {
@@ -289,6 +307,7 @@ struct PageMeasurer: Sendable {
                 try samples.add(reports[index * modes.count], viewport: Double(width))
                 if modes.count > 1 { try classic?.add(reports[index * modes.count + 1], viewport: Double(width)) }
             }
+            try samples.addStyles(result["styles"], named: result["named"], rules: result["rules"], matched: result["matched"])
         } catch {
             throw OwnFailure(reason: .unmeasurable, message: "it reported a measurement no layout has: \(error) (a transform or size far beyond any screen, or a script writing into the page's marks); fix the page, or leave it out of the pages measured")
         }

@@ -18,9 +18,14 @@ struct Samples {
     private var pageHeights: [Double: Double] = [:]
     /// How many elements the page's body held when it loaded (`MeasuringTab.loadedChildren`).
     private(set) var loadedElements: Int?
+    /// The selectors of the page's scripts the measuring script matched the images against.
+    private let scriptSelectors: [(selector: String, script: String)]
+    /// Each `<img>`'s computed style and its holder's, when read (`ImageStyles`).
+    private var imageStyles = ImageStyles()
 
-    init(text: PageText) {
+    init(text: PageText, scriptSelectors: [(selector: String, script: String)] = []) {
         self.text = text
+        self.scriptSelectors = scriptSelectors
     }
 
     /// A layer of an element, and the declaration that paints it: where another rule wins at
@@ -75,6 +80,13 @@ struct Samples {
             let left = fields.count > 5 ? try length(fields[4], LayoutLimits.positions, "the left edge of \(name)") : nil
             let top = fields.count > 5 ? try length(fields[5], LayoutLimits.positions, "the top edge of \(name)") : nil
             imageSamples[offset, default: []].append(LayoutFile.Sample(viewport: viewport, width: width, height: height, left: left, top: top))
+            if fields.count > 7 {
+                guard let image = fields[6].string, Self.isStyleHash(image), let holder = fields[7].string, Self.isStyleHash(holder) else {
+                    throw LayoutLimits.Problem(field: "the style of \(name)", value: Self.shown(.array(Array(fields[6...]))),
+                                               expected: "two hashes of 16 hexadecimal digits")
+                }
+                imageStyles.samples[offset, default: []].append(ImageStyles.Sample(viewport: viewport, image: image, holder: holder))
+            }
         }
         for layer in report["backgrounds"]?.array ?? [] {
             guard let fields = layer.array, fields.count == 10, let element = fields[0].string, let url = fields[2].string,
@@ -103,6 +115,107 @@ struct Samples {
             layerSamples[key, default: []].append(LayoutFile.BackgroundSample(
                 viewport: viewport, areaWidth: areaWidth, areaHeight: areaHeight, paintedWidth: painted.width, paintedHeight: painted.height))
         }
+    }
+
+    /// Adds the measuring script's table of styles (each hash's property hashes by name) and
+    /// the script selectors matching each `<img>` (by offset, the selector's index); throws for
+    /// a table out of `LayoutLimits`' bounds or not of the script's shape.
+    mutating func addStyles(_ table: JSONValue?, named: JSONValue?, rules: JSONValue? = nil, matched: JSONValue? = nil) throws(LayoutLimits.Problem) {
+        if case .object(let styles)? = table {
+            guard imageStyles.properties.count + styles.count <= LayoutLimits.styles else {
+                throw LayoutLimits.Problem(field: "its table of styles", value: "\(imageStyles.properties.count + styles.count) styles",
+                                           expected: "at most \(LayoutLimits.styles)")
+            }
+            for (hash, style) in styles {
+                guard Self.isStyleHash(hash), case .object(let properties) = style, properties.count <= LayoutLimits.propertiesPerStyle else {
+                    throw LayoutLimits.Problem(field: "the style \(Self.shown(.string(hash)))", value: Self.shown(style),
+                                               expected: "at most \(LayoutLimits.propertiesPerStyle) properties, each a hash")
+                }
+                var values: [String: UInt32] = [:]
+                for (name, value) in properties {
+                    guard Self.isPropertyName(name), let number = value.number, number.isFinite, number == number.rounded(),
+                          number >= 0, number <= Double(UInt32.max) else {
+                        throw LayoutLimits.Problem(field: "a property of the style \(hash)", value: Self.shown(.string(name)) + " " + Self.shown(value),
+                                                   expected: "a property name of CSS and a whole number below 2^32")
+                    }
+                    values[name] = UInt32(number)
+                }
+                imageStyles.properties[hash] = values
+            }
+        }
+        if case .object(let matches)? = named {
+            for (key, value) in matches {
+                guard let offset = Int(key), text.isMarkedTag(offset), let number = value.number, number == number.rounded(),
+                      number >= 0, number < Double(scriptSelectors.count) else {
+                    throw LayoutLimits.Problem(field: "a script selector matching an <img>", value: Self.shown(.string(key)) + " " + Self.shown(value),
+                                               expected: "a marked <img> and one of the page's script selectors")
+                }
+                let selector = scriptSelectors[Int(number)]
+                if imageStyles.namedByScripts[offset] == nil {
+                    // A path is the site's own, but may hold any character: none of them controls a terminal.
+                    let script = String(String.UnicodeScalarView(selector.script.unicodeScalars.map {
+                        $0.properties.generalCategory == .control ? "?" : $0
+                    }))
+                    imageStyles.namedByScripts[offset] = "`\(selector.selector)` in \(script)"
+                }
+            }
+        }
+        // The rules whose selectors depend on an element's place: text into the layout file
+        // (a reason names one), so only a selector of the site's own words (`PageText`).
+        var table: [ImageStyles.Rule?] = []
+        for rule in rules?.array ?? [] {
+            guard let fields = rule.array, fields.count == 3, let href = fields[0].string, let selector = fields[1].string,
+                  selector.utf8.count <= Self.longestSelector, let names = fields[2].array, names.count <= Self.propertiesPerRule,
+                  table.count < Self.rulesPerPage else {
+                throw LayoutLimits.Problem(field: "a style rule", value: Self.shown(rule),
+                                           expected: "at most \(Self.rulesPerPage) rules of [sheet, selector, at most \(Self.propertiesPerRule) properties]")
+            }
+            let properties = names.compactMap(\.string).filter(Self.isPropertyName)
+            guard properties.count == names.count else {
+                throw LayoutLimits.Problem(field: "the properties of a style rule", value: Self.shown(fields[2]), expected: "property names of CSS")
+            }
+            let sheet = text.sitePath(of: href)
+            let written = sheet.map { text.isWritten(selector, in: $0) } ?? false
+            table.append(written && !selector.unicodeScalars.contains { $0.properties.generalCategory == .control }
+                ? ImageStyles.Rule(holder: false, selector: selector, properties: Set(properties)) : nil)
+        }
+        if case .object(let byImage)? = matched {
+            for (key, list) in byImage {
+                guard let offset = Int(key), text.isMarkedTag(offset), let pairs = list.array, pairs.count <= 2 * table.count else {
+                    throw LayoutLimits.Problem(field: "the rules matching an <img>", value: Self.shown(.string(key)), expected: "a marked <img>")
+                }
+                for pair in pairs {
+                    guard let fields = pair.array, fields.count == 2, let which = fields[0].number, which == 0 || which == 1,
+                          let index = fields[1].number, index == index.rounded(), index >= 0, index < Double(table.count) else {
+                        throw LayoutLimits.Problem(field: "a rule matching the <img> at byte \(offset)", value: Self.shown(pair),
+                                                   expected: "[0 or 1, the index of a rule]")
+                    }
+                    guard var rule = table[Int(index)] else { continue }
+                    rule.holder = which == 1
+                    if !(imageStyles.rules[offset]?.contains(rule) ?? false) { imageStyles.rules[offset, default: []].append(rule) }
+                }
+            }
+        }
+    }
+
+    /// The most style rules of one call, and the longest selector and most properties of one.
+    private static let rulesPerPage = 256
+    private static let longestSelector = 1024
+    private static let propertiesPerRule = 64
+
+    /// The images' computed styles, as read.
+    var styles: ImageStyles { imageStyles }
+
+    /// A style hash as the measuring script writes it: 16 lowercase hexadecimal digits.
+    private static func isStyleHash(_ text: String) -> Bool {
+        text.utf8.count == 16 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// A CSS property name as a browser names its computed properties (`border-top-left-radius`,
+    /// `-webkit-line-clamp`), at most `LayoutLimits.propertyNameLength` characters.
+    private static func isPropertyName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= LayoutLimits.propertyNameLength
+            && text.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 } && !text.hasPrefix("--")
     }
 
     /// A reported value as a message shows it: its JSON, cut short (a page may send megabytes).

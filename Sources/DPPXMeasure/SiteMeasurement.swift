@@ -29,6 +29,10 @@ public struct SiteMeasurement: Sendable {
     public var checking: [Int]?
     /// Checking rewritten pages: also measure them with classic scrollbars (`Outcome.classic`).
     public var checksClassicScrollbars = false
+    /// Checking rewritten pages: also read each `<img>`'s computed style and its holder's, and
+    /// match the selectors of the page's scripts (`Outcome.styles`): what checking `<picture>`
+    /// wrappers needs.
+    public var checksStyles = false
 
     public init(pages: [String], responder: SiteResponder, output: String) {
         self.pages = pages
@@ -61,6 +65,8 @@ public struct SiteMeasurement: Sendable {
         /// Checking with `checksClassicScrollbars`: each measured page's layout with classic
         /// scrollbars.
         public var classic: [String: LayoutFile.Page] = [:]
+        /// Checking with `checksStyles`: each measured page's `<img>` styles.
+        public var styles: [String: ImageStyles] = [:]
     }
 
     /// Measures what changed in a browser of its own; `executable` is asked for only when a page
@@ -102,7 +108,7 @@ public struct SiteMeasurement: Sendable {
         if !stale.isEmpty {
             let browser = try await shared.browser()
             let measurer = PageMeasurer(connection: browser.connection, responder: responder, ladder: ladder, checking: checking,
-                                        checksClassicScrollbars: checksClassicScrollbars)
+                                        checksClassicScrollbars: checksClassicScrollbars, checksStyles: checksStyles)
             let results = await Self.measure(stale, with: measurer, in: shared, timeout: timeout, parallel: parallelTabs)
             if Browser.interrupted { throw .browser("interrupted") }
             for (page, result) in results {
@@ -110,6 +116,7 @@ public struct SiteMeasurement: Sendable {
                 case .success(let measured):
                     layout.pages[page] = measured.layout
                     outcome.classic[page] = measured.classic
+                    outcome.styles[page] = measured.styles
                     outcome.measured.append(page)
                     outcome.widths += measured.widths
                     outcome.pageWarnings += measured.warnings(page: page)

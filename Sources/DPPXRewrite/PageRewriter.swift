@@ -137,6 +137,8 @@ public struct PageRewriter: Sendable {
                 if tag.pictureSources != nil || (options.picture && !reference.candidates.extra.isEmpty) {
                     if tag.pictureSources == nil, unwrapped.contains(tag.start) {
                         report("is where a <picture> cannot hold it (in inline SVG or other foreign content); left without one")
+                    } else if tag.pictureSources == nil, let why = measuredPage?.images.first(where: { $0.offset == tag.start })?.unwrapped {
+                        report("written without <picture>: \(why)")
                     } else {
                         if pictureEdits(reference, tag: tag, sizes: sizesValue, documentPath: documentPath, edits: &edits, report: report) {
                             wrappedStarts.append(tag.start)
@@ -160,7 +162,7 @@ public struct PageRewriter: Sendable {
         // In page order, the images' and the styles' findings together.
         findings = findings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
         let result = RewriteResult(bytes: edits.isEmpty ? bytes : edits.applied(to: bytes), findings: findings, imagesRewritten: rewritten,
-                                   imagesMadeExact: exact, sizesWritten: Array(Set(sizesWritten)).sorted())
+                                   imagesMadeExact: exact, sizesWritten: Array(Set(sizesWritten)).sorted(), wrapped: wrappedStarts)
         // The `<img` of a wrapped tag follows the `<picture>...` inserted at its start.
         let wrapped = Dictionary(uniqueKeysWithValues: wrappedStarts.map { ($0, edits.newOffset(of: $0 + 1) - 1) })
         return (result, wrapped)

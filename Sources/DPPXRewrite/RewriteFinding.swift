@@ -36,12 +36,16 @@ public struct RewriteResult: Sendable {
     public let imagesMadeExact: Int
     /// The measured `sizes` values written or kept (`LayoutFile.Page.sizesWritten`).
     public let sizesWritten: [String]
+    /// The byte offsets (in the page as it was) of the `<img>` tags wrapped in a new `<picture>`.
+    public let wrapped: [Int]
 
-    public init(bytes: [UInt8], findings: [RewriteFinding], imagesRewritten: Int, imagesMadeExact: Int = 0, sizesWritten: [String] = []) {
+    public init(bytes: [UInt8], findings: [RewriteFinding], imagesRewritten: Int, imagesMadeExact: Int = 0, sizesWritten: [String] = [],
+                wrapped: [Int] = []) {
         self.bytes = bytes
         self.findings = findings
         self.imagesRewritten = imagesRewritten
         self.imagesMadeExact = imagesMadeExact
         self.sizesWritten = sizesWritten
+        self.wrapped = wrapped
     }
 }

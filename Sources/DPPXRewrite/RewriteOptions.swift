@@ -14,7 +14,9 @@ public struct RewriteOptions: Hashable, Sendable {
     public var dimensions: Bool
     /// Wrap an `<img>` whose image has AVIF or WebP files in a `<picture>` with a `<source>`
     /// per format (`--picture`): the browser takes the smallest format it reads, but selectors
-    /// such as `a > img` or `.card > img` no longer match the image.
+    /// such as `a > img` or `.card > img` no longer match the image. On measured pages, an
+    /// occurrence the check found changed by its wrapper (`LayoutFile.Image.unwrapped`) gets
+    /// its `srcset` only.
     public var picture: Bool
     /// Paint each rewritten `<img>`'s placeholder in an inline `style` it does not have yet
     /// (`--placeholder`): what `dppx html --placeholder` writes, which the page's CSS can override.

@@ -49,6 +49,15 @@ import Testing
         #expect(bounded.refused["index.html"]?.description == "pages.index.html.images.0.samples is 80000 samples, but a layout has at most 4096 samples an occurrence")
         #expect(try LayoutFile.decode(Array(Self.encoded(Self.sample()).utf8)).refused.isEmpty, "the sample itself reads")
         #expect(throws: LayoutFileError.self) { try LayoutFile.decode(Array("{\"version\":3,\"pages\":[1e400]}".utf8)) }
+        // An `unwrapped` reason is printed: a terminal's escape or a megabyte of it is refused.
+        for reason in ["its computed `width` changed\u{1b}[2J", String(repeating: "a", count: LayoutLimits.reasonLength + 1)] {
+            var marked = Self.sample()
+            marked.pages["index.html"]!.images[0].unwrapped = reason
+            #expect(try LayoutFile.decode(Array(Self.encoded(marked).utf8)).refused["index.html"]?.field == "pages.index.html.images.0.unwrapped")
+        }
+        var marked = Self.sample()
+        marked.pages["index.html"]!.images[0].unwrapped = "its computed `width` changed at a 320 px viewport (`.card > img` no longer matches)"
+        #expect(try LayoutFile.decode(Array(Self.encoded(marked).utf8)).layout == marked, "a reason as the check writes it reads back")
     }
 
     @Test("numbers no layout has are written without trapping: 1e19, 1e300, infinity, a density of a 1e-17 px layer")

@@ -36,13 +36,13 @@ import Testing
 
     /// index.html: the photo in a box of half the viewport (measured every 40 px from 320), the
     /// logo in its 100 px box, and the photo again as a 300 px wide background.
-    static func layout(restored: String? = nil, unsized: String? = nil) -> LayoutFile {
+    static func layout(restored: String? = nil, unsized: String? = nil, unwrapped: String? = nil) -> LayoutFile {
         let viewports = stride(from: 320.0, through: 2560, by: 40)
         let page = LayoutFile.Page(
             hash: "h", dependencies: [], viewportHeight: 800, scrollbars: "hidden",
             images: [
                 LayoutFile.Image(offset: 10, src: "img/photo.jpg", samples: viewports.map { LayoutFile.Sample(viewport: $0, width: $0 / 2, height: $0 / 4) },
-                                 unsized: unsized),
+                                 unsized: unsized, unwrapped: unwrapped),
                 LayoutFile.Image(offset: 90, src: "/img/logo.png", samples: viewports.map { LayoutFile.Sample(viewport: $0, width: 100, height: 50) }),
                 LayoutFile.Image(offset: 200, src: "https://example.com/other.jpg", samples: [LayoutFile.Sample(viewport: 320, width: 10, height: 10)]),
             ],
@@ -105,12 +105,15 @@ import Testing
         #expect(cost.afterFormats == [.png, .avif, .webp] && cost.legacyFormats == [.jpeg, .png], "most bytes first")
     }
 
-    @Test("without <picture>, the after files are the master's format; an image of one file, one left without srcset, or a page whose rewrite was undone, costs its plain file")
+    @Test("without <picture>, or for an image written without one, the after files are the master's format; an image of one file, one left without srcset, or a page whose rewrite was undone, costs its plain file")
     func unchanged() {
         let plain = Self.fetches(Self.cost(picture: false))
         #expect(plain["phone"]! == ("img/photo.jpg", "img/photo-400w.jpg", "img/photo-400w.jpg"))
         let unsized = Self.fetches(Self.cost(Self.layout(unsized: "its box follows its natural width")))
         #expect(unsized["phone"]! == ("img/photo.jpg", "img/photo.jpg", "img/photo.jpg"))
+        // Written without <picture> (its wrapper changed its style): its srcset's own format.
+        let unwrapped = Self.fetches(Self.cost(Self.layout(unwrapped: "its computed `width` changed at a 320 px viewport")))
+        #expect(unwrapped["phone"]! == plain["phone"]!)
         let restored = Self.cost(Self.layout(restored: "a box moved"))
         #expect(restored.totals.allSatisfy { $0.before == $0.after && $0.after == $0.legacy })
         var single = Self.photo

@@ -126,4 +126,39 @@ struct MeasuredNumbersTests {
         #expect(SiteMeasurement.read(path, problems: &problems).pages.isEmpty)
         #expect(problems.first?.description.contains("is not a layout file dppx can read") == true, "\(problems)")
     }
+
+    @Test("styles a page reports are checked: hashes of 16 hex digits, property names of CSS, values below 2^32, marked offsets, rules of the site's words")
+    func styles() throws {
+        var samples = samples()
+        let hash = "0123456789abcdef", other = "fedcba9876543210"
+        try samples.add(Self.report(images: [[3, 100, 50, "a.png", 0, 0, .string(hash), .string(other)]]), viewport: 320)
+        #expect(throws: LayoutLimits.Problem.self) {
+            var forged = self.samples()
+            try forged.add(Self.report(images: [[3, 100, 50, "a.png", 0, 0, "<script>", .string(other)]]), viewport: 320)
+        }
+        func problem(_ table: JSONValue?, named: JSONValue? = nil, rules: JSONValue? = nil, matched: JSONValue? = nil) -> LayoutLimits.Problem? {
+            var copy = samples
+            do { try copy.addStyles(table, named: named, rules: rules, matched: matched) } catch { return error }
+            return nil
+        }
+        #expect(problem(.object([hash: .object(["width": 12, "object-fit": 4_294_967_295])])) == nil)
+        #expect(problem(.object([hash: .object(["width": .number(4_294_967_296)])])) != nil)
+        #expect(problem(.object([hash: .object(["--made-up": 1])])) != nil, "no custom property")
+        #expect(problem(.object([hash: .object([String(repeating: "a", count: 65): 1])])) != nil)
+        #expect(problem(.object(["not a hash": .object([:])])) != nil)
+        let many = JSONValue.object(Dictionary(uniqueKeysWithValues: (0..<(LayoutLimits.propertiesPerStyle + 1)).map { ("p\($0)", JSONValue.number(1)) }))
+        #expect(problem(.object([hash: many])) != nil)
+        // No script selector was installed: any index is out of range, as is an unmarked offset.
+        #expect(problem(nil, named: .object(["3": 0])) != nil)
+        // A rule of words the site does not write is dropped; one that it does is kept, on the holder.
+        var kept = samples
+        try kept.addStyles(nil, named: nil,
+                           rules: .array([.array(["http://dppx.localhost/css/site.css", ".hero > img", .array(["width"])]),
+                                          .array(["http://dppx.localhost/css/site.css", ".secret-word > img", .array(["width"])])]),
+                           matched: .object(["3": .array([.array([1, 0]), .array([0, 1])])]))
+        #expect(kept.styles.rules[3] == [ImageStyles.Rule(holder: true, selector: ".hero > img", properties: ["width"])])
+        #expect(problem(nil, rules: .array([.array(["http://dppx.localhost/css/site.css", ".hero", .array(["not a property!"])])])) != nil)
+        #expect(problem(nil, rules: .array([]), matched: .object(["3": .array([.array([0, 0])])])) != nil, "no such rule")
+        #expect(problem(nil, rules: .array([]), matched: .object(["7": .array([])])) != nil, "no marked <img> there")
+    }
 }

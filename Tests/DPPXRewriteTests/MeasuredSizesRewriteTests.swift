@@ -122,6 +122,28 @@ struct MeasuredSizesRewriteTests {
         #expect(result.findings.contains { $0.hasPrefix("index.html:1:") && $0.contains("depends on its natural width") && $0.contains("drawn 168.39x112.11 px") && $0.hasSuffix("left without srcset") })
     }
 
+    @Test("with --picture, an occurrence the check found changed by its wrapper keeps its srcset, without <picture>, and is named with why; the others are wrapped and listed")
+    func unwrapped() throws {
+        let page = "<div class=\"card\"><img src=\"img/hero.jpg\" alt=\"a\"></div>\n<div><img src=\"img/hero.jpg\" alt=\"b\"></div>"
+        let offsets = ImageTagOffsets.of(Array(page.utf8))
+        let samples = [LayoutFile.Sample(viewport: 320, width: 400, height: 300)]
+        var measured = LayoutFile.Page(hash: "h", dependencies: ["index.html"], viewportHeight: 800, scrollbars: "hidden",
+                                       images: offsets.map { LayoutFile.Image(offset: $0, src: "img/hero.jpg", samples: samples) }, backgrounds: [])
+        let reason = "its computed `width` changed at a 320 px viewport (`.card > img` no longer matches)"
+        measured.images[0].unwrapped = reason
+        let options = RewriteOptions(picture: true, layout: LayoutFile(pages: ["index.html": measured]))
+        let result = RewriteFixtures.rewriter(options).rewriteHTML(Array(page.utf8), at: "index.html")
+        let html = String(decoding: result.bytes, as: UTF8.self)
+        let lines = html.split(separator: "\n")
+        #expect(lines[0].hasPrefix("<div class=\"card\"><img src=\"img/hero.jpg\" alt=\"a\" srcset=\"img/hero.jpg 1x, img/hero@2x.jpg 2x\">"), "\(html)")
+        #expect(lines[1].hasPrefix("<div><picture><source type=\"image/avif\""), "\(html)")
+        #expect(result.wrapped == [offsets[1]])
+        #expect(result.findings.map(\.description) == ["index.html:1: <img src=\"img/hero.jpg\">: written without <picture>: " + reason])
+        // Without --picture the mark changes nothing.
+        let plain = RewriteFixtures.rewriter(RewriteOptions(layout: options.layout)).rewriteHTML(Array(page.utf8), at: "index.html")
+        #expect(plain.findings.isEmpty && plain.wrapped.isEmpty && !String(decoding: plain.bytes, as: UTF8.self).contains("<picture"))
+    }
+
     @Test("measuring turns off the srcset dppx wrote and the sizes beside it, and nothing else")
     func measurementMarks() {
         let rewritten = RewriteFixtures.rewriter(RewriteOptions(layout: Self.layout())).rewriteHTML(Array(Self.page.utf8), at: "index.html").bytes

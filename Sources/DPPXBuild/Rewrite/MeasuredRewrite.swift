@@ -192,9 +192,12 @@ public struct MeasuredRewrite: Sendable {
     ///
     /// An `<img>` whose box changed size depends on its natural width (a flex item sized by its
     /// content, a float), which its `sizes` sets: it is marked `unsized` in `layout`, the page
-    /// rewritten without its `sizes` and checked again, at most `checkRounds` times. (Not with
-    /// `--picture`, whose wrappers change boxes through the page's selectors: such a page is
-    /// left as it was, whole.) A page that
+    /// rewritten without its `sizes` and checked again, at most `checkRounds` times. With
+    /// `--picture`, each `<img>` a new `<picture>` holds is compared by its computed style and
+    /// its holder's too (`StyleComparison`), and one whose style or box changed, or that a
+    /// script of the page selects by its place among its parent's children
+    /// (`ScriptSelectors`), is marked `unwrapped` and written with `srcset` only, the rest of
+    /// the page checked again (a round more). A page that
     /// still moves (or whose backgrounds or height moved without any image) is left as it was,
     /// with the stylesheets it loads that the rewrite changed. A page that did not move is
     /// recorded in `layout` as written (so an unchanged site is not measured again), with the
@@ -244,7 +247,37 @@ public struct MeasuredRewrite: Sendable {
             fail(Self.pageName(of: failure))
         }
         pending.removeAll { undo.contains($0) }
-        for round in 1...Self.checkRounds where !pending.isEmpty {
+        let picture = rewrite.options.picture
+        // The page as `layout` now says, rewritten again.
+        func rewriteAgain(_ index: Int) {
+            var options = rewrite.options
+            options.layout = layout
+            changes[index].result = PageRewriter(images: images, options: options).rewriteHTML(changes[index].original, at: changes[index].relative)
+        }
+        // The indices (among the page's measured `<img>` occurrences) of those its rewrite wraps in
+        // a new <picture>.
+        func wrappedImages(_ index: Int) -> Set<Int> {
+            guard picture, let recorded = layout.pages[changes[index].relative] else { return [] }
+            return Set(changes[index].result.wrapped.compactMap { offset in recorded.images.firstIndex { $0.offset == offset } })
+        }
+        // An image a script of the page selects by its place among its parent's children stays
+        // where the script finds it: no measurement shows what the script then does.
+        if picture {
+            for page in pending {
+                guard let named = before.styles[page]?.namedByScripts, !named.isEmpty,
+                      let index = changes.firstIndex(where: { $0.relative == page }), let recorded = layout.pages[page] else { continue }
+                let wrapped = wrappedImages(index)
+                var marked = false
+                for (offset, selector) in named {
+                    guard let image = recorded.images.firstIndex(where: { $0.offset == offset }), wrapped.contains(image) else { continue }
+                    layout.pages[page]?.images[image].unwrapped = "a script of the page selects it by its place among its parent's children (\(selector)), which a <picture> changes"
+                    marked = true
+                }
+                if marked { rewriteAgain(index) }
+            }
+        }
+        let rounds = picture ? Self.checkRounds + 1 : Self.checkRounds
+        for round in 1...rounds where !pending.isEmpty {
             var written = SiteResponder(root: rewrite.root, imageSizes: images.pixelSizes, privateFolders: privateFolders,
                                         imageTagOffsets: { ImageTagOffsets.of($0) })
             written.overlay = Self.overlay(of: changes)
@@ -281,8 +314,17 @@ public struct MeasuredRewrite: Sendable {
             // jitter, not the rewrite's doing: where something moved, the untouched page is loaded
             // once more, and what differs between its two loads is set aside.
             var jitter: [String: LayoutComparison.Jitter] = [:]
+            var styleJitter: [String: [Int: Set<StyleComparison.Property>]] = [:]
+            // With --picture: the images a new <picture> holds whose computed style, or their
+            // holder's, changed (a selector that stops or starts matching).
+            func styleChanges(_ page: String) -> [Int: StyleComparison.Change] {
+                guard picture, let then = before.styles[page], let now = after.styles[page],
+                      let index = changes.firstIndex(where: { $0.relative == page }) else { return [:] }
+                let wrapped = wrappedImages(index)
+                return StyleComparison.changes(before: then, after: now, setAside: styleJitter[page] ?? [:]).filter { wrapped.contains($0.key) }
+            }
             let suspects = after.measured.filter { page in
-                differences(page, jitter: .none).map { !$0.moved.isEmpty || $0.page != nil } ?? false
+                (differences(page, jitter: .none).map { !$0.moved.isEmpty || $0.page != nil } ?? false) || !styleChanges(page).isEmpty
             }
             if !suspects.isEmpty, let control = try? await checkingMeasurement(of: suspects, responder: Self.untouchedResponder(
                 root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes,
@@ -295,6 +337,9 @@ public struct MeasuredRewrite: Sendable {
                         found.formUnion(LayoutComparison.jitter(between: thenClassic, and: againClassic))
                     }
                     jitter[page] = found
+                    if let thenStyles = before.styles[page], let againStyles = control.styles[page] {
+                        styleJitter[page] = StyleComparison.jitter(between: thenStyles, and: againStyles)
+                    }
                 }
             }
             var again: [String] = []
@@ -305,7 +350,20 @@ public struct MeasuredRewrite: Sendable {
                 let original = changes[index].original
                 let line = { (offset: Int) in Self.line(of: offset, in: original) }
                 let classic = before.classic[page].flatMap { then in after.classic[page].map { (then, $0) } }
-                if moved.isEmpty, pageMoved == nil {
+                let wrapped = wrappedImages(index)
+                let restyled = styleChanges(page)
+                // The wrapped images to write without <picture>, and why: those whose style
+                // changed or that were resized, else (nothing else explaining it) those displaced.
+                var unwrap: [(index: Int, why: String)] = restyled.keys.sorted().map { ($0, restyled[$0]!.description) }
+                for (image, move, what) in moved where wrapped.contains(image) && restyled[image] == nil && move == .resized {
+                    unwrap.append((image, "its box changed in a <picture>: it was \(what)"))
+                }
+                if unwrap.isEmpty, !moved.contains(where: { $0.move == .resized }) {
+                    for (image, _, what) in moved where wrapped.contains(image) {
+                        unwrap.append((image, "its box moved in a <picture>: it was \(what)"))
+                    }
+                }
+                if moved.isEmpty, pageMoved == nil, restyled.isEmpty {
                     if round == 1 { report.checked.append(page) }
                     // Kept: the untouched page's refined samples, under the rewritten page's offsets
                     // (the n-th <img> is the n-th) and what the rewritten page loaded, so the next
@@ -317,16 +375,18 @@ public struct MeasuredRewrite: Sendable {
                     kept.hash = now.hash
                     kept.dependencies = now.dependencies
                     layout.pages[page] = kept
-                } else if !rewrite.options.picture, moved.contains(where: { $0.move == .resized }), round < Self.checkRounds {
+                } else if !unwrap.isEmpty || moved.contains(where: { $0.move == .resized && !wrapped.contains($0.index) }), round < rounds {
                     if round == 1 { report.checked.append(page) }
-                    // Those images' boxes follow their natural width: they keep it. (Boxes only
-                    // displaced may be displaced by them, and are looked at again.)
-                    for (image, move, what) in moved where move == .resized && image < recorded.images.count {
+                    // The wrapped ones are written without <picture>; the others resized follow
+                    // their natural width: they keep it. (Boxes only displaced may be displaced
+                    // by them, and are looked at again.)
+                    for (image, why) in unwrap where image < recorded.images.count {
+                        layout.pages[page]?.images[image].unwrapped = why
+                    }
+                    for (image, move, what) in moved where move == .resized && !wrapped.contains(image) && image < recorded.images.count {
                         layout.pages[page]?.images[image].unsized = what
                     }
-                    var options = rewrite.options
-                    options.layout = layout
-                    changes[index].result = PageRewriter(images: images, options: options).rewriteHTML(original, at: page)
+                    rewriteAgain(index)
                     again.append(page)
                 } else {
                     if round == 1 { report.checked.append(page) }
@@ -334,6 +394,9 @@ public struct MeasuredRewrite: Sendable {
                     let what = LayoutComparison.difference(before: then, after: now, lineOfOffset: line, setAside: pageJitter)
                         ?? classic.flatMap { LayoutComparison.difference(before: $0.0, after: $0.1, lineOfOffset: line, setAside: pageJitter) }
                             .map { $0 + " (with classic scrollbars)" }
+                        ?? restyled.keys.sorted().first.map { image in
+                            "its <img src=\"\(then.images[image].src)\"> (line \(line(then.images[image].offset))): \(restyled[image]!.description)"
+                        }
                         ?? "its layout changed"
                     let culprits = [page] + recorded.dependencies.filter { changed[$0] != nil && $0 != page }
                     fail(page)
@@ -362,6 +425,7 @@ public struct MeasuredRewrite: Sendable {
         measurement.writesLayoutFile = false
         measurement.checking = measurement.ladder.checking
         measurement.checksClassicScrollbars = true
+        measurement.checksStyles = rewrite.options.picture
         return try await measurement.run(in: shared)
     }
 

@@ -35,6 +35,9 @@ public struct SiteRewrite: Sendable {
         public var imagesRewritten = 0
         /// Of those, the fluid `<img>`s given the exact `sizes` of their measured boxes.
         public var imagesMadeExact = 0
+        /// Set when `--picture` wrapped images in pages that were not measured: nothing checked
+        /// that the wrappers leave each image's style and box as they were.
+        public var picturesUnchecked = false
     }
 
     public init(root: String, pages: [String], output: String? = nil, options: RewriteOptions) {
@@ -66,6 +69,7 @@ public struct SiteRewrite: Sendable {
     public func run(check: Bool = false, held: SiteManifestReader.Held? = nil) -> Outcome {
         var (changes, outcome) = prepare(with: SiteManifestReader.read(under: root, held: held))
         write(changes, check: check, into: &outcome)
+        outcome.picturesUnchecked = options.picture
         return outcome
     }
 

@@ -131,12 +131,18 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         /// float, a shrink-to-fit box), which a `sizes` changes. How it moved (`drawn 168x112 px
         /// at a 800 px viewport, 228x152 px before`); the occurrence is then left without `srcset`.
         public var unsized: String?
+        /// Set when checking the rewrite found that a `<picture>` wrapper changes this image's
+        /// computed style, its parent's or its box, or a script of the page selects it by its
+        /// place among its parent's children (`.card > img`): why (`its computed `width` changed
+        /// at a 320 px viewport`). With `--picture`, it is then written with `srcset` only.
+        public var unwrapped: String?
 
-        public init(offset: Int, src: String, samples: [Sample], unsized: String? = nil) {
+        public init(offset: Int, src: String, samples: [Sample], unsized: String? = nil, unwrapped: String? = nil) {
             self.offset = offset
             self.src = src
             self.samples = samples
             self.unsized = unsized
+            self.unwrapped = unwrapped
         }
 
         /// The widths, for `SizesFitter`.

@@ -28,6 +28,16 @@ public enum LayoutLimits {
     public static let samplesPerOccurrence = 4096
     /// Byte offsets of an `<img>` tag in a page, element counts and layer indices.
     public static let counts: ClosedRange<Int> = 0...(1 << 32)
+    /// Distinct computed styles a measured page may report (`ImageStyles`): an `<img>` and its
+    /// holder have at most one each at each checking width.
+    public static let styles = 8192
+    /// Properties of one computed style: Chromium computes some 480.
+    public static let propertiesPerStyle = 2048
+    /// The longest property name (`-webkit-text-decorations-in-effect` is 35 characters).
+    public static let propertyNameLength = 64
+    /// The longest `unwrapped` reason the layout file records, in characters (a selector of at
+    /// most 1,024 and a script's path).
+    public static let reasonLength = 8192
 
     /// A number outside its range: where it is (`images.0.samples.3.width`, or a page report's
     /// `<img>` at offset 212) and what it is.
@@ -70,6 +80,14 @@ public enum LayoutLimits {
         return Int(value)
     }
 
+    /// Throws when a recorded reason is longer than `reasonLength` or holds a control character
+    /// (it is printed as a finding).
+    public static func checkReason(_ text: String, _ field: @autoclosure () -> String) throws(Problem) {
+        guard text.count <= reasonLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw Problem(field: field(), value: "\(text.count) characters", expected: "a reason of at most \(reasonLength) characters without control characters")
+        }
+    }
+
     /// Throws when an occurrence has more samples than `samplesPerOccurrence`.
     public static func checkCount(_ count: Int, _ field: @autoclosure () -> String) throws(Problem) {
         guard count <= samplesPerOccurrence else {
@@ -97,6 +115,7 @@ extension LayoutLimits {
         for (index, image) in page.images.enumerated() {
             let at = "\(field).images.\(index)"
             try check(image.offset, in: counts, "\(at).offset")
+            if let unwrapped = image.unwrapped { try checkReason(unwrapped, "\(at).unwrapped") }
             try checkCount(image.samples.count, "\(at).samples")
             for (number, sample) in image.samples.enumerated() { try check(sample, field: "\(at).samples.\(number)") }
         }

@@ -95,7 +95,7 @@ public struct PageViewCost: Sendable, Codable, Equatable {
                 let samples = image.samples.map { (viewport: $0.viewport, width: $0.width) }
                 if let occurrence = Self.occurrence(.img, built, plain: plain, at: String(image.offset), samples: samples,
                                                     fileBytes: fileBytes, profiles: profiles,
-                                                    choice: rewritten && image.unsized == nil ? .srcset(picture: picture) : .plain) {
+                                                    choice: rewritten && image.unsized == nil ? .srcset(picture: picture && image.unwrapped == nil) : .plain) {
                     occurrences.append(occurrence)
                 }
             }

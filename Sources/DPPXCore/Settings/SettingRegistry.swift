@@ -326,7 +326,7 @@ public enum SettingRegistry {
 
     public static var rewritePicture: Setting<Bool> {
         Setting("picture", in: .rewrite, flag: "picture", .bool, default: false,
-                help: "Also wrap images that have AVIF or WebP files in a <picture> with a <source> per format: smaller files where the browser reads them, but selectors such as 'a > img' no longer match the image.")
+                help: "Also wrap images that have AVIF or WebP files in a <picture> with a <source> per format: smaller files where the browser reads them, but selectors such as 'a > img' no longer match the image. On measured pages each wrapped image is checked in Chromium, and one whose style or box a wrapper changes gets a srcset only.")
     }
 
     public static var rewritePlaceholder: Setting<PlaceholderStyle> {
