@@ -50,10 +50,10 @@ struct PageText {
 
     /// The size the image at `url` (under the measuring origin) is answered at, when it is an
     /// image of a manifest: its CSS size as dppx knows it (a fluid master's size, a density
-    /// image's 1x box), which is preferred over the natural size the page reports.
+    /// image's 1x box), which is preferred over the natural size the page reports. A lookup,
+    /// no file system: it is asked for every `<img>` at every viewport.
     func imageSize(of url: String) -> PixelSize? {
-        guard let path = SiteResponder.path(of: url), case .image(let size) = responder.entry(path) else { return nil }
-        return size
+        SiteResponder.path(of: url).flatMap { responder.imageSizes[$0] }
     }
 
     /// Whether every word of `text` is written in the file at `path` (root-relative), in another
