@@ -215,14 +215,16 @@ enum MeasureScript {
           marked.add(offset);
           const box = image.getBoundingClientRect();
           // Its content box (the box less padding and border), where object-fit paints the
-          // image, and the file it shows with its natural size.
+          // image, and the file it shows with its natural size: the file's URL only when it is
+          // the site's (a data: URL of megabytes is not sent back at every width).
           const style = getComputedStyle(image);
+          const shown = image.currentSrc || '';
           const px = (name) => parseFloat(style.getPropertyValue(name)) || 0;
           const across = px('padding-left') + px('padding-right') + px('border-left-width') + px('border-right-width');
           const down = px('padding-top') + px('padding-bottom') + px('border-top-width') + px('border-bottom-width');
           images.push([offset, box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY,
                        style.objectFit, Math.max(0, box.width - across), Math.max(0, box.height - down),
-                       image.currentSrc || '', image.naturalWidth, image.naturalHeight]);
+                       shown.startsWith(location.origin + '/') && shown.length <= 4096 ? shown : '', image.naturalWidth, image.naturalHeight]);
         }
         const backgrounds = [];
         for (const element of document.querySelectorAll('*')) {
