@@ -13,8 +13,8 @@ public enum LayoutLimits {
     /// on phones' narrowest); a hundred thousand is beyond any screen.
     public static let viewports: ClosedRange<Double> = 1...100_000
     /// Box sizes, the widths an `<img>`'s content is painted at, positioning areas, painted
-    /// sizes and page heights, CSS px. Chromium lays out
-    /// in 1/64 px held in 32 bits: no box of a page is larger than 2^25 px.
+    /// sizes and page heights, CSS px. Chromium lays out in 1/64 px held in 32 bits: no box of a
+    /// page is larger than 2^25 px.
     public static let lengths: ClosedRange<Double> = 0...33_554_432
     /// A box's left and top edges in the document, CSS px.
     public static let positions: ClosedRange<Double> = -33_554_432...33_554_432

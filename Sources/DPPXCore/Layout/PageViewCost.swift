@@ -6,8 +6,9 @@
 /// - **After**: what the browser picks among the candidates the rewrite writes
 ///   (`ImageCandidates`), by Chromium's `srcset` selection: candidates by density (a `w`
 ///   descriptor's width over the width the content is painted at, the `sizes` dppx writes from
-///   the measured box and its `object-fit`; an `x` descriptor's file width over the CSS width), the smallest at or above the DPR, unless
-///   the one below is closer by the geometric mean (Blink's `SelectionLogic`). With `<picture>`
+///   the measured box and its `object-fit`; an `x` descriptor's file width over the CSS width),
+///   the smallest at or above the DPR, unless the one below is closer by the geometric mean
+///   (Blink's `SelectionLogic`). With `<picture>`
 ///   the first `<source>`'s format (the extra format of fewest bytes: AVIF, usually); a CSS
 ///   background's `image-set()` lists that format first with `type()`, and the browser takes
 ///   the smallest resolution at or above its DPR. `legacy` is the same without AVIF or WebP: the
