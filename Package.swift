@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "DPPXBuildTests",
             dependencies: [
-                "DPPXBuild", "DPPXFiles", "DPPXImaging", "DPPXCore", "DPPXTestSupport", "CVips",
+                "DPPXBuild", "DPPXFiles", "DPPXImaging", "DPPXCore", "DPPXRewrite", "DPPXTestSupport", "CVips",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -1,7 +1,8 @@
 /// The script that measures a page at a list of viewport widths in one call, as JSON text: an
-/// array with one report per width, each holding every marked `<img>`'s box and every background
-/// layer that paints a `url()`, with the layer's computed size, its positioning area and the
-/// image's natural size.
+/// array with one report per width, each holding every marked `<img>`'s box (with its
+/// `object-fit`, its content box and the file it shows with its natural size, from which
+/// `Samples` finds the width its content is painted at) and every background layer that paints
+/// a `url()`, with the layer's computed size, its positioning area and the image's natural size.
 ///
 /// It is evaluated in the page's frame, which `SiteResponder`'s host page holds in an
 /// `<iframe>` as wide as the viewport being measured, in an isolated world of dppx's (`world`):
@@ -301,7 +302,17 @@ enum MeasureScript {
           if (marked.has(offset)) throw new Error('two elements carry the mark of the <img> at byte ' + offset + ' (a script copied it)');
           marked.add(offset);
           const box = image.getBoundingClientRect();
-          const entry = [offset, box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY];
+          // Its content box (the box less padding and border), where object-fit paints the
+          // image, and the file it shows with its natural size: the file's URL only when it is
+          // the site's (a data: URL of megabytes is not sent back at every width).
+          const style = getComputedStyle(image);
+          const shown = image.currentSrc || '';
+          const px = (name) => parseFloat(style.getPropertyValue(name)) || 0;
+          const across = px('padding-left') + px('padding-right') + px('border-left-width') + px('border-right-width');
+          const down = px('padding-top') + px('padding-bottom') + px('border-top-width') + px('border-bottom-width');
+          const entry = [offset, box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY,
+                         style.objectFit, Math.max(0, box.width - across), Math.max(0, box.height - down),
+                         shown.startsWith(location.origin + '/') && shown.length <= 4096 ? shown : '', image.naturalWidth, image.naturalHeight];
           if (withStyles) {
             entry.push(styleOf(image, known), styleOf(holderOf(image), known));
             if (!(offset in named)) {

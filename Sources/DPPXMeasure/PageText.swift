@@ -1,3 +1,5 @@
+import DPPXCore
+
 /// The text a measured page's reports may carry into the layout file, which is published with
 /// the site: only what the site's own files already say. A page is the site's own code and can
 /// write anything it read into an element, a URL or a rule; that reaches the layout file only
@@ -44,6 +46,14 @@ struct PageText {
     func sitePath(of url: String) -> String? {
         guard let path = responder.rootPath(of: url), responder.isSiteFile(path) else { return nil }
         return path
+    }
+
+    /// The size the image at `url` (under the measuring origin) is answered at, when it is an
+    /// image of a manifest: its CSS size as dppx knows it (a fluid master's size, a density
+    /// image's 1x box), which is preferred over the natural size the page reports. A lookup,
+    /// no file system: it is asked for every `<img>` at every viewport.
+    func imageSize(of url: String) -> PixelSize? {
+        SiteResponder.path(of: url).flatMap { responder.imageSizes[$0] }
     }
 
     /// Whether every word of `text` is written in the file at `path` (root-relative), in another

@@ -10,7 +10,7 @@ struct Samples {
     private(set) var viewports: Set<Double> = []
     private var text: PageText
     private var imageSamples: [Int: [LayoutFile.Sample]] = [:]
-    private var layerInfo: [LayerKey: (url: String, size: String)] = [:]
+    private var layerURLs: [LayerKey: String] = [:]
     private var layerSamples: [LayerKey: [LayoutFile.BackgroundSample]] = [:]
     /// Whether any viewport's document was narrower than the viewport (a scrollbar drawn).
     private(set) var scrollbarsShown = false
@@ -28,16 +28,19 @@ struct Samples {
         self.scriptSelectors = scriptSelectors
     }
 
-    /// A layer of an element, and the declaration that paints it: where another rule wins at
-    /// some viewports (one in an `@media` block), each rule's viewports are a layer of their own.
+    /// A layer of an element, the declaration that paints it and its computed size: where
+    /// another rule wins at some viewports (one in an `@media` block), or another
+    /// `background-size` holds (an `auto` layer paints at the image's natural size, which a
+    /// rewrite keeps), each one's viewports are a layer of their own.
     private struct LayerKey: Hashable, Comparable {
         var element: String
         var layer: Int
         /// Root-relative, and the rule's selector text (nil for a `style` attribute).
         var sheet: String?
         var selector: String?
+        var size: String
         static func < (a: LayerKey, b: LayerKey) -> Bool {
-            (a.element, a.layer, a.sheet ?? "", a.selector ?? "") < (b.element, b.layer, b.sheet ?? "", b.selector ?? "")
+            (a.element, a.layer, a.sheet ?? "", a.selector ?? "", a.size) < (b.element, b.layer, b.sheet ?? "", b.selector ?? "", b.size)
         }
     }
 
@@ -66,7 +69,8 @@ struct Samples {
         }
         for image in report["images"]?.array ?? [] {
             guard let fields = image.array, fields.count >= 4 else {
-                throw LayoutLimits.Problem(field: "an <img> \(at)", value: Self.shown(image), expected: "[offset, width, height, src, left, top]")
+                throw LayoutLimits.Problem(field: "an <img> \(at)", value: Self.shown(image),
+                                           expected: "[offset, width, height, src, left, top, fit, content box, current src, natural size]")
             }
             let offset = try LayoutLimits.integer(try number(fields[0], "the offset of an <img> \(at)"), in: LayoutLimits.counts,
                                                   "the offset of an <img> \(at)")
@@ -79,10 +83,30 @@ struct Samples {
             let height = try length(fields[2], LayoutLimits.lengths, "the height of \(name)")
             let left = fields.count > 5 ? try length(fields[4], LayoutLimits.positions, "the left edge of \(name)") : nil
             let top = fields.count > 5 ? try length(fields[5], LayoutLimits.positions, "the top edge of \(name)") : nil
-            imageSamples[offset, default: []].append(LayoutFile.Sample(viewport: viewport, width: width, height: height, left: left, top: top))
-            if fields.count > 7 {
-                guard let image = fields[6].string, Self.isStyleHash(image), let holder = fields[7].string, Self.isStyleHash(holder) else {
-                    throw LayoutLimits.Problem(field: "the style of \(name)", value: Self.shown(.array(Array(fields[6...]))),
+            // The width its content is painted at: in its content box, per its object-fit, from
+            // the natural size dppx answered its file at (the page's report only for a file
+            // of no manifest).
+            var painted: Double?
+            if fields.count >= 12 {
+                let content = (width: try length(fields[7], LayoutLimits.lengths, "the content width of \(name)"),
+                               height: try length(fields[8], LayoutLimits.lengths, "the content height of \(name)"))
+                let fit = fields[6].string.flatMap(ObjectFit.init(computed:)) ?? .fill
+                var natural: (width: Double, height: Double)?
+                if let url = fields[9].string, let known = text.imageSize(of: url) {
+                    natural = (Double(known.width), Double(known.height))
+                } else {
+                    natural = (width: try length(fields[10], LayoutLimits.lengths, "the natural width of \(name)"),
+                               height: try length(fields[11], LayoutLimits.lengths, "the natural height of \(name)"))
+                }
+                let width = fit.painted(box: content, natural: natural).width
+                try LayoutLimits.check(width, in: LayoutLimits.lengths, "the width the content of \(name) is painted at")
+                painted = width
+            }
+            imageSamples[offset, default: []].append(LayoutFile.Sample(viewport: viewport, width: width, height: height, painted: painted,
+                                                                       left: left, top: top))
+            if fields.count > 13 {
+                guard let image = fields[12].string, Self.isStyleHash(image), let holder = fields[13].string, Self.isStyleHash(holder) else {
+                    throw LayoutLimits.Problem(field: "the style of \(name)", value: Self.shown(.array(Array(fields[12...]))),
                                                expected: "two hashes of 16 hexadecimal digits")
                 }
                 imageStyles.samples[offset, default: []].append(ImageStyles.Sample(viewport: viewport, image: image, holder: holder))
@@ -110,8 +134,8 @@ struct Samples {
             var selector = fields[9].string
             if let written = sheet, let rule = selector, !text.isWritten(rule, in: written) { sheet = nil; selector = nil }
             if sheet == nil { selector = nil }
-            let key = LayerKey(element: element, layer: index, sheet: sheet, selector: selector)
-            layerInfo[key] = ("/" + path, size)
+            let key = LayerKey(element: element, layer: index, sheet: sheet, selector: selector, size: size)
+            layerURLs[key] = "/" + path
             layerSamples[key, default: []].append(LayoutFile.BackgroundSample(
                 viewport: viewport, areaWidth: areaWidth, areaHeight: areaHeight, paintedWidth: painted.width, paintedHeight: painted.height))
         }
@@ -236,7 +260,7 @@ struct Samples {
 
     var backgrounds: [LayoutFile.Background] {
         layerSamples.keys.sorted().map { key in
-            LayoutFile.Background(element: key.element, layer: key.layer, url: layerInfo[key]!.url, size: layerInfo[key]!.size,
+            LayoutFile.Background(element: key.element, layer: key.layer, url: layerURLs[key]!, size: key.size,
                                   samples: layerSamples[key]!.sorted { $0.viewport < $1.viewport }, sheet: key.sheet, selector: key.selector)
         }
     }

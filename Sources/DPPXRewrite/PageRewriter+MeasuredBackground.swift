@@ -12,7 +12,8 @@ extension PageRewriter {
     }
 
     /// The `@media` blocks that give `rule`'s fluid layers (`fluid`, by layer index) the files
-    /// their measured painted widths need (`BackgroundRanges`), one block a range: the rule's own
+    /// their measured painted widths need (`BackgroundRanges`; an `auto` layer's descriptors
+    /// keep the size it is painted at), one block a range: the rule's own
     /// selector, and a `background-image` with the whole layer list of `declaration` as
     /// written, each measured fluid image made the range's `image-set()` and each density image
     /// its own (`sets`). Written after the rule's `}`, in the file's line breaks and the
@@ -28,9 +29,15 @@ extension PageRewriter {
         var measuredLayers: [(index: Int, reference: ImageReference, layer: BackgroundRanges.Layer)] = []
         for (index, reference) in fluid {
             let url = "/" + reference.entry.image.path
-            let samples = BackgroundRanges.widest(of: backgrounds.filter { $0.url == url }.map(\.boxSamples))
+            let painting = backgrounds.filter { $0.url == url }
+            let samples = BackgroundRanges.widest(of: painting.map(\.boxSamples))
             guard !samples.isEmpty else { continue }
-            measuredLayers.append((index, reference, BackgroundRanges.Layer(samples: samples, fileWidths: reference.primary.map(\.width))))
+            // Where an element paints it at its natural size, which the descriptors then keep:
+            // the master's CSS width (its width over its density).
+            let natural = BackgroundRanges.widest(of: painting.filter { BackgroundSize(computed: $0.size)?.isNatural == true }.map(\.boxSamples))
+            let layer = BackgroundRanges.Layer(samples: samples, fileWidths: reference.primary.map(\.width),
+                                               natural: natural.isEmpty ? nil : .init(width: Double(reference.entry.image.width), samples: natural))
+            measuredLayers.append((index, reference, layer))
         }
         guard !measuredLayers.isEmpty else { return nil }
         measured = Set(measuredLayers.map(\.index))

@@ -141,6 +141,53 @@ struct BackgroundRangesTests {
         ])
     }
 
+    @Test("a background-size: auto layer keeps the size it is painted at: its files are written against the image's natural width, not the widest a cover element of the same rule paints")
+    func autoLayerKeepsItsSize() throws {
+        // One rule paints a 1600x800 master: an `auto` band (1600 px wide everywhere) and a
+        // `cover` block whose painted width is twice its height, 2560 px at 1280 px.
+        let viewports = stride(from: 320.0, through: 2560, by: 40)
+        let band = Self.samples(viewports) { _ in 1600 }
+        let cover = Self.samples(viewports) { $0 * 2 }
+        let files = [800, 1200, 1600]
+        let layer = BackgroundRanges.Layer(samples: BackgroundRanges.widest(of: [band, cover]), fileWidths: files,
+                                           natural: .init(width: 1600, samples: band))
+        let ranges = BackgroundRanges(layers: [layer]).ranges
+        try #require(!ranges.isEmpty)
+        for range in ranges {
+            // The band is 1600 px at every width: only the master serves it, at 1x, so its
+            // natural size stays 1600 px (written against 2560, 0.625x, it was 2560 px).
+            #expect(range.candidates == [[.init(width: 1600, density: "1")]], "\(range.mediaQuery)")
+        }
+        // Without the band, the cover block's files are written against its painted width.
+        let coverOnly = BackgroundRanges(layers: [.init(samples: cover, fileWidths: files)]).ranges
+        #expect(coverOnly.last?.candidates == [[.init(width: 1600, density: "0.3125")]], "\(coverOnly)")
+    }
+
+    @Test("a layer auto only at some widths: written against its natural width there, against its painted width elsewhere, the range changing where the layer's size does")
+    func autoOnlyWhereItIsAuto() throws {
+        // A 1200x600 master: cover over a 300 px high box below 840 px (painted 600 px, its
+        // height's twice), auto (1200 px) from 840 px on, the breakpoint pinned to a pixel;
+        // files 600, 900, 1200.
+        let cover = Self.samples(stride(from: 320, through: 800, by: 40)) { _ in 600 } + [BoxSample(viewport: 839, width: 600)]
+        let band = Self.samples(stride(from: 840, through: 1600, by: 40)) { _ in 1200 }
+        let layer = BackgroundRanges.Layer(samples: cover + band, fileWidths: [600, 900, 1200], natural: .init(width: 1200, samples: band))
+        let ranges = BackgroundRanges(layers: [layer]).ranges
+        try #require(ranges.count == 2, "\(ranges)")
+        #expect(ranges[0].maximumViewport == 839.98)
+        #expect(ranges[0].candidates == [[.init(width: 600, density: "1"), .init(width: 900, density: "1.5"), .init(width: 1200, density: "2")]])
+        #expect(ranges[1].minimumViewport == 840)
+        #expect(ranges[1].candidates == [[.init(width: 1200, density: "1")]])
+    }
+
+    @Test("background-size auto and auto auto paint at the natural size; a length, a percentage, one auto side, cover and contain do not")
+    func naturalSizes() {
+        #expect(BackgroundSize(computed: "auto")?.isNatural == true)
+        #expect(BackgroundSize(computed: "auto auto")?.isNatural == true)
+        for other in ["cover", "contain", "100px", "50% auto", "auto 100%", "120px 80px"] {
+            #expect(BackgroundSize(computed: other)?.isNatural == false, "\(other)")
+        }
+    }
+
     @Test("nothing measured: no ranges")
     func empty() {
         #expect(BackgroundRanges(layers: []).ranges.isEmpty)

@@ -87,6 +87,27 @@ struct LayoutComparisonTests {
             .contains("drew 1 <img> where it drew 2") == true)
     }
 
+    @Test("a layer measured as two entries (cover at 1280 px, auto at 1600 px) is compared at every viewport of each, in either order")
+    func backgroundOfTwoSizes() {
+        func page(autoPainted: Double, coverPainted: Double = 1280) -> LayoutFile.Page {
+            var page = Self.page(images: [[476, 402.67]], painted: coverPainted)
+            let cover = page.backgrounds[0]
+            var band = cover
+            band.size = "auto"
+            band.samples = [LayoutFile.BackgroundSample(viewport: 1600, areaWidth: 1600, areaHeight: 560, paintedWidth: autoPainted, paintedHeight: autoPainted / 2)]
+            page.backgrounds = [band, cover]
+            return page
+        }
+        #expect(LayoutComparison.difference(before: page(autoPainted: 1600), after: page(autoPainted: 1600), lineOfOffset: { _ in 1 }) == nil)
+        #expect(LayoutComparison.difference(before: page(autoPainted: 1600), after: page(autoPainted: 2560), lineOfOffset: { _ in 1 })?
+            .contains("painted 2560x1280 px in a 1600x560 px box at a 1600 px viewport") == true)
+        #expect(LayoutComparison.difference(before: page(autoPainted: 1600), after: page(autoPainted: 1600, coverPainted: 1300), lineOfOffset: { _ in 1 })?
+            .contains("painted 1300x650 px") == true, "the second entry of the layer too")
+        var reordered = page(autoPainted: 2560)
+        reordered.backgrounds.reverse()
+        #expect(LayoutComparison.difference(before: page(autoPainted: 1600), after: reordered, lineOfOffset: { _ in 1 }) != nil)
+    }
+
     @Test("heights are compared only between loads that held as many elements: a script's content before the load event comes or not from load to load")
     func heightsOfOtherContent() {
         let before = Self.page(images: [[476, 402.67]], loadedElements: 12)

@@ -48,7 +48,7 @@ import Testing
         let bounded = try LayoutFile.decode(Array(Self.encoded(many).utf8))
         #expect(bounded.refused["index.html"]?.description == "pages.index.html.images.0.samples is 80000 samples, but a layout has at most 4096 samples an occurrence")
         #expect(try LayoutFile.decode(Array(Self.encoded(Self.sample()).utf8)).refused.isEmpty, "the sample itself reads")
-        #expect(throws: LayoutFileError.self) { try LayoutFile.decode(Array("{\"version\":3,\"pages\":[1e400]}".utf8)) }
+        #expect(throws: LayoutFileError.self) { try LayoutFile.decode(Array("{\"version\":4,\"pages\":[1e400]}".utf8)) }
         // An `unwrapped` reason is printed: a terminal's escape or a megabyte of it is refused.
         for reason in ["its computed `width` changed\u{1b}[2J", String(repeating: "a", count: LayoutLimits.reasonLength + 1)] {
             var marked = Self.sample()
@@ -58,6 +58,25 @@ import Testing
         var marked = Self.sample()
         marked.pages["index.html"]!.images[0].unwrapped = "its computed `width` changed at a 320 px viewport (`.card > img` no longer matches)"
         #expect(try LayoutFile.decode(Array(Self.encoded(marked).utf8)).layout == marked, "a reason as the check writes it reads back")
+    }
+
+    @Test("a sample whose content is painted wider than its box keeps that width as a fourth number, read back to the same bytes; 1e20 there is refused, five numbers are not a sample")
+    func paintedWidths() throws {
+        var layout = Self.sample()
+        // A square card of a 3:2 photo with object-fit: cover, painted 1.5 times its width.
+        layout.pages["index.html"]!.images[0].samples = [LayoutFile.Sample(viewport: 390, width: 366, height: 366, painted: 549),
+                                                         LayoutFile.Sample(viewport: 1280, width: 300, height: 200, painted: 300)]
+        let text = Self.encoded(layout)
+        #expect(text.contains("[[390,366,366,549],[1280,300,200]]"), "\(text)")
+        let read = try LayoutFile.decode(Array(text.utf8))
+        #expect(read.refused.isEmpty && read.layout == layout)
+        #expect(Self.encoded(read.layout) == text)
+        #expect(read.layout.pages["index.html"]?.images[0].boxSamples == [BoxSample(viewport: 390, width: 549), BoxSample(viewport: 1280, width: 300)])
+        let huge = try LayoutFile.decode(Array(text.replacingOccurrences(of: "[390,366,366,549]", with: "[390,366,366,1e20]").utf8))
+        #expect(huge.refused["index.html"]?.field.hasSuffix("images.0.samples.0.painted") == true, "\(huge.refused)")
+        #expect(throws: LayoutFileError.self) {
+            try LayoutFile.decode(Array(text.replacingOccurrences(of: "[390,366,366,549]", with: "[390,366,366,549,1]").utf8))
+        }
     }
 
     @Test("numbers no layout has are written without trapping: 1e19, 1e300, infinity, a density of a 1e-17 px layer")

@@ -56,6 +56,52 @@ struct MeasuredNumbersTests {
         #expect(problem(Self.report(images: [[3, 100.5, 50, "a.png", 0, 0]])) == nil, "a real box")
     }
 
+    @Test("an <img>'s content is painted per its object-fit in its content box, from the size dppx answers its file at rather than the one the page reports; a natural size of 1e20 is a problem")
+    func paintedContent() throws {
+        // a.png is a 3:2 image of a manifest (1500x1000); the page claims 100x100 for it.
+        let known = SiteResponder(root: root, imageSizes: ["a.png": PixelSize(width: 1500, height: 1000)], marks: { _, _ in
+            PageMarks(imageTags: [3, 20], imageSources: [3: "a.png", 20: "b.png"])
+        })
+        func image(_ offset: Int, fit: String, content: (Double, Double), url: String, natural: JSONValue = 100) -> [JSONValue] {
+            [.number(Double(offset)), 310, 310, "a.png", 0, 0, .string(fit), .number(content.0), .number(content.1), .string(url), natural, natural]
+        }
+        func painted(_ fit: String, url: String = "http://dppx.localhost/a.png", natural: JSONValue = 100) throws -> Double? {
+            var samples = Samples(text: PageText(page: "index.html", bytes: Array(Self.page.utf8), responder: known))
+            // 5 px of padding on each side: a 300 px square content box.
+            try samples.add(Self.report(images: [image(3, fit: fit, content: (300, 300), url: url, natural: natural)]), viewport: 390)
+            return samples.images.first?.samples.first.map(\.paintedWidth)
+        }
+        #expect(try painted("cover") == 450, "the master's 3:2, not the page's 1:1")
+        #expect(try painted("contain") == 300)
+        #expect(try painted("fill") == 300, "the content box, not the 310 px box")
+        #expect(try painted("none") == 1500)
+        #expect(try painted("scale-down") == 300)
+        #expect(try painted("something-new") == 300, "a value dppx does not know is taken as fill")
+        // A file of no manifest: the page's own report of its natural size (here 1:1).
+        #expect(try painted("cover", url: "http://dppx.localhost/b.png") == 300)
+        #expect(try painted("cover", url: "http://dppx.localhost/b.png", natural: 0) == 300, "no natural size: the box")
+        var samples = Samples(text: PageText(page: "index.html", bytes: Array(Self.page.utf8), responder: known))
+        #expect(throws: LayoutLimits.Problem.self) {
+            try samples.add(Self.report(images: [image(3, fit: "cover", content: (300, 300), url: "http://dppx.localhost/b.png", natural: .number(1e20))]), viewport: 390)
+        }
+        #expect(throws: LayoutLimits.Problem.self) {
+            try samples.add(Self.report(images: [image(3, fit: "cover", content: (.nan, 300), url: "http://dppx.localhost/a.png")]), viewport: 390)
+        }
+    }
+
+    @Test("a layer painted auto at some widths and cover at others is one entry per background-size, each with its own viewports")
+    func layerPerSize() throws {
+        var samples = samples()
+        try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "cover",
+                                                  320, 100, 200, 100, "http://dppx.localhost/css/site.css", ".hero"]]), viewport: 320)
+        try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "auto",
+                                                  1280, 100, 200, 100, "http://dppx.localhost/css/site.css", ".hero"]]), viewport: 1280)
+        let layers = samples.backgrounds
+        #expect(layers.map(\.size) == ["auto", "cover"], "\(layers)")
+        #expect(layers.map { $0.samples.map(\.viewport) } == [[1280], [320]])
+        #expect(layers.map { $0.samples.map(\.paintedWidth) } == [[200], [320]])
+    }
+
     @Test("a background painted under 1/64 px paints nothing (1e-17px): left out, and nothing after it divides by it")
     func tinyBackground() throws {
         var samples = samples()
@@ -131,10 +177,11 @@ struct MeasuredNumbersTests {
     func styles() throws {
         var samples = samples()
         let hash = "0123456789abcdef", other = "fedcba9876543210"
-        try samples.add(Self.report(images: [[3, 100, 50, "a.png", 0, 0, .string(hash), .string(other)]]), viewport: 320)
+        // The content box, object-fit and file (painted width) come first, the styles after.
+        try samples.add(Self.report(images: [[3, 100, 50, "a.png", 0, 0, "fill", 100, 50, "", 100, 50, .string(hash), .string(other)]]), viewport: 320)
         #expect(throws: LayoutLimits.Problem.self) {
             var forged = self.samples()
-            try forged.add(Self.report(images: [[3, 100, 50, "a.png", 0, 0, "<script>", .string(other)]]), viewport: 320)
+            try forged.add(Self.report(images: [[3, 100, 50, "a.png", 0, 0, "fill", 100, 50, "", 100, 50, "<script>", .string(other)]]), viewport: 320)
         }
         func problem(_ table: JSONValue?, named: JSONValue? = nil, rules: JSONValue? = nil, matched: JSONValue? = nil) -> LayoutLimits.Problem? {
             var copy = samples

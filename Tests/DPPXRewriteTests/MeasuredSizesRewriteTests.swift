@@ -52,6 +52,22 @@ struct MeasuredSizesRewriteTests {
         #expect(result.findings.isEmpty, "\(result.findings)")
     }
 
+    @Test("an occurrence whose content is painted wider than its box (object-fit: cover of a 3:2 photo in a square card) gets the sizes of the painted width")
+    func paintedWidth() throws {
+        var layout = Self.layout()
+        let cards = stride(from: 320.0, through: 1600, by: 40).map { viewport in
+            let box = viewport < 768 ? viewport - 24 : viewport / 3 - 24
+            return LayoutFile.Sample(viewport: viewport, width: box, height: box, painted: box * 1.5)
+        }
+        layout.pages["index.html"]!.images[0].samples = cards
+        let result = RewriteFixtures.rewriter(RewriteOptions(layout: layout)).rewriteHTML(Array(Self.page.utf8), at: "index.html")
+        let sizes = Self.sizes(in: String(decoding: result.bytes, as: UTF8.self))
+        let grid = try #require(sizes.first.flatMap(SizesValue.init(parsing:)), "\(sizes)")
+        for card in cards {
+            #expect(abs((grid.width(atViewport: card.viewport) ?? -1) - card.width * 1.5) <= 0.5, "at \(card.viewport): \(sizes[0])")
+        }
+    }
+
     @Test("a second rewrite from the same layout changes nothing, and a changed layout replaces only the sizes dppx wrote")
     func ownSizesFollowTheLayout() throws {
         let first = RewriteFixtures.rewriter(RewriteOptions(layout: Self.layout())).rewriteHTML(Array(Self.page.utf8), at: "index.html")

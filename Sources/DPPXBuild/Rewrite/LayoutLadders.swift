@@ -2,7 +2,8 @@ import DPPXCore
 import DPPXRewrite
 
 /// The widths each master's measured boxes need: every width a page draws the master's plain
-/// file at (an `<img>`'s box, a background's painted width, at every measured viewport) made
+/// file at (the width an `<img>`'s content is painted at, its box's unless its `object-fit`
+/// paints it otherwise; a background's painted width; at every measured viewport) made
 /// into a `MeasuredLadder`, by the master's path relative to SRC. What `dppx build` builds a
 /// fluid master at when its pages were measured (`PlanSettings.measuredWidths`).
 public enum LayoutLadders {
@@ -21,7 +22,7 @@ public enum LayoutLadders {
         }
         for (page, measured) in layout.pages {
             for image in measured.images {
-                add(rewriter.imagePath(of: image.src, onPage: page), image.samples.map(\.width))
+                add(rewriter.imagePath(of: image.src, onPage: page), image.samples.map(\.paintedWidth))
             }
             for layer in measured.backgrounds where layer.url.hasPrefix("/") {
                 add(String(layer.url.dropFirst()), layer.samples.map(\.paintedWidth))

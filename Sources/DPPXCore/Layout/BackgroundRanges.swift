@@ -9,8 +9,16 @@
 /// files for other densities would not do: a screen picks by descriptor, not by need). Within a range each file
 /// `F` is written with the descriptor `F / P`, `P` the widest painted width in the range (at its
 /// last whole pixel, between two samples, for a layer that grows with the window): the
-/// image's natural size is then `P` (a `background-size: auto` layer paints as the master did),
-/// and a screen of density `d` takes the same file at every width of the range as at its widest.
+/// image's natural size is then `P`, and a screen of density `d` takes the same file at every
+/// width of the range as at its widest.
+///
+/// A layer painted at its image's natural size somewhere in a range (`background-size: auto`,
+/// `Layer.natural`) is the exception: there the descriptor sets the size it is painted at, so
+/// each file is written with `F / N`, `N` the image's natural width in CSS px (the master's width
+/// over its density), and the layer paints as on the untouched page. (Written against `P`, the
+/// widest painted width of every element the rule paints, an `auto` band painted 1600x800 was
+/// drawn 2560x1280 at a 1280 px viewport, where a `cover` element of the same rule painted the
+/// image 2560 px wide.) Where a layer is painted so changes, so does the range.
 ///
 /// Bounds are written as `SizesFitter` writes its breakpoints: a range ends just under the next
 /// one's first viewport (`max-width: 767.98px`) and the next starts there (`min-width: 768px`),
@@ -29,10 +37,30 @@ public struct BackgroundRanges: Hashable, Sendable {
         public var samples: [BoxSample]
         /// The widths of the image's files, pixels (the master's the widest).
         public var fileWidths: [Int]
+        /// Where the layer is painted at its image's natural size (`background-size: auto`);
+        /// nil when nowhere.
+        public var natural: Natural?
 
-        public init(samples: [BoxSample], fileWidths: [Int]) {
+        public init(samples: [BoxSample], fileWidths: [Int], natural: Natural? = nil) {
             self.samples = samples
             self.fileWidths = fileWidths
+            self.natural = natural
+        }
+    }
+
+    /// Where a layer is painted at its image's natural size, which an `image-set()`
+    /// descriptor changes (the image's natural size is its file's width over the descriptor).
+    public struct Natural: Hashable, Sendable {
+        /// The image's natural width, CSS px: the master's width over its density.
+        public var width: Double
+        /// The viewports where an element of the rule paints the layer at that size (with
+        /// the width painted there): a range holding any of them, or lying between two, is
+        /// written against `width`.
+        public var samples: [BoxSample]
+
+        public init(width: Double, samples: [BoxSample]) {
+            self.width = width
+            self.samples = samples
         }
     }
 
@@ -41,7 +69,8 @@ public struct BackgroundRanges: Hashable, Sendable {
         /// The file's width, pixels: which file.
         public var width: Int
         /// The descriptor's number, as written (`1.0417`): the file's width over the range's
-        /// widest painted width.
+        /// widest painted width, or over the image's natural width where the layer is painted
+        /// at its natural size (`Layer.natural`).
         public var density: String
 
         public init(width: Int, density: String) {
@@ -88,12 +117,15 @@ public struct BackgroundRanges: Hashable, Sendable {
         let files = viewports.indices.map { index in
             zip(layers, painted[index]).map { layer, width in width.map { Self.files(for: $0, among: layer.fileWidths) } ?? [] }
         }
-        // Runs of viewports where every layer takes the same files.
+        // At each viewport, per layer: whether an element paints it at its natural size there.
+        let naturalSeries = layers.map { layer in layer.natural.map { Series($0.samples) } }
+        let natural = viewports.map { viewport in naturalSeries.map { $0?.width(at: viewport) != nil } }
+        // Runs of viewports where every layer takes the same files, painted as it was.
         var spans: [ClosedRange<Int>] = []
         var start = 0
         while start < viewports.count {
             var end = start
-            while end + 1 < viewports.count, files[end + 1] == files[start] { end += 1 }
+            while end + 1 < viewports.count, files[end + 1] == files[start], natural[end + 1] == natural[start] { end += 1 }
             spans.append(start...end)
             start = end + 1
         }
@@ -123,14 +155,30 @@ public struct BackgroundRanges: Hashable, Sendable {
                 return widest > 0 ? Self.files(for: widest, among: layers[layer].fileWidths) : []
             }
         }
-        spans = Self.merged(spans, viewports: viewports, painted: { painted[$0].reduce(0) { $0 + ($1 ?? 0) } }, files: widestFiles)
+        // Per layer, the natural width its descriptors are written against in `span`, where
+        // an element paints it at its natural size there; nil elsewhere.
+        func naturalWidths(_ span: ClosedRange<Int>) -> [Double?] {
+            layers.indices.map { layer in
+                guard let width = layers[layer].natural?.width, width.isFinite, width > 0, span.contains(where: { natural[$0][layer] }) else { return nil }
+                return width
+            }
+        }
+        struct Served: Equatable {
+            var files: [[Int]]
+            var natural: [Double?]
+        }
+        spans = Self.merged(spans, viewports: viewports, painted: { painted[$0].reduce(0) { $0 + ($1 ?? 0) } }) { span in
+            Served(files: widestFiles(span), natural: naturalWidths(span))
+        }
         var ranges: [Range] = []
         for span in spans {
             let chosen = widestFiles(span)
+            let naturals = naturalWidths(span)
             let candidates = layers.indices.map { layer -> [Candidate] in
                 let widest = widestPainted(span, layer)
                 guard widest > 0 else { return [] }
-                return Set(chosen[layer]).sorted().map { Candidate(width: $0, density: Self.density(file: $0, painted: widest)) }
+                let across = naturals[layer] ?? widest
+                return Set(chosen[layer]).sorted().map { Candidate(width: $0, density: Self.density(file: $0, painted: across)) }
             }
             let minimum = ranges.isEmpty ? nil : viewports[span.lowerBound]
             ranges.append(Range(minimumViewport: minimum, maximumViewport: upperBound(span), candidates: candidates))
@@ -146,10 +194,11 @@ public struct BackgroundRanges: Hashable, Sendable {
     /// `spans` (runs of `viewports` indices) with each narrower than `narrowestRange` merged
     /// into the neighbour on its side of the layout's breakpoint (the one whose `painted` width,
     /// all layers together, continues its own: the same piece of the layout), then neighbours
-    /// where each density takes the same `files` merged (a narrow range between two alike). Every viewport stays served: a merged range is written
+    /// where each density takes the same files, painted as it was (`served`), merged (a narrow
+    /// range between two alike). Every viewport stays served: a merged range is written
     /// against its widest painted width.
-    static func merged(_ spans: [ClosedRange<Int>], viewports: [Double], painted: (Int) -> Double,
-                       files: (ClosedRange<Int>) -> [[Int]]) -> [ClosedRange<Int>] {
+    static func merged<Served: Equatable>(_ spans: [ClosedRange<Int>], viewports: [Double], painted: (Int) -> Double,
+                                          served: (ClosedRange<Int>) -> Served) -> [ClosedRange<Int>] {
         var spans = spans
         func width(_ index: Int) -> Double {
             let span = spans[index]
@@ -173,7 +222,7 @@ public struct BackgroundRanges: Hashable, Sendable {
         }
         var result: [ClosedRange<Int>] = []
         for span in spans {
-            if let last = result.last, files(last) == files(span) {
+            if let last = result.last, served(last) == served(span) {
                 result[result.count - 1] = last.lowerBound...span.upperBound
             } else {
                 result.append(span)

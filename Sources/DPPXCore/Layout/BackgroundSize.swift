@@ -20,6 +20,11 @@ public enum BackgroundSize: Hashable, Sendable {
         case percent(Double)
     }
 
+    /// Whether the layer paints the image at its natural size (`auto`, `auto auto`): the size
+    /// an `image-set()` descriptor changes, where every other size scales the image to the
+    /// area or to a length (one `auto` side follows the other by the aspect ratio).
+    public var isNatural: Bool { self == .explicit(width: .auto, height: .auto) }
+
     /// Reads a computed value: `cover`, `contain`, `auto`, `100px`, `50% auto`, `120px 80px`.
     /// A computed style has only px and %; nil for anything else.
     public init?(computed text: String) {

@@ -110,12 +110,19 @@ public struct LayoutComparison: Sendable {
                 return "the page was \(SizesLength.number(now)) px high at a \(SizesLength.number(height.viewport)) px viewport, \(SizesLength.number(height.height)) px before"
             }
         }
-        let newLayers = Dictionary(after.backgrounds.map { ("\($0.element) \($0.layer)", $0) }, uniquingKeysWith: { a, _ in a })
+        // By element, layer and viewport, whichever entry holds the sample: a layer is an entry
+        // per rule and per background-size, each over the viewports where it held.
+        struct Place: Hashable {
+            var element: String
+            var layer: Int
+            var viewport: Double
+        }
+        let newSamples = Dictionary(after.backgrounds.flatMap { layer in
+            layer.samples.map { (Place(element: layer.element, layer: layer.layer, viewport: $0.viewport), $0) }
+        }, uniquingKeysWith: { a, _ in a })
         for layer in before.backgrounds {
-            guard let moved = newLayers["\(layer.element) \(layer.layer)"] else { continue }
-            let newSamples = Dictionary(moved.samples.map { ($0.viewport, $0) }, uniquingKeysWith: { a, _ in a })
             for sample in layer.samples {
-                guard let now = newSamples[sample.viewport] else { continue }
+                guard let now = newSamples[Place(element: layer.element, layer: layer.layer, viewport: sample.viewport)] else { continue }
                 if abs(now.paintedWidth - sample.paintedWidth) > tolerance || abs(now.paintedHeight - sample.paintedHeight) > tolerance
                     || abs(now.areaWidth - sample.areaWidth) > tolerance || abs(now.areaHeight - sample.areaHeight) > tolerance {
                     return "the background \(layer.url) of \(layer.element) was painted \(size(now.paintedWidth, now.paintedHeight)) in a \(size(now.areaWidth, now.areaHeight)) box at a \(SizesLength.number(sample.viewport)) px viewport, \(size(sample.paintedWidth, sample.paintedHeight)) in \(size(sample.areaWidth, sample.areaHeight)) before"

@@ -145,8 +145,9 @@ public struct LayoutFile: Codable, Hashable, Sendable {
             self.unwrapped = unwrapped
         }
 
-        /// The widths, for `SizesFitter`.
-        public var boxSamples: [BoxSample] { samples.map { BoxSample(viewport: $0.viewport, width: $0.width) } }
+        /// The widths its content is painted at (`Sample.paintedWidth`), for `SizesFitter`,
+        /// `MeasuredLadder` and what a page view costs: what a `sizes` says and a file must be.
+        public var boxSamples: [BoxSample] { samples.map { BoxSample(viewport: $0.viewport, width: $0.paintedWidth) } }
     }
 
     /// A box at one viewport width, CSS px.
@@ -154,29 +155,38 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         public var viewport: Double
         public var width: Double
         public var height: Double
+        /// The width the image's content is painted at, when it is not the box's: in the box's
+        /// content box (less padding and border), per its `object-fit`, from its natural size
+        /// (`ObjectFit.painted`); wider than the box for `cover` of another aspect ratio than
+        /// the box's. Nil when it is the box's width.
+        public var painted: Double?
         /// Where the box is in the document (its left and top edges, scrolled to the top):
         /// what checking a rewrite compares besides its size.
         public var left: Double?
         public var top: Double?
 
-        public init(viewport: Double, width: Double, height: Double, left: Double? = nil, top: Double? = nil) {
+        public init(viewport: Double, width: Double, height: Double, painted: Double? = nil, left: Double? = nil, top: Double? = nil) {
             self.viewport = viewport
             self.width = width
             self.height = height
+            self.painted = painted == width ? nil : painted
             self.left = left
             self.top = top
         }
 
-        /// `[viewport, width, height]`. Where the box was is not kept: checking a rewrite
-        /// measures both sides anew.
+        /// The width the content is painted at: `painted`, else the box's.
+        public var paintedWidth: Double { painted ?? width }
+
+        /// `[viewport, width, height]`, and the painted width after them when it is not the
+        /// box's. Where the box was is not kept: checking a rewrite measures both sides anew.
         public init(from decoder: any Decoder) throws {
-            let numbers = try LayoutFile.numbers(from: decoder, count: 3)
-            self.init(viewport: numbers[0], width: numbers[1], height: numbers[2])
+            let numbers = try LayoutFile.numbers(from: decoder, count: 3...4)
+            self.init(viewport: numbers[0], width: numbers[1], height: numbers[2], painted: numbers.count == 4 ? numbers[3] : nil)
         }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.unkeyedContainer()
-            for number in [viewport, width, height] { try container.encode(number) }
+            for number in [viewport, width, height] + (painted.map { [$0] } ?? []) { try container.encode(number) }
         }
     }
 
@@ -247,11 +257,17 @@ public struct LayoutFile: Codable, Hashable, Sendable {
 
     /// `count` numbers written as one JSON array: how every sample is kept.
     static func numbers(from decoder: any Decoder, count: Int) throws -> [Double] {
+        try numbers(from: decoder, count: count...count)
+    }
+
+    /// As many numbers as `count` allows, written as one JSON array (no more are read).
+    static func numbers(from decoder: any Decoder, count: ClosedRange<Int>) throws -> [Double] {
         var container = try decoder.unkeyedContainer()
         var numbers: [Double] = []
-        while !container.isAtEnd { numbers.append(try container.decode(Double.self)) }
-        guard numbers.count == count else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a sample has \(count) numbers, this one \(numbers.count)")
+        while !container.isAtEnd, numbers.count <= count.upperBound { numbers.append(try container.decode(Double.self)) }
+        guard count.contains(numbers.count), container.isAtEnd else {
+            let expected = count.count == 1 ? "\(count.lowerBound)" : "\(count.lowerBound) to \(count.upperBound)"
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a sample has \(expected) numbers, this one \(container.isAtEnd ? "\(numbers.count)" : "more")")
         }
         return numbers
     }

@@ -12,8 +12,9 @@ public enum LayoutLimits {
     /// Viewport widths and heights, CSS px: dppx measures from 320 to 2560 (checking from 29 px
     /// on phones' narrowest); a hundred thousand is beyond any screen.
     public static let viewports: ClosedRange<Double> = 1...100_000
-    /// Box sizes, positioning areas, painted sizes and page heights, CSS px. Chromium lays out
-    /// in 1/64 px held in 32 bits: no box of a page is larger than 2^25 px.
+    /// Box sizes, the widths an `<img>`'s content is painted at, positioning areas, painted
+    /// sizes and page heights, CSS px. Chromium lays out in 1/64 px held in 32 bits: no box of a
+    /// page is larger than 2^25 px.
     public static let lengths: ClosedRange<Double> = 0...33_554_432
     /// A box's left and top edges in the document, CSS px.
     public static let positions: ClosedRange<Double> = -33_554_432...33_554_432
@@ -132,6 +133,7 @@ extension LayoutLimits {
         try check(sample.viewport, in: viewports, "\(field).viewport")
         try check(sample.width, in: lengths, "\(field).width")
         try check(sample.height, in: lengths, "\(field).height")
+        if let painted = sample.painted { try check(painted, in: lengths, "\(field).painted") }
         if let left = sample.left { try check(left, in: positions, "\(field).left") }
         if let top = sample.top { try check(top, in: positions, "\(field).top") }
     }

@@ -5,9 +5,10 @@
 /// - **Before**: the plain file the untouched page names.
 /// - **After**: what the browser picks among the candidates the rewrite writes
 ///   (`ImageCandidates`), by Chromium's `srcset` selection: candidates by density (a `w`
-///   descriptor's width over the box width, the `sizes` dppx writes from the measured box; an
-///   `x` descriptor's file width over the CSS width), the smallest at or above the DPR, unless
-///   the one below is closer by the geometric mean (Blink's `SelectionLogic`). With `<picture>`
+///   descriptor's width over the width the content is painted at, the `sizes` dppx writes from
+///   the measured box and its `object-fit`; an `x` descriptor's file width over the CSS width),
+///   the smallest at or above the DPR, unless the one below is closer by the geometric mean
+///   (Blink's `SelectionLogic`). With `<picture>`
 ///   the first `<source>`'s format (the extra format of fewest bytes: AVIF, usually); a CSS
 ///   background's `image-set()` lists that format first with `type()`, and the browser takes
 ///   the smallest resolution at or above its DPR. `legacy` is the same without AVIF or WebP: the
@@ -30,8 +31,8 @@ public struct PageViewCost: Sendable, Codable, Equatable {
     /// What one profile fetches for one image.
     public struct Fetch: Sendable, Codable, Equatable {
         public let profile: String
-        /// The width, in CSS px, the image is drawn at there (its box, or a background's
-        /// painted width).
+        /// The width, in CSS px, the image is drawn at there (an `<img>`'s content, its box's
+        /// width unless its `object-fit` paints it otherwise, or a background's painted width).
         public let width: Double
         public let before: File
         public let after: File
@@ -92,7 +93,7 @@ public struct PageViewCost: Sendable, Codable, Equatable {
             var occurrences: [Occurrence] = []
             for image in page.images {
                 guard let plain = resolve(path, image.src), let built = images[plain] else { continue }
-                let samples = image.samples.map { (viewport: $0.viewport, width: $0.width) }
+                let samples = image.samples.map { (viewport: $0.viewport, width: $0.paintedWidth) }
                 if let occurrence = Self.occurrence(.img, built, plain: plain, at: String(image.offset), samples: samples,
                                                     fileBytes: fileBytes, profiles: profiles,
                                                     choice: rewritten && image.unsized == nil ? .srcset(picture: picture && image.unwrapped == nil) : .plain) {
