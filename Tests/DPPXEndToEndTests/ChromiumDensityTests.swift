@@ -55,7 +55,9 @@ struct ChromiumDensityTests {
         }
         function settle() {
           const names = performance.getEntriesByType("resource").map(entry => entry.name);
-          const imagesDone = [...document.images].every(image => image.complete && image.naturalWidth > 0);
+          // Each image loaded and its fetch in the timeline (added by a task of its own, which a
+          // busy machine runs after the image's load).
+          const imagesDone = [...document.images].every(image => image.complete && image.naturalWidth > 0 && names.includes(image.currentSrc));
           const backgroundsDone = ["/plain/hero", "/modern/hero"].every(prefix => names.some(name => name.includes(prefix)));
           // Wait a little longer after everything arrived, so a wrong extra fetch would show too.
           if ((imagesDone && backgroundsDone) || ++attempts > 200) setTimeout(report, 300);

@@ -70,7 +70,9 @@ struct ChromiumFluidTests {
         }
         function settle() {
           const names = performance.getEntriesByType("resource").map(entry => entry.name);
-          const imagesDone = [...document.images].every(image => image.complete && image.naturalWidth > 0);
+          // Each image loaded and its fetch in the timeline (added by a task of its own, which a
+          // busy machine runs after the image's load).
+          const imagesDone = [...document.images].every(image => image.complete && image.naturalWidth > 0 && names.includes(image.currentSrc));
           if ((imagesDone && names.some(name => name.includes("/fluid/hero"))) || ++attempts > 200) setTimeout(report, 300);
           else setTimeout(settle, 25);
         }

@@ -87,7 +87,9 @@ struct MeasuringIsolationTests {
     func browserStartedAgain() async throws {
         let hang = "<!doctype html><script>while (true) {}</script>"
         let site = try Self.makeSite(["hang1.html": hang, "hang2.html": hang, "a.html": Self.plain, "b.html": Self.plain])
-        let child = try Self.start(site, ["--pages", "hang1.html", "hang2.html", "a.html", "b.html", "--timeout", "3"])
+        // A timeout long enough that on a busy machine the browser is still there once both
+        // tabs hold their page (with 3 s the run had ended before the renderers showed up).
+        let child = try Self.start(site, ["--pages", "hang1.html", "hang2.html", "a.html", "b.html", "--timeout", "10"])
         // Both tabs hold a hanging page: the browser process (not a helper, not the shell) is killed.
         let deadline = Date().addingTimeInterval(30)
         while try Self.processes(under: site).filter({ $0.command.contains("--type=renderer") }).count < 3, Date() < deadline {
@@ -100,7 +102,7 @@ struct MeasuringIsolationTests {
         let said = Self.output(site)
         #expect(ended.status == 1, "\(ended) \(said)")
         #expect(said.stdout.contains("measured 2 pages (0 unchanged, 2 failed)"), "\(said)")
-        #expect(said.stderr.contains("hang1.html: not measured: it did not load and measure within 3 s"), "\(said)")
+        #expect(said.stderr.contains("hang1.html: not measured: it did not load and measure within 10 s"), "\(said)")
         let layout = try Self.layout(site)
         #expect(layout.pages["a.html"]?.images.count == 1 && layout.pages["b.html"]?.images.count == 1, "\(layout.pages.keys.sorted())")
         // The killed browser's shell removes its profile, a moment later on a busy machine.
