@@ -7,8 +7,8 @@ import Testing
 /// `image-set()`s dppx wrote in its stylesheets, each layer read as the file Chromium chose
 /// (named by its master) at the size it paints it. A hero whose blocks paint it as before is
 /// written; a band whose blocks would paint it at another size is left as it was, with its
-/// stylesheet.
-@Suite("Checking a rewrite compares the backgrounds its blocks paint (end to end, Chromium)",
+/// stylesheet. An image that moves is left as the page wrote it, not the page.
+@Suite("Checking a rewrite compares the backgrounds its blocks paint and leaves the image that moved (end to end, Chromium)",
        .serialized, .enabled(if: Chromium.installed != nil, Chromium.skipReason))
 struct BackgroundCheckBrowserTests {
     static let page = """
@@ -65,5 +65,44 @@ struct BackgroundCheckBrowserTests {
         #expect(output.contains("css/band.css left as it was too"), "\(rewrite)")
         #expect(!output.contains("hero.html:1: left as it was"), "\(rewrite)")
         #expect(DeployableSite.missingFiles(under: scenario.scratch("site")) == [], "the pages name files that are there")
+    }
+
+    @Test("an <img> with a sizes of its own and no width in CSS, which its srcset would resize, is left as the page wrote it and named; the page's other images are written, and a second run writes nothing")
+    func oneImageNotThePage() async throws {
+        let chromium = try #require(Chromium.installed)
+        var scenario = try RenderScenario(masters: ["a.jpg": (800, 400), "b.jpg": (800, 400), "c.jpg": (800, 400)], svg: false)
+        scenario.environment[SettingRegistry.browserVariable] = chromium.executable
+        try await scenario.build(into: "site/img", ["--widths", "300,600", "--formats", "webp"])
+        try scenario.write("""
+            <!doctype html>
+            <html><head><meta charset="utf-8"><style>
+            body { margin: 0 } img { display: block } .box { width: 300px } .box img { width: 100% }
+            </style></head><body>
+            <div class="box"><img id="a" src="img/a.jpg" alt="a"></div>
+            <div class="box"><img id="b" src="img/b.jpg" alt="b"></div>
+            <div><img id="c" src="img/c.jpg" sizes="100vw" alt="c"></div>
+            </body></html>
+
+            """, to: "site/index.html")
+        let rewrite = try await scenario.dppx("rewrite", "site/index.html", "--root", "site")
+        #expect(rewrite.status == 0, "\(rewrite)")
+        #expect(rewrite.stdout.contains("checked 1 rewritten page (0 left as they were)"), "\(rewrite)")
+        let output = rewrite.stdout + rewrite.stderr
+        #expect(output.contains("index.html:7: <img src=\"img/c.jpg\">: its box moved when its rewrite was checked: with its srcset it was drawn "),
+                "\(rewrite)")
+        let written = try #require(scenario.read("site/index.html"))
+        for image in ["a", "b"] {
+            #expect(written.contains("<img id=\"\(image)\" src=\"img/\(image).jpg\" alt=\"\(image)\" srcset=\"img/\(image)-300w.jpg 300w"), "\(written)")
+        }
+        #expect(written.contains("<img id=\"c\" src=\"img/c.jpg\" sizes=\"100vw\" alt=\"c\"></div>"), "left as the page wrote it:\n\(written)")
+        #expect(DeployableSite.missingFiles(under: scenario.scratch("site")) == [], "the page names files that are there")
+
+        try scenario.age("site/index.html")
+        let modified = scenario.modificationDate("site/index.html")
+        let again = try await scenario.dppx("rewrite", "site/index.html", "--root", "site", "--explain")
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("measured 0 pages (1 unchanged since the last run)"), "\(again)")
+        #expect((again.stdout + again.stderr).contains("index.html:7: <img src=\"img/c.jpg\">: its box moved when its rewrite was checked"), "\(again)")
+        #expect(scenario.read("site/index.html") == written && scenario.modificationDate("site/index.html") == modified, "the page is not written")
     }
 }

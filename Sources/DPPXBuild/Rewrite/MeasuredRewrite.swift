@@ -196,7 +196,8 @@ public struct MeasuredRewrite: Sendable {
     ///
     /// An `<img>` whose box changed size depends on its natural width (a flex item sized by its
     /// content, a float), which its `sizes` sets: it is marked `unsized` in `layout`, the page
-    /// rewritten without its `sizes` and checked again, at most `checkRounds` times. With
+    /// rewritten without its `srcset` (left as the page wrote it, when its `sizes` is the page's
+    /// own or a rule's) and checked again, at most `checkRounds` times. With
     /// `--picture`, each `<img>` a new `<picture>` holds is compared by its computed style and
     /// its holder's too (`StyleComparison`), and one whose style or box changed, or that a
     /// script of the page selects by its place among its parent's children
