@@ -21,7 +21,10 @@
 /// `background-origin`; the viewport for `background-attachment: fixed`.
 ///
 /// A rewritten stylesheet's `@media` blocks of `image-set()`s after a rule are dropped before
-/// anything is measured, so the page is measured as the untouched one.
+/// anything is measured, so the page is measured as the untouched one; except when checking a
+/// rewrite as it would be written (`asWritten`), which measures those blocks. Checking, a layer
+/// painted from an `image-set()` is read as the file Chromium chose from it, at that option's
+/// resolution (`imageSets`); measuring, such a layer is left out.
 ///
 /// Each layer also names the declaration that paints it, which is what a rewrite adds `@media`
 /// blocks after: the URL of its stylesheet (the page's for a `<style>` element or a `style`
@@ -42,7 +45,7 @@ enum MeasureScript {
     /// properties]`) with those that matched each `<img>` or its holder (`[0 or 1, index]`),
     /// by offset.
     static let source = #"""
-    (async (widths, settle, modes, quiet, styles) => {
+    (async (widths, settle, modes, quiet, styles, asWritten, imageSets) => {
       const mark = window.__dppxMark;
       // No scrollbar taking room (as on phones, and as `sizes` are fitted), or the browser's
       // classic ones (as on desktop), which `vw` and media queries count and the layout does not.
@@ -137,9 +140,36 @@ enum MeasureScript {
           if (before >= 0 && list[before] instanceof CSSStyleRule && list[before].selectorText === inner.selectorText) owner.deleteRule(i);
         }
       };
-      for (const sheet of document.styleSheets) {
-        try { undoRewrite(sheet.cssRules, sheet); } catch (error) {}
+      // Checking a rewrite as written (`asWritten`) keeps them: they are what is checked.
+      if (!asWritten) {
+        for (const sheet of document.styleSheets) {
+          try { undoRewrite(sheet.cssRules, sheet); } catch (error) {}
+        }
       }
+      // With `imageSets` (checking), a layer painted from an `image-set()` is read as the image
+      // Chromium chose from it, with that option's resolution: options of a type() it cannot
+      // decode dropped, then of a resolution already listed, then the lowest resolution at or
+      // above the device's pixel ratio, else the highest (Blink's CSSImageSetValue). Its
+      // computed value is `image-set(url("...") 1.5dppx type("image/avif"), ...)`. A `url()`
+      // layer's resolution is null; a layer that paints no image of a URL gives null.
+      const decoded = /^image\/(avif|webp|jpeg|png|gif|apng|bmp|x-icon|vnd\.microsoft\.icon|svg\+xml)$/;
+      const chosen = (layer) => {
+        const plain = /^url\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^)]*?))\s*\)$/.exec(layer);
+        if (plain) return [(plain[1] ?? plain[2] ?? plain[3]).replace(/\\(.)/g, '$1'), null];
+        if (!imageSets || !layer.startsWith('image-set(') || !layer.endsWith(')') || layer.length > 65536) return null;
+        const options = [];
+        for (const text of split(layer.slice('image-set('.length, -1)).slice(0, 256)) {
+          const option = /^url\(\s*"((?:[^"\\]|\\.)*)"\s*\)\s+([0-9.eE+-]+)dppx(?:\s+type\(\s*"((?:[^"\\]|\\.)*)"\s*\))?$/.exec(text);
+          if (!option) continue;
+          const resolution = Number(option[2]);
+          if (!(resolution > 0) || !isFinite(resolution)) continue;
+          if (option[3] !== undefined && !decoded.test(option[3].replace(/\\(.)/g, '$1').trim().toLowerCase())) continue;
+          options.push([option[1].replace(/\\(.)/g, '$1'), resolution]);
+        }
+        options.sort((a, b) => a[1] - b[1]);
+        const distinct = options.filter((option, index) => index === 0 || option[1] !== options[index - 1][1]);
+        return distinct.find((option) => option[1] >= devicePixelRatio) ?? distinct[distinct.length - 1] ?? null;
+      };
       // Natural sizes are kept across widths and calls: a probe's load event waits for a task of its own.
       const natural = window.__dppxNatural || (window.__dppxNatural = new Map());
       const frame = window.frameElement;
@@ -343,9 +373,9 @@ enum MeasureScript {
           const source = sourceOf(element);
           const px = (name) => parseFloat(style.getPropertyValue(name)) || 0;
           layers.forEach((layer, index) => {
-            const match = /^url\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^)]*?))\s*\)$/.exec(layer);
-            if (!match) return;
-            const url = (match[1] ?? match[2] ?? match[3]).replace(/\\(.)/g, '$1');
+            const image = chosen(layer);
+            if (!image) return;
+            const [url, resolution] = image;
             let width = box.width, height = box.height;
             if (attachments[index % attachments.length] === 'fixed') {
               width = innerWidth; height = innerHeight;
@@ -360,7 +390,7 @@ enum MeasureScript {
                 height -= px('padding-top') + px('padding-bottom');
               }
             }
-            backgrounds.push([pathOf(element), index, url, sizes[index % sizes.length], width, height, ...source]);
+            backgrounds.push([pathOf(element), index, url, sizes[index % sizes.length], width, height, ...source, resolution]);
             if (!natural.has(url)) natural.set(url, null);
           });
         }
@@ -428,10 +458,13 @@ enum MeasureScript {
     static let quietPeriod = 150
 
     /// The expression that calls the installed script (`quiet`: the quiet period to wait for
-    /// at each width when settling, 0 for none; `styles`: read the images' computed styles).
-    static func call(widths: [Int], settle: Bool, quiet: Int = 0, scrollbars: [Scrollbars], styles: Bool = false) -> String {
+    /// at each width when settling, 0 for none; `styles`: read the images' computed styles;
+    /// `asWritten`: keep the `@media` blocks of `image-set()`s a rewrite wrote; `imageSets`: read
+    /// a layer painted from an `image-set()` as the option chosen).
+    static func call(widths: [Int], settle: Bool, quiet: Int = 0, scrollbars: [Scrollbars], styles: Bool = false,
+                     asWritten: Bool = false, imageSets: Bool = false) -> String {
         let modes = scrollbars.map { "'\($0.rawValue)'" }.joined(separator: ",")
-        return "__dppxMeasure([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)], \(max(0, quiet)), \(styles))"
+        return "__dppxMeasure([\(widths.map(String.init).joined(separator: ","))], \(settle), [\(modes)], \(max(0, quiet)), \(styles), \(asWritten), \(imageSets))"
     }
 
     /// `text` as a JavaScript string literal: its JSON string (JSON is JavaScript's literal

@@ -22,6 +22,10 @@ struct PageMeasurer: Sendable {
     /// Checking a rewrite: also read each `<img>`'s computed style and its holder's at each
     /// width, and match the selectors of the page's scripts (`Outcome.styles`).
     var checksStyles = false
+    /// Checking a rewrite: measure the page as it would be written, the `@media` blocks of
+    /// `image-set()`s a rewrite wrote in its stylesheets kept (measuring drops them, so a site
+    /// measures the same before and after a rewrite).
+    var measuresAsWritten = false
 
     /// What measuring a page gave: its layout and how many widths it was measured at.
     struct Outcome: Sendable {
@@ -291,7 +295,8 @@ struct PageMeasurer: Sendable {
         let modes: [Scrollbars] = classic == nil ? [.hidden] : [.hidden, .classic]
         let answer = try await connection.send("Runtime.evaluate", [
             "expression": .string(MeasureScript.call(widths: widths, settle: settling, quiet: quiet, scrollbars: modes,
-                                                     styles: checksStyles && settling)),
+                                                     styles: checksStyles && settling, asWritten: measuresAsWritten,
+                                                     imageSets: checking != nil)),
             "contextId": .number(Double(context)), "awaitPromise": true, "returnByValue": true,
         ], session: session)
         let place = "at viewports \(widths.first ?? 0) to \(widths.last ?? 0) px"

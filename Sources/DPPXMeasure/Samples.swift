@@ -39,8 +39,12 @@ struct Samples {
         var sheet: String?
         var selector: String?
         var size: String
+        /// Checking a rewrite: the file an `image-set()` chose (another at other widths), nil
+        /// for a `url()`.
+        var chosen: String?
         static func < (a: LayerKey, b: LayerKey) -> Bool {
-            (a.element, a.layer, a.sheet ?? "", a.selector ?? "", a.size) < (b.element, b.layer, b.sheet ?? "", b.selector ?? "", b.size)
+            (a.element, a.layer, a.sheet ?? "", a.selector ?? "", a.size, a.chosen ?? "")
+                < (b.element, b.layer, b.sheet ?? "", b.selector ?? "", b.size, b.chosen ?? "")
         }
     }
 
@@ -113,10 +117,10 @@ struct Samples {
             }
         }
         for layer in report["backgrounds"]?.array ?? [] {
-            guard let fields = layer.array, fields.count == 10, let element = fields[0].string, let url = fields[2].string,
+            guard let fields = layer.array, fields.count == 11, let element = fields[0].string, let url = fields[2].string,
                   let size = fields[3].string else {
                 throw LayoutLimits.Problem(field: "a background \(at)", value: Self.shown(layer),
-                                           expected: "[element, layer, url, size, area, natural size, sheet, selector]")
+                                           expected: "[element, layer, url, size, area, natural size, sheet, selector, resolution]")
             }
             let name = "the background layer \(Self.shown(fields[1])) \(at)"
             let index = try LayoutLimits.integer(try number(fields[1], name), in: LayoutLimits.counts, "the index of \(name)")
@@ -124,8 +128,12 @@ struct Samples {
             let areaHeight = try length(fields[5], LayoutLimits.lengths, "the area height of \(name)")
             let naturalWidth = try length(fields[6], LayoutLimits.lengths, "the image width of \(name)")
             let naturalHeight = try length(fields[7], LayoutLimits.lengths, "the image height of \(name)")
+            // The resolution of the image-set() option chosen (null for a url()): its natural
+            // size in CSS px is its pixels over it.
+            let resolution = fields[10] == .null ? nil : try length(fields[10], LayoutLimits.resolutions, "the resolution of \(name)")
+            let scale = resolution ?? 1
             guard let computed = BackgroundSize(computed: size),
-                  let painted = computed.painted(image: (naturalWidth, naturalHeight), area: (areaWidth, areaHeight)) else { continue }
+                  let painted = computed.painted(image: (naturalWidth / scale, naturalHeight / scale), area: (areaWidth, areaHeight)) else { continue }
             try LayoutLimits.check(painted.width, in: LayoutLimits.painted, "the painted width of \(name)")
             try LayoutLimits.check(painted.height, in: LayoutLimits.painted, "the painted height of \(name)")
             // Text into the layout file: the site's own paths and words only (`PageText`).
@@ -134,10 +142,15 @@ struct Samples {
             var selector = fields[9].string
             if let written = sheet, let rule = selector, !text.isWritten(rule, in: written) { sheet = nil; selector = nil }
             if sheet == nil { selector = nil }
-            let key = LayerKey(element: element, layer: index, sheet: sheet, selector: selector, size: size)
+            let key = LayerKey(element: element, layer: index, sheet: sheet, selector: selector, size: size,
+                               chosen: resolution == nil ? nil : path)
             layerURLs[key] = "/" + path
+            // What one pixel of a file an image-set() chose is painted at.
+            let grain = resolution == nil || naturalWidth <= 0 || naturalHeight <= 0
+                ? nil : max(painted.width / naturalWidth, painted.height / naturalHeight)
             layerSamples[key, default: []].append(LayoutFile.BackgroundSample(
-                viewport: viewport, areaWidth: areaWidth, areaHeight: areaHeight, paintedWidth: painted.width, paintedHeight: painted.height))
+                viewport: viewport, areaWidth: areaWidth, areaHeight: areaHeight, paintedWidth: painted.width, paintedHeight: painted.height,
+                grain: grain))
         }
     }
 

@@ -33,6 +33,11 @@ public struct SiteMeasurement: Sendable {
     /// match the selectors of the page's scripts (`Outcome.styles`): what checking `<picture>`
     /// wrappers needs.
     public var checksStyles = false
+    /// Checking rewritten pages: measure them as they would be written, the `@media` blocks of
+    /// `image-set()`s the rewrite wrote kept, each layer painted from an `image-set()` read as
+    /// the file chosen (its URL, and its natural size at that option's resolution). Measuring
+    /// (and checking the untouched side) drops dppx's blocks.
+    public var measuresAsWritten = false
 
     public init(pages: [String], responder: SiteResponder, output: String) {
         self.pages = pages
@@ -108,7 +113,8 @@ public struct SiteMeasurement: Sendable {
         if !stale.isEmpty {
             let browser = try await shared.browser()
             let measurer = PageMeasurer(connection: browser.connection, responder: responder, ladder: ladder, checking: checking,
-                                        checksClassicScrollbars: checksClassicScrollbars, checksStyles: checksStyles)
+                                        checksClassicScrollbars: checksClassicScrollbars, checksStyles: checksStyles,
+                                        measuresAsWritten: measuresAsWritten)
             let results = await Self.measure(stale, with: measurer, in: shared, timeout: timeout, parallel: parallelTabs)
             if Browser.interrupted { throw .browser("interrupted") }
             for (page, result) in results {

@@ -98,6 +98,16 @@ public struct PageRewriter: Sendable {
                 // A `sizes` dppx wrote from a measurement is its own to replace; any other is the page's.
                 let own = tag.attribute("sizes")
                 let ownIsMeasured = own.map { ownsSrcset && measuredPage?.sizesWritten.contains($0.value) == true } ?? false
+                // An image whose box moved when its rewrite was checked, with a `sizes` of the
+                // page's own or of a rule (which a measurement does not replace): left as the page
+                // wrote it, the rest of the page rewritten. (One whose sizes is measured is left
+                // without srcset below, with why.)
+                if let moved = measuredPage?.images.first(where: { $0.offset == tag.start })?.unsized, existing == nil || ownsSrcset,
+                   !image.isFluid || !(own == nil || ownIsMeasured) || PlanSettings(rules: options.rules).rule(for: reference.entry.source).sizes != nil {
+                    report("its box moved when its rewrite was checked: with its srcset it was \(moved); left as the page wrote it (give its box a width in CSS to have a srcset written)")
+                    if ownsSrcset, let existing { edits.replace(Self.removal(of: existing, in: bytes), with: "") }
+                    continue
+                }
                 if image.isFluid, own == nil || ownIsMeasured {
                     let value: String
                     switch sizes(for: reference, tag: tag, measured: measuredPage.map { page in page.images.first { $0.offset == tag.start } },

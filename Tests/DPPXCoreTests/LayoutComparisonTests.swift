@@ -108,6 +108,27 @@ struct LayoutComparisonTests {
         #expect(LayoutComparison.difference(before: page(autoPainted: 1600), after: reordered, lineOfOffset: { _ in 1 }) != nil)
     }
 
+    @Test("a layer painted on one side only, or from another master, is a different layout; a file an image-set() chose may be painted a pixel of it off")
+    func backgroundMissingOrOfAnotherImage() {
+        let before = Self.page(images: [[476, 402.67]])
+        var gone = before
+        gone.backgrounds = []
+        #expect(LayoutComparison.difference(before: before, after: gone, lineOfOffset: { _ in 1 })
+                == "the background /img/hero.jpg of html > body:nth-child(2) was not painted at a 1280 px viewport, 1280x640 px before")
+        #expect(LayoutComparison.difference(before: gone, after: before, lineOfOffset: { _ in 1 })
+                == "the background /img/hero.jpg of html > body:nth-child(2) was painted 1280x640 px at a 1280 px viewport, where it was not before")
+        var other = before
+        other.backgrounds[0].url = "/img/band.jpg"
+        #expect(LayoutComparison.difference(before: before, after: other, lineOfOffset: { _ in 1 })
+                == "the background of html > body:nth-child(2) was painted from /img/band.jpg at a 1280 px viewport, from /img/hero.jpg before")
+        // A 1280 px file painted at 1280x641.2: its height rounded to whole pixels.
+        var rounded = before
+        rounded.backgrounds[0].samples[0].paintedHeight = 641.2
+        #expect(LayoutComparison.difference(before: before, after: rounded, lineOfOffset: { _ in 1 }) != nil)
+        rounded.backgrounds[0].samples[0].grain = 1
+        #expect(LayoutComparison.difference(before: before, after: rounded, lineOfOffset: { _ in 1 }) == nil)
+    }
+
     @Test("heights are compared only between loads that held as many elements: a script's content before the load event comes or not from load to load")
     func heightsOfOtherContent() {
         let before = Self.page(images: [[476, 402.67]], loadedElements: 12)

@@ -51,7 +51,7 @@ struct MeasuredNumbersTests {
         #expect(problem(Self.report(height: .number(1e300))) != nil)
         #expect(problem(Self.report(images: [["3", 100, 50]])) != nil, "a report not of the script's shape")
         let area = try #require(problem(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "cover",
-                                                                    .number(1e19), 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero"]])))
+                                                                    .number(1e19), 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null]])))
         #expect(area.description.contains("area width"), "\(area)")
         #expect(problem(Self.report(images: [[3, 100.5, 50, "a.png", 0, 0]])) == nil, "a real box")
     }
@@ -93,20 +93,38 @@ struct MeasuredNumbersTests {
     func layerPerSize() throws {
         var samples = samples()
         try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "cover",
-                                                  320, 100, 200, 100, "http://dppx.localhost/css/site.css", ".hero"]]), viewport: 320)
+                                                  320, 100, 200, 100, "http://dppx.localhost/css/site.css", ".hero", .null]]), viewport: 320)
         try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "auto",
-                                                  1280, 100, 200, 100, "http://dppx.localhost/css/site.css", ".hero"]]), viewport: 1280)
+                                                  1280, 100, 200, 100, "http://dppx.localhost/css/site.css", ".hero", .null]]), viewport: 1280)
         let layers = samples.backgrounds
         #expect(layers.map(\.size) == ["auto", "cover"], "\(layers)")
         #expect(layers.map { $0.samples.map(\.viewport) } == [[1280], [320]])
         #expect(layers.map { $0.samples.map(\.paintedWidth) } == [[200], [320]])
     }
 
+    @Test("checking, a layer painted from an image-set() option paints its file's pixels over the option's resolution, is an entry per file chosen and may be off by a pixel of it; a resolution no option has is a problem")
+    func imageSetOption() throws {
+        try "png".write(toFile: root + "/b.png", atomically: true, encoding: .utf8)
+        var samples = samples()
+        try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "auto",
+                                                  320, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", 2]]), viewport: 320)
+        try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/b.png", "auto",
+                                                  1280, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", 0.5]]), viewport: 1280)
+        let layers = samples.backgrounds
+        #expect(layers.map(\.url) == ["/a.png", "/b.png"], "\(layers)")
+        #expect(layers.flatMap { $0.samples.map { [$0.paintedWidth, $0.paintedHeight] } } == [[200, 100], [800, 400]])
+        #expect(layers.flatMap { $0.samples.map(\.grain) } == [0.5, 2])
+        #expect(problem(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "auto",
+                                                   320, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", .number(1e9)]])) != nil)
+        #expect(problem(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "auto",
+                                                   320, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", 0]])) != nil)
+    }
+
     @Test("a background painted under 1/64 px paints nothing (1e-17px): left out, and nothing after it divides by it")
     func tinyBackground() throws {
         var samples = samples()
         try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "1e-17px",
-                                                  320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero"]]), viewport: 320)
+                                                  320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null]]), viewport: 320)
         #expect(samples.backgrounds.isEmpty)
         #expect(BackgroundRanges(layers: [.init(samples: [BoxSample(viewport: 320, width: 1e-17)], fileWidths: [100, 200])]).ranges.count == 1)
     }
@@ -115,11 +133,11 @@ struct MeasuredNumbersTests {
     func pageText() throws {
         var samples = samples()
         try samples.add(Self.report(images: [[3, 100, 50, "img/TOKEN-ghp_secret.png", 0, 0]], backgrounds: [
-            ["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero"],
-            ["html > body:nth-child(2)", 1, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".ghp_secret"],
-            ["#ghp_secret", 0, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero"],
-            ["html > body:nth-child(2)", 2, "data:image/svg+xml,ghp_secret", "cover", 320, 100, 100, 100, .null, .null],
-            ["html > body:nth-child(2)", 3, "http://dppx.localhost/ghp_secret.png", "cover", 320, 100, 100, 100, .null, .null],
+            ["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null],
+            ["html > body:nth-child(2)", 1, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".ghp_secret", .null],
+            ["#ghp_secret", 0, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null],
+            ["html > body:nth-child(2)", 2, "data:image/svg+xml,ghp_secret", "cover", 320, 100, 100, 100, .null, .null, .null],
+            ["html > body:nth-child(2)", 3, "http://dppx.localhost/ghp_secret.png", "cover", 320, 100, 100, 100, .null, .null, .null],
         ]), viewport: 320)
         #expect(samples.images.map(\.src) == ["a.png"])
         let layers = samples.backgrounds
@@ -131,7 +149,7 @@ struct MeasuredNumbersTests {
         try "customElements.define('my-carousel', class extends HTMLElement {})".write(toFile: root + "/app.js", atomically: true, encoding: .utf8)
         var loading = Samples(text: PageText(page: "index.html", bytes: Array(Self.page.utf8), responder: responder, loaded: { ["app.js"] }))
         let component: [JSONValue] = ["html > body:nth-child(2) > my-carousel:nth-child(1)", 0, "http://dppx.localhost/a.png", "cover",
-                                      320, 100, 100, 100, .null, .null]
+                                      320, 100, 100, 100, .null, .null, .null]
         try loading.add(Self.report(backgrounds: [component]), viewport: 320)
         #expect(loading.backgrounds.count == 1)
         var unloaded = self.samples()

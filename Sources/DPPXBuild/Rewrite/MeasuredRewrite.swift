@@ -190,9 +190,14 @@ public struct MeasuredRewrite: Sendable {
     /// a browser opened at that width), so what the page's own scripts do in that time is done
     /// on both sides.
     ///
+    /// The written side keeps the `@media` blocks of `image-set()`s the rewrite wrote, and each
+    /// background layer is compared by the master of the file it was painted from and the size
+    /// it was painted at.
+    ///
     /// An `<img>` whose box changed size depends on its natural width (a flex item sized by its
     /// content, a float), which its `sizes` sets: it is marked `unsized` in `layout`, the page
-    /// rewritten without its `sizes` and checked again, at most `checkRounds` times. With
+    /// rewritten without its `srcset` (left as the page wrote it, when its `sizes` is the page's
+    /// own or a rule's) and checked again, at most `checkRounds` times. With
     /// `--picture`, each `<img>` a new `<picture>` holds is compared by its computed style and
     /// its holder's too (`StyleComparison`), and one whose style or box changed, or that a
     /// script of the page selects by its place among its parent's children
@@ -229,7 +234,7 @@ public struct MeasuredRewrite: Sendable {
         do {
             before = try await checkingMeasurement(of: pending, responder: Self.untouchedResponder(
                 root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes,
-                privateFolders: privateFolders), in: shared)
+                privateFolders: privateFolders), images: images, in: shared)
         } catch {
             // The browser that measured the pages a moment ago is gone: nothing is written unchecked.
             report.failures.append(error)
@@ -284,7 +289,7 @@ public struct MeasuredRewrite: Sendable {
             written.baseURL = rewrite.options.baseURL
             let after: SiteMeasurement.Outcome
             do {
-                after = try await checkingMeasurement(of: pending, responder: written, in: shared)
+                after = try await checkingMeasurement(of: pending, responder: written, asWritten: true, images: images, in: shared)
             } catch {
                 report.failures.append(error)
                 for index in changes.indices { changes[index].result = Self.unchanged(changes[index]) }
@@ -328,7 +333,7 @@ public struct MeasuredRewrite: Sendable {
             }
             if !suspects.isEmpty, let control = try? await checkingMeasurement(of: suspects, responder: Self.untouchedResponder(
                 root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes,
-                privateFolders: privateFolders), in: shared) {
+                privateFolders: privateFolders), images: images, in: shared) {
                 report.widths += control.widths
                 for page in suspects {
                     guard let then = before.layout.pages[page], let again = control.layout.pages[page] else { continue }
@@ -417,8 +422,13 @@ public struct MeasuredRewrite: Sendable {
     static let checkRounds = 3
 
     /// `pages` measured at the ladder's checking widths, each after the page settles, without
-    /// scrollbars taking room and with classic ones.
-    private func checkingMeasurement(of pages: [String], responder: SiteResponder, in shared: SharedBrowser) async throws(MeasureError) -> SiteMeasurement.Outcome {
+    /// scrollbars taking room and with classic ones. `asWritten`: the written side, whose
+    /// stylesheets keep the `@media` blocks of `image-set()`s the rewrite wrote (the untouched
+    /// side drops dppx's, as measuring does). Each background layer is named by its master's
+    /// plain file (`namedByMaster`), so a layer painted from `hero-800w.avif` compares with the
+    /// untouched `hero.jpg`.
+    private func checkingMeasurement(of pages: [String], responder: SiteResponder, asWritten: Bool = false, images: SiteImages,
+                                     in shared: SharedBrowser) async throws(MeasureError) -> SiteMeasurement.Outcome {
         var measurement = SiteMeasurement(pages: pages, responder: responder, output: layoutPath())
         measurement.timeout = timeout
         measurement.reusesRecorded = false
@@ -426,7 +436,23 @@ public struct MeasuredRewrite: Sendable {
         measurement.checking = measurement.ladder.checking
         measurement.checksClassicScrollbars = true
         measurement.checksStyles = rewrite.options.picture
-        return try await measurement.run(in: shared)
+        measurement.measuresAsWritten = asWritten
+        var outcome = try await measurement.run(in: shared)
+        for (page, layout) in outcome.layout.pages { outcome.layout.pages[page] = Self.namedByMaster(layout, images: images) }
+        for (page, layout) in outcome.classic { outcome.classic[page] = Self.namedByMaster(layout, images: images) }
+        return outcome
+    }
+
+    /// `page` with each background layer's URL that of its image's plain file when it is a
+    /// file of an image of the manifests (`/img/hero-800w.avif` is `/img/hero.jpg`'s): what a
+    /// layer is compared by, whichever file a block's `image-set()` gave it.
+    static func namedByMaster(_ page: LayoutFile.Page, images: SiteImages) -> LayoutFile.Page {
+        var page = page
+        for index in page.backgrounds.indices {
+            let path = String(page.backgrounds[index].url.drop { $0 == "/" })
+            if let match = images.match(path) { page.backgrounds[index].url = "/" + match.entry.image.path }
+        }
+        return page
     }
 
     /// The responder that shows the pages under `root` untouched: each image's plain file at

@@ -1,5 +1,6 @@
 /// Whether a rewritten page lays out as the untouched one did: every `<img>` box (its size, and
-/// where it is), every background's painted size and the page's height within `tolerance`, at
+/// where it is), every background layer (painted on both sides, from the same image, at the
+/// same size) and the page's height within `tolerance`, at
 /// every viewport both were measured at. The height (the bottom of what the body held when the
 /// page loaded) may differ by what the boxes changed in size there, and is compared only when
 /// both loads held as many elements: content a page's own script adds when its images are in
@@ -93,7 +94,8 @@ public struct LayoutComparison: Sendable {
     }
 
     /// A difference other than an `<img>` box: the number of images, the page's height, a
-    /// background's painted size; nil when there is none.
+    /// background layer painted on one side only, from another image or at another size; nil
+    /// when there is none.
     public static func pageDifference(before: LayoutFile.Page, after: LayoutFile.Page) -> String? {
         if before.images.count != after.images.count {
             return "it drew \(after.images.count) <img> where it drew \(before.images.count)"
@@ -111,22 +113,48 @@ public struct LayoutComparison: Sendable {
             }
         }
         // By element, layer and viewport, whichever entry holds the sample: a layer is an entry
-        // per rule and per background-size, each over the viewports where it held.
+        // per rule and per background-size (and, checking, per file an image-set() chose), each
+        // over the viewports where it held. A layer painted on one side only, from another
+        // master (`url`: a checking pass names each file by its master's) or at another size
+        // is a difference; a file of whole pixels may be painted a pixel of it off (`grain`).
         struct Place: Hashable {
             var element: String
             var layer: Int
             var viewport: Double
         }
-        let newSamples = Dictionary(after.backgrounds.flatMap { layer in
-            layer.samples.map { (Place(element: layer.element, layer: layer.layer, viewport: $0.viewport), $0) }
-        }, uniquingKeysWith: { a, _ in a })
+        func places(_ page: LayoutFile.Page) -> [Place: (url: String, sample: LayoutFile.BackgroundSample)] {
+            Dictionary(page.backgrounds.flatMap { layer in
+                layer.samples.map { (Place(element: layer.element, layer: layer.layer, viewport: $0.viewport), (layer.url, $0)) }
+            }, uniquingKeysWith: { a, _ in a })
+        }
+        let oldSamples = places(before), newSamples = places(after)
+        // The viewports both were measured at (a page's height is read at each).
+        func measured(_ page: LayoutFile.Page) -> Set<Double> {
+            Set(page.heights.map(\.viewport) + page.images.flatMap { $0.samples.map(\.viewport) }
+                + page.backgrounds.flatMap { $0.samples.map(\.viewport) })
+        }
+        let both = measured(before).intersection(measured(after))
         for layer in before.backgrounds {
             for sample in layer.samples {
-                guard let now = newSamples[Place(element: layer.element, layer: layer.layer, viewport: sample.viewport)] else { continue }
-                if abs(now.paintedWidth - sample.paintedWidth) > tolerance || abs(now.paintedHeight - sample.paintedHeight) > tolerance
-                    || abs(now.areaWidth - sample.areaWidth) > tolerance || abs(now.areaHeight - sample.areaHeight) > tolerance {
-                    return "the background \(layer.url) of \(layer.element) was painted \(size(now.paintedWidth, now.paintedHeight)) in a \(size(now.areaWidth, now.areaHeight)) box at a \(SizesLength.number(sample.viewport)) px viewport, \(size(sample.paintedWidth, sample.paintedHeight)) in \(size(sample.areaWidth, sample.areaHeight)) before"
+                let at = "at a \(SizesLength.number(sample.viewport)) px viewport"
+                guard let (url, now) = newSamples[Place(element: layer.element, layer: layer.layer, viewport: sample.viewport)] else {
+                    guard both.contains(sample.viewport) else { continue }
+                    return "the background \(layer.url) of \(layer.element) was not painted \(at), \(size(sample.paintedWidth, sample.paintedHeight)) before"
                 }
+                if url != layer.url {
+                    return "the background of \(layer.element) was painted from \(url) \(at), from \(layer.url) before"
+                }
+                let allowance = tolerance + (now.grain ?? 0) + (sample.grain ?? 0)
+                if abs(now.paintedWidth - sample.paintedWidth) > allowance || abs(now.paintedHeight - sample.paintedHeight) > allowance
+                    || abs(now.areaWidth - sample.areaWidth) > tolerance || abs(now.areaHeight - sample.areaHeight) > tolerance {
+                    return "the background \(layer.url) of \(layer.element) was painted \(size(now.paintedWidth, now.paintedHeight)) in a \(size(now.areaWidth, now.areaHeight)) box \(at), \(size(sample.paintedWidth, sample.paintedHeight)) in \(size(sample.areaWidth, sample.areaHeight)) before"
+                }
+            }
+        }
+        for layer in after.backgrounds {
+            for sample in layer.samples where oldSamples[Place(element: layer.element, layer: layer.layer, viewport: sample.viewport)] == nil {
+                guard both.contains(sample.viewport) else { continue }
+                return "the background \(layer.url) of \(layer.element) was painted \(size(sample.paintedWidth, sample.paintedHeight)) at a \(SizesLength.number(sample.viewport)) px viewport, where it was not before"
             }
         }
         return nil

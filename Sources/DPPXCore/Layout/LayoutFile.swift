@@ -235,13 +235,20 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         /// The image's painted size, from `BackgroundSize` and the image's natural size.
         public var paintedWidth: Double
         public var paintedHeight: Double
+        /// Checking a rewrite, for a layer painted from a file an `image-set()` chose: the CSS px
+        /// one pixel of that file is painted at, the larger of its width and height. A file of
+        /// whole pixels has its master's aspect ratio within a pixel, so its painted size may be
+        /// off by as much (`LayoutComparison`). Never written to the file.
+        public var grain: Double?
 
-        public init(viewport: Double, areaWidth: Double, areaHeight: Double, paintedWidth: Double, paintedHeight: Double) {
+        public init(viewport: Double, areaWidth: Double, areaHeight: Double, paintedWidth: Double, paintedHeight: Double,
+                    grain: Double? = nil) {
             self.viewport = viewport
             self.areaWidth = areaWidth
             self.areaHeight = areaHeight
             self.paintedWidth = paintedWidth
             self.paintedHeight = paintedHeight
+            self.grain = grain
         }
         /// `[viewport, areaWidth, areaHeight, paintedWidth, paintedHeight]`.
         public init(from decoder: any Decoder) throws {

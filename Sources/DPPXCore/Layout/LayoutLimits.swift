@@ -23,6 +23,9 @@ public enum LayoutLimits {
     public static let smallestPainted = 1.0 / 64
     /// A painted size of a layer that paints.
     public static let painted: ClosedRange<Double> = smallestPainted...lengths.upperBound
+    /// The resolution of an `image-set()` option a checked layer was painted from, `dppx`:
+    /// 1/65,536 to 1,024 (a rewrite writes a file's width over a painted width).
+    public static let resolutions: ClosedRange<Double> = 1.0 / 65_536...1_024
     /// Samples of one occurrence (an `<img>`, a background layer): the ladder is 57 widths, each
     /// breakpoint refined to 1 px, so an occurrence has at most one sample per CSS px from 320 to
     /// 2560 (2241) plus the checking widths.
