@@ -102,6 +102,29 @@ struct MeasuredNumbersTests {
         #expect(layers.map { $0.samples.map(\.paintedWidth) } == [[200], [320]])
     }
 
+    @Test("a layer nested in its rule's @media, or painting another image, is an entry of its own; conditions the sheet does not write leave it unnamed")
+    func nestedLayer() throws {
+        try ".hero { background: url(a.png); @media (max-width: 600px) { background-image: url(b.png) } }"
+            .write(toFile: root + "/css/nested.css", atomically: true, encoding: .utf8)
+        try "png".write(toFile: root + "/b.png", atomically: true, encoding: .utf8)
+        var samples = samples()
+        func layer(_ url: String, _ nested: JSONValue) -> [JSONValue] {
+            ["html > body:nth-child(2)", 0, .string("http://dppx.localhost/" + url), "cover", 320, 100, 200, 100, "http://dppx.localhost/css/nested.css", ".hero", nested]
+        }
+        try samples.add(Self.report(backgrounds: [layer("b.png", ["@media (max-width: 600px)"])]), viewport: 390)
+        try samples.add(Self.report(backgrounds: [layer("a.png", .null)]), viewport: 1280)
+        try samples.add(Self.report(backgrounds: [layer("a.png", ["@media (max-width: 600px)"])]), viewport: 500)
+        let layers = samples.backgrounds
+        #expect(layers.map(\.url) == ["/a.png", "/a.png", "/b.png"], "\(layers)")
+        #expect(layers.map(\.nested) == [nil, ["@media (max-width: 600px)"], ["@media (max-width: 600px)"]])
+        #expect(layers.map { $0.samples.map(\.viewport) } == [[1280], [500], [390]])
+        var forged = self.samples()
+        try forged.add(Self.report(backgrounds: [layer("b.png", ["@media (ghp_secret: 1)"]), layer("a.png", ["@layer x"]),
+                                                 layer("a.png", .array(Array(repeating: "@media all", count: 9)))]), viewport: 390)
+        #expect(forged.backgrounds.count == 2 && forged.backgrounds.allSatisfy { $0.selector == nil && $0.sheet == nil && $0.nested == nil },
+                "\(forged.backgrounds)")
+    }
+
     @Test("a background painted under 1/64 px paints nothing (1e-17px): left out, and nothing after it divides by it")
     func tinyBackground() throws {
         var samples = samples()
