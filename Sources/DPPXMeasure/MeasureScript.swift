@@ -25,15 +25,17 @@
 ///
 /// Each layer also names the declaration that paints it, which is what a rewrite adds `@media`
 /// blocks after: the URL of its stylesheet (the page's for a `<style>` element or a `style`
-/// attribute), its style rule's `selectorText` (null for a `style` attribute) and, for a
+/// attribute), its style rule's `selectorText` (null for a `style` attribute), for a
 /// declaration nested in the rule's `@media` or `@supports` blocks (`.hero { ...; @media
-/// (max-width: 600px) { background-image: ... } }`), those blocks' conditions, outermost first
-/// (null for the rule's own). That is the `background-image` that wins the cascade among the
-/// style rules in effect now (in `@media` and `@supports` blocks whose condition holds, nested
-/// or not, and imported sheets) and the `style` attribute: `!important` first, then the
-/// attribute, then the specificity of the rule's selector that matches, then the later
-/// declaration. (Cascade layers, `@container` and nested rules with selectors of their own are
-/// not weighed: rare for a background, and a wrong guess only leaves the layer unmatched.)
+/// (max-width: 600px) { background-image: ... } }`) those blocks' conditions, outermost first
+/// (null for the rule's own), and the image function of each layer of the declaration the
+/// browser kept (`url`, `-webkit-linear-gradient`, `none`): which one of a vendor stack it is.
+/// That is the `background-image` that wins the cascade among the style rules in effect now
+/// (in `@media` and `@supports` blocks whose condition holds, nested or not, and imported
+/// sheets) and the `style` attribute: `!important` first, then the attribute, then the
+/// specificity of the rule's selector that matches, then the later declaration. (Cascade
+/// layers, `@container` and nested rules with selectors of their own are not weighed: rare
+/// for a background, and a wrong guess only leaves the layer unmatched.)
 enum MeasureScript {
     /// A function of the widths (CSS px), whether to settle at each, the scrollbars to measure
     /// each width with (`Scrollbars`' raw values) and whether to read the images' computed
@@ -269,9 +271,16 @@ enum MeasureScript {
         const collect = (list, href, within) => {
           const holds = (media) => !media || !media.length || matchMedia(media.mediaText).matches;
           const nest = (condition) => within && { selector: within.selector, nested: within.nested.concat([condition]) };
+          // The browser keeps the last declaration of a rule it accepts: of a vendor stack
+          // (`-webkit-linear-gradient(top, ...), url(hero.jpg)` then an unprefixed
+          // `linear-gradient(top, ...)`, which is invalid), the prefixed one. Each layer's image
+          // function in it (`url`, `-webkit-linear-gradient`, `none`) names which one it is.
           const declares = (style, selector, nested) => {
-            if (style.getPropertyValue('background-image')) {
-              rules.push({ href, selector, nested: nested && nested.length ? nested : null, important: style.getPropertyPriority('background-image') === 'important' });
+            const value = style.getPropertyValue('background-image');
+            if (value) {
+              const images = split(value).map((layer) => { const name = /^([-a-zA-Z]+)\(/.exec(layer); return name ? name[1].toLowerCase() : layer.toLowerCase(); });
+              rules.push({ href, selector, nested: nested && nested.length ? nested : null, images,
+                           important: style.getPropertyPriority('background-image') === 'important' });
             }
           };
           for (const rule of list) {
@@ -297,8 +306,8 @@ enum MeasureScript {
           try { list = sheet.cssRules; } catch (error) {}
           if (list) collect(list, sheet.href || location.href, null);
         }
-        // The stylesheet URL, selector and nested conditions of the background-image that wins
-        // on `element`.
+        // The stylesheet URL, selector, nested conditions and layers' image functions of the
+        // background-image that wins on `element`.
         const sourceOf = (element) => {
           let best = null, bestKey = null;
           const consider = (key, source) => {
@@ -310,12 +319,12 @@ enum MeasureScript {
             try { matching = split(rule.selector).filter((one) => element.matches(one)); } catch (error) { return; }
             if (!matching.length) return;
             const weight = matching.map(specificity).reduce((a, b) => (a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) >= 0 ? a : b);
-            consider([rule.important ? 1 : 0, 0, ...weight, order], [rule.href, rule.selector, rule.nested]);
+            consider([rule.important ? 1 : 0, 0, ...weight, order], [rule.href, rule.selector, rule.nested, rule.images]);
           });
           if (element.style && element.style.getPropertyValue('background-image')) {
-            consider([element.style.getPropertyPriority('background-image') === 'important' ? 1 : 0, 1, 0, 0, 0, 0], [location.href, null, null]);
+            consider([element.style.getPropertyPriority('background-image') === 'important' ? 1 : 0, 1, 0, 0, 0, 0], [location.href, null, null, null]);
           }
-          return best || [null, null, null];
+          return best || [null, null, null, null];
         };
         // The <img> tags SiteResponder marked, by the byte offset of each: a mark with another
         // offset is not one of dppx's, and two elements with one mark (a script copied the

@@ -41,9 +41,12 @@ struct Samples {
         var sheet: String?
         var selector: String?
         var nested: [String]?
+        var images: [String]?
         var size: String
         /// What orders two keys of one element's layer.
-        private var declaration: [String] { [url, sheet ?? "", selector ?? "", (nested ?? []).joined(separator: "\n"), size] }
+        private var declaration: [String] {
+            [url, sheet ?? "", selector ?? "", (nested ?? []).joined(separator: "\n"), (images ?? []).joined(separator: ","), size]
+        }
         static func < (a: LayerKey, b: LayerKey) -> Bool {
             if a.element != b.element { return a.element < b.element }
             if a.layer != b.layer { return a.layer < b.layer }
@@ -120,10 +123,10 @@ struct Samples {
             }
         }
         for layer in report["backgrounds"]?.array ?? [] {
-            guard let fields = layer.array, fields.count == 10 || fields.count == 11, let element = fields[0].string, let url = fields[2].string,
+            guard let fields = layer.array, (10...12).contains(fields.count), let element = fields[0].string, let url = fields[2].string,
                   let size = fields[3].string else {
                 throw LayoutLimits.Problem(field: "a background \(at)", value: Self.shown(layer),
-                                           expected: "[element, layer, url, size, area, natural size, sheet, selector, nested conditions]")
+                                           expected: "[element, layer, url, size, area, natural size, sheet, selector, nested conditions, image functions]")
             }
             let name = "the background layer \(Self.shown(fields[1])) \(at)"
             let index = try LayoutLimits.integer(try number(fields[1], name), in: LayoutLimits.counts, "the index of \(name)")
@@ -149,7 +152,9 @@ struct Samples {
             }
             if sheet == nil { selector = nil }
             if selector == nil { nested = nil }
-            let key = LayerKey(element: element, layer: index, url: "/" + path, sheet: sheet, selector: selector, nested: nested, size: size)
+            let images = selector == nil || fields.count < 12 ? nil : Self.imageFunctions(fields[11])
+            let key = LayerKey(element: element, layer: index, url: "/" + path, sheet: sheet, selector: selector, nested: nested,
+                               images: images, size: size)
             layerSamples[key, default: []].append(LayoutFile.BackgroundSample(
                 viewport: viewport, areaWidth: areaWidth, areaHeight: areaHeight, paintedWidth: painted.width, paintedHeight: painted.height))
         }
@@ -250,6 +255,26 @@ struct Samples {
         return conditions
     }
 
+    /// The image function of each layer of the declaration the browser kept, as the measuring
+    /// script reports them: at most `maximumLayers` names of CSS's image functions (`url`,
+    /// a gradient, `image-set`...) or `none`; nil for anything else.
+    static func imageFunctions(_ value: JSONValue) -> [String]? {
+        guard let list = value.array, !list.isEmpty, list.count <= maximumLayers else { return nil }
+        let names = list.compactMap(\.string)
+        guard names.count == list.count, names.allSatisfy({ name in
+            name.utf8.count <= 40 && (Self.imageFunctionNames.contains(name) || name.hasSuffix("gradient"))
+                && name.utf8.allSatisfy { (97...122).contains($0) || $0 == 45 }
+        }) else { return nil }
+        return names
+    }
+
+    /// The image functions of CSS but gradients, and `none`.
+    private static let imageFunctionNames: Set<String> = ["none", "url", "image", "image-set", "-webkit-image-set", "cross-fade", "-webkit-cross-fade",
+                                                          "element", "-moz-element", "paint", "src"]
+
+    /// The most layers a declaration's image functions are reported for.
+    private static let maximumLayers = 64
+
     /// The most conditions one declaration is nested in inside its rule.
     private static let maximumNesting = 8
 
@@ -293,7 +318,7 @@ struct Samples {
         layerSamples.keys.sorted().map { key in
             LayoutFile.Background(element: key.element, layer: key.layer, url: key.url, size: key.size,
                                   samples: layerSamples[key]!.sorted { $0.viewport < $1.viewport }, sheet: key.sheet, selector: key.selector,
-                                  nested: key.nested)
+                                  nested: key.nested, images: key.images)
         }
     }
 

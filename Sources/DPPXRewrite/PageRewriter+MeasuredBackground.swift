@@ -29,17 +29,22 @@ extension PageRewriter {
     /// declaration's indentation. A declaration nested in the rule's `@media` or `@supports`
     /// blocks (`nested`, their preludes as written) gets the layers measured with those
     /// conditions, and its blocks are written in the same conditions: after the rule, they win
-    /// exactly where the declaration did. Nil when no fluid layer was measured; `measured` gets
-    /// the layer indexes that were.
+    /// exactly where the declaration did. Of several declarations in the same conditions, only
+    /// the one the browser kept is measured (its layers' image functions: a vendor stack's
+    /// unprefixed `linear-gradient(top, ...)` is invalid, and blocks copying it would be
+    /// dropped too). Nil when no fluid layer was measured; `measured` gets the layer indexes
+    /// that were.
     func mediaBlocks(for rule: CSSStyleRule, declaration: CSSDeclaration, nested: [String], layers: BackgroundLayers,
                      fluid: [(index: Int, reference: ImageReference)], sets: [Int: String], sheet: String, in bytes: [UInt8],
                      quote: Character, measured: inout Set<Int>) -> String? {
         guard let layout = options.layout else { return nil }
         let selector = CSSStyleRule.normalized(rule.selector)
         let conditions = nested.map(CSSStyleRule.normalizedCondition)
+        // Of a vendor stack, the declaration the browser kept: its layers' image functions.
+        let images = layers.imageFunctions
         let backgrounds = layout.pages.values.flatMap(\.backgrounds).filter {
             $0.sheet == sheet && $0.selector.map(CSSStyleRule.normalized) == selector
-                && ($0.nested ?? []).map(CSSStyleRule.normalizedCondition) == conditions
+                && ($0.nested ?? []).map(CSSStyleRule.normalizedCondition) == conditions && ($0.images.map { $0 == images } ?? true)
         }
         var measuredLayers: [(index: Int, reference: ImageReference, layer: BackgroundRanges.Layer)] = []
         for (index, reference) in fluid {
@@ -86,6 +91,23 @@ extension PageRewriter {
             text = lineBreak + indentation + prelude + " {" + text + lineBreak + indentation + "}"
         }
         return text
+    }
+
+    /// Whether the layout shows the browser dropped `layers`' declaration for another of `rule`
+    /// in the same conditions (`nested`): a layer of the rule measured there with other image
+    /// functions (a vendor stack's invalid unprefixed gradient). Its images are then not
+    /// reported as unmeasured: the declaration kept has the blocks.
+    func isDropped(_ layers: BackgroundLayers, in rule: CSSStyleRule, nested: [String], sheet: String) -> Bool {
+        guard let layout = options.layout else { return false }
+        let selector = CSSStyleRule.normalized(rule.selector)
+        let conditions = nested.map(CSSStyleRule.normalizedCondition)
+        let images = layers.imageFunctions
+        return layout.pages.values.contains { page in
+            page.backgrounds.contains {
+                $0.sheet == sheet && $0.selector.map(CSSStyleRule.normalized) == selector
+                    && ($0.nested ?? []).map(CSSStyleRule.normalizedCondition) == conditions && $0.images.map { $0 != images } ?? false
+            }
+        }
     }
 
     /// `image-set(url("hero-1440w.avif") type("image/avif") 1.125x, ..., url("hero-1440w.jpg") 1.125x, url("hero.jpg") 1.875x)`:

@@ -125,6 +125,19 @@ struct MeasuredNumbersTests {
                 "\(forged.backgrounds)")
     }
 
+    @Test("a layer records the image functions of the declaration the browser kept; a name no image function has is not recorded")
+    func imageFunctions() throws {
+        var samples = samples()
+        func layer(_ index: Double, _ images: JSONValue) -> [JSONValue] {
+            ["html > body:nth-child(2)", .number(index), "http://dppx.localhost/a.png", "cover", 320, 100, 200, 100,
+             "http://dppx.localhost/css/site.css", ".hero", .null, images]
+        }
+        try samples.add(Self.report(backgrounds: [layer(0, ["-webkit-linear-gradient", "url"]), layer(1, ["url", "ghp_secret"]),
+                                                  layer(2, .array(Array(repeating: "url", count: 65)))]), viewport: 320)
+        #expect(samples.backgrounds.map(\.images) == [["-webkit-linear-gradient", "url"], nil, nil], "\(samples.backgrounds)")
+        #expect(samples.backgrounds.allSatisfy { $0.selector == ".hero" })
+    }
+
     @Test("a background painted under 1/64 px paints nothing (1e-17px): left out, and nothing after it divides by it")
     func tinyBackground() throws {
         var samples = samples()

@@ -8,11 +8,11 @@ import Testing
 @Suite struct MeasuredBackgroundRewriteTests {
     /// The photo (fluid, 778 px) painted by `selector` in `sheet` at 100vw, at `viewports`.
     static func layout(sheet: String = "css/site.css", selector: String = ".hero", viewports: [Double] = [320, 400, 500, 778, 1280],
-                       width: (Double) -> Double = { $0 }) -> LayoutFile {
+                       images: [String]? = nil, width: (Double) -> Double = { $0 }) -> LayoutFile {
         let background = LayoutFile.Background(
             element: "html > body:nth-child(2) > section:nth-child(1)", layer: 1, url: "/img/photo.jpg", size: "cover",
             samples: viewports.map { LayoutFile.BackgroundSample(viewport: $0, areaWidth: $0, areaHeight: 500, paintedWidth: width($0), paintedHeight: 500) },
-            sheet: sheet, selector: selector)
+            sheet: sheet, selector: selector, images: images)
         let page = LayoutFile.Page(hash: "", dependencies: ["index.html"], viewportHeight: 800, scrollbars: "hidden", images: [], backgrounds: [background])
         return LayoutFile(pages: ["index.html": page])
     }
@@ -225,5 +225,37 @@ import Testing
         #expect(nesting("background: none") == nil, "a nested style rule")
         #expect(nesting("background: none", 1) == nil, "a nested @layer")
         #expect(CSSStyleRule.normalizedCondition("@media (max-width:600px)") == CSSStyleRule.normalizedCondition("@media (Max-Width: 600px)"))
+    }
+
+    @Test func ofAVendorStackTheBlocksCopyTheDeclarationTheBrowserKept() {
+        // The unprefixed gradient with `top` is invalid: browsers keep the -webkit- declaration.
+        let css = """
+            .banner {
+              background-image: -webkit-linear-gradient(top, #0008, #0008), url(../img/photo.jpg);
+              background-image: linear-gradient(top, #0008, #0008), url(../img/photo.jpg);
+              background-size: cover;
+            }
+
+            """
+        let layout = Self.layout(selector: ".banner", viewports: [320, 1280], images: ["-webkit-linear-gradient", "url"]) { _ in 300 }
+        let result = Self.css(css, layout)
+        #expect(result.findings.isEmpty, "\(result.findings)")
+        #expect(result.text == """
+            .banner {
+              background-image: -webkit-linear-gradient(top, #0008, #0008), url(../img/photo.jpg);
+              background-image: linear-gradient(top, #0008, #0008), url(../img/photo.jpg);
+              background-size: cover;
+            }
+            @media all {
+              .banner {
+                background-image: -webkit-linear-gradient(top, #0008, #0008), image-set(url("../img/photo-322w.jpg") 1.07333x, url("../img/photo-580w.jpg") 1.93333x, url("../img/photo.jpg") 2.5933x);
+              }
+            }
+
+            """, "\(result.text)")
+        #expect(Self.css(result.text, layout).text == result.text, "a second run changes nothing")
+        // Measured before the browser's choice was recorded: the last declaration, as before.
+        let unknown = Self.css(css, Self.layout(selector: ".banner", viewports: [320, 1280]) { _ in 300 }).text
+        #expect(unknown.contains("background-image: linear-gradient(top, #0008, #0008), image-set("), "\(unknown)")
     }
 }

@@ -215,9 +215,14 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         /// `.hero { @media (max-width: 600px) { background-image: ... } }`); nil for a
         /// declaration of the rule's own block.
         public var nested: [String]?
+        /// The image function of each layer of the declaration the browser kept (`url`,
+        /// `-webkit-linear-gradient`, `none`): which of a rule's `background` declarations it
+        /// painted by when it dropped another (a vendor stack's unprefixed `linear-gradient(top,
+        /// ...)` is invalid). Nil when not known.
+        public var images: [String]?
 
         public init(element: String, layer: Int, url: String, size: String, samples: [BackgroundSample],
-                    sheet: String? = nil, selector: String? = nil, nested: [String]? = nil) {
+                    sheet: String? = nil, selector: String? = nil, nested: [String]? = nil, images: [String]? = nil) {
             self.element = element
             self.layer = layer
             self.url = url
@@ -226,6 +231,7 @@ public struct LayoutFile: Codable, Hashable, Sendable {
             self.sheet = sheet
             self.selector = selector
             self.nested = nested
+            self.images = images
         }
 
         /// The painted widths, for `SizesFitter` and `MeasuredLadder`.
