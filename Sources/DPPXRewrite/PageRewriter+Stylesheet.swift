@@ -133,15 +133,18 @@ extension PageRewriter {
             }
             if !fluid.isEmpty {
                 var measured = Set<Int>()
+                // The conditions it is nested in inside its rule; nil where dppx does not weigh it.
                 let nested = ruleIndex.flatMap { rules[$0].nesting(of: declaration.range.lowerBound, in: bytes) }
-                if let ruleIndex, let nested, let blocks = mediaBlocks(for: rules[ruleIndex], declaration: declaration, nested: nested, layers: layers, fluid: fluid,
+                if let ruleIndex, let nested,
+                   let blocks = mediaBlocks(for: rules[ruleIndex], declaration: declaration, nested: nested, layers: layers, fluid: fluid,
                                             sets: sets, sheet: path, in: bytes, quote: source.quote, measured: &measured) {
                     // The rule's last painting declaration in these conditions wins in it, and so its blocks.
                     measuredRules[ruleIndex]?.setBlocks(blocks, nested: nested)
                     rewritten += measured.count
                 }
                 // A declaration the browser dropped for another of the rule paints nothing.
-                let dropped = measured.isEmpty && ruleIndex.map { index in nested.map { isDropped(layers, in: rules[index], nested: $0, sheet: path) } ?? false } ?? false
+                var dropped = false
+                if measured.isEmpty, let ruleIndex, let nested { dropped = isDropped(layers, in: rules[ruleIndex], nested: nested, sheet: path) }
                 for (index, reference) in fluid where !measured.contains(index) && !dropped {
                     if options.layout == nil {
                         report("url(\(reference.written)) is fluid: its size comes from the page, so no image-set() is added; use dppx css's width media queries for it")
