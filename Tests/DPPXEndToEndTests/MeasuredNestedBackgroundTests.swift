@@ -124,6 +124,17 @@ struct MeasuredNestedBackgroundTests {
         let rewritten = String(decoding: result.bytes, as: UTF8.self)
         #expect(result.findings.isEmpty, "\(result.findings)")
         try scenario.write(rewritten, to: "site/css/site.css")
+        // Measured again, the rewritten site is the untouched one (its blocks dropped, the
+        // nested ones too): the same declarations paint, and a rewrite from them changes nothing.
+        var again = SiteMeasurement(pages: ["index.html"], responder: responder, output: site + "/" + LayoutFile.fileName + ".again")
+        again.timeout = .seconds(240)
+        let remeasured = try await again.run { () throws(MeasureError) in chromium.executable }
+        func declarations(_ layout: LayoutFile) -> Set<String> {
+            Set(layout.pages.values.flatMap(\.backgrounds).map { "\($0.url) \($0.sheet ?? "") \($0.selector ?? "") \($0.nested ?? []) \($0.images ?? [])" })
+        }
+        #expect(declarations(remeasured.layout) == declarations(measured.layout), "\(remeasured.layout)")
+        let second = PageRewriter(images: SiteImages(manifests: [("img", manifest)]), options: RewriteOptions(layout: remeasured.layout))
+        #expect(String(decoding: second.rewriteCSS(Array(rewritten.utf8), at: "css/site.css").bytes, as: UTF8.self) == rewritten)
         return (rewritten, measured.layout.pages.values.flatMap(\.backgrounds), server, chromium, scenario)
     }
 
