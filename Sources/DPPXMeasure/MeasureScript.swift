@@ -28,12 +28,17 @@
 ///
 /// Each layer also names the declaration that paints it, which is what a rewrite adds `@media`
 /// blocks after: the URL of its stylesheet (the page's for a `<style>` element or a `style`
-/// attribute) and its style rule's `selectorText` (null for a `style` attribute). That is the
-/// `background-image` that wins the cascade among the style rules in effect now (in `@media`
-/// and `@supports` blocks whose condition holds, and imported sheets) and the `style`
-/// attribute: `!important` first, then the attribute, then the specificity of the rule's
-/// selector that matches, then the later rule. (Cascade layers and `@container` are not
-/// weighed: rare for a background, and a wrong guess only leaves the layer unmatched.)
+/// attribute), its style rule's `selectorText` (null for a `style` attribute), for a
+/// declaration nested in the rule's `@media` or `@supports` blocks (`.hero { ...; @media
+/// (max-width: 600px) { background-image: ... } }`) those blocks' conditions, outermost first
+/// (null for the rule's own), and the image function of each layer of the declaration the
+/// browser kept (`url`, `-webkit-linear-gradient`, `none`): which one of a vendor stack it is.
+/// That is the `background-image` that wins the cascade among the style rules in effect now
+/// (in `@media` and `@supports` blocks whose condition holds, nested or not, and imported
+/// sheets) and the `style` attribute: `!important` first, then the attribute, then the
+/// specificity of the rule's selector that matches, then the later declaration. (Cascade
+/// layers, `@container` and nested rules with selectors of their own are not weighed: rare
+/// for a background, and a wrong guess only leaves the layer unmatched.)
 enum MeasureScript {
     /// A function of the widths (CSS px), whether to settle at each, the scrollbars to measure
     /// each width with (`Scrollbars`' raw values) and whether to read the images' computed
@@ -124,20 +129,28 @@ enum MeasureScript {
         }
         return total;
       };
-      // The @media blocks a rewrite wrote after a rule (one rule of the same selector with only
-      // a background-image of an image-set()) are dropped first, as PageMarks turns off the
-      // srcset it wrote: a rewritten page is measured as the untouched one.
+      // The @media blocks a rewrite wrote after a rule (rules of the same selector with only a
+      // background-image of an image-set(), in @media blocks, those of a nested declaration
+      // also in its @media or @supports) are dropped first, as PageMarks turns off the srcset
+      // it wrote: a rewritten page is measured as the untouched one.
+      const isGroup = (rule) => rule instanceof CSSMediaRule || rule instanceof CSSSupportsRule;
+      const written = (rule, selector, depth) => isGroup(rule) && depth < 8 && rule.cssRules.length > 0 && [...rule.cssRules].every((inner) =>
+        inner instanceof CSSStyleRule
+          ? inner.selectorText === selector && inner.style.length === 1 && inner.style.backgroundImage.includes('image-set(') && !inner.cssRules.length
+          : written(inner, selector, depth + 1));
+      const firstSelector = (rule) => {
+        for (let depth = 0; rule && isGroup(rule) && depth < 8; depth++) rule = rule.cssRules[0];
+        return rule instanceof CSSStyleRule ? rule.selectorText : null;
+      };
       const undoRewrite = (list, owner) => {
         for (let i = list.length - 1; i >= 0; i--) {
           const rule = list[i];
-          if (rule instanceof CSSMediaRule || rule instanceof CSSSupportsRule) undoRewrite(rule.cssRules, rule);
-          if (!(rule instanceof CSSMediaRule) || rule.cssRules.length !== 1) continue;
-          const inner = rule.cssRules[0];
-          if (!(inner instanceof CSSStyleRule) || inner.style.length !== 1 || !inner.style.backgroundImage.includes('image-set(')) continue;
+          if (isGroup(rule)) undoRewrite(rule.cssRules, rule);
+          const selector = firstSelector(rule);
+          if (selector === null || !written(rule, selector, 0)) continue;
           let before = i - 1;
-          while (before >= 0 && list[before] instanceof CSSMediaRule && list[before].cssRules.length === 1
-                 && list[before].cssRules[0].selectorText === inner.selectorText) before--;
-          if (before >= 0 && list[before] instanceof CSSStyleRule && list[before].selectorText === inner.selectorText) owner.deleteRule(i);
+          while (before >= 0 && written(list[before], selector, 0)) before--;
+          if (before >= 0 && list[before] instanceof CSSStyleRule && list[before].selectorText === selector) owner.deleteRule(i);
         }
       };
       // Checking a rewrite as written (`asWritten`) keeps them: they are what is checked.
@@ -279,21 +292,41 @@ enum MeasureScript {
         // styles, those whose selector depends on an element's place among its parent's
         // children (`placing`).
         const rules = [], placed = [];
-        const collect = (list, href) => {
+        // Inside a style rule (`within`: its selector and the conditions of the at-rules nested
+        // in it so far), the declarations of a nested `@media` or `@supports` whose condition
+        // holds are the rule's own, later in it: `.hero { ...; @media (max-width: 600px) {
+        // background-image: ... } }`. A nested style rule with a selector of its own, a nested
+        // `@layer` (its declarations lose to the rule's unlayered ones) and `@container` are
+        // not weighed.
+        const collect = (list, href, within) => {
+          const holds = (media) => !media || !media.length || matchMedia(media.mediaText).matches;
+          const nest = (condition) => within && { selector: within.selector, nested: within.nested.concat([condition]) };
+          // The browser keeps the last declaration of a rule it accepts: of a vendor stack
+          // (`-webkit-linear-gradient(top, ...), url(hero.jpg)` then an unprefixed
+          // `linear-gradient(top, ...)`, which is invalid), the prefixed one. Each layer's image
+          // function in it (`url`, `-webkit-linear-gradient`, `none`) names which one it is.
+          const declares = (style, selector, nested) => {
+            const value = style.getPropertyValue('background-image');
+            if (value) {
+              const images = split(value).map((layer) => { const name = /^([-a-zA-Z]+)\(/.exec(layer); return name ? name[1].toLowerCase() : layer.toLowerCase(); });
+              rules.push({ href, selector, nested: nested && nested.length ? nested : null, images,
+                           important: style.getPropertyPriority('background-image') === 'important' });
+            }
+          };
           for (const rule of list) {
-            const holds = (media) => !media || !media.length || matchMedia(media.mediaText).matches;
             if (rule instanceof CSSImportRule) {
               let imported = null;
               try { imported = rule.styleSheet && rule.styleSheet.cssRules; } catch (error) {}
-              if (imported && holds(rule.media)) collect(imported, rule.styleSheet.href || href);
-            } else if (rule instanceof CSSMediaRule) { if (holds(rule.media)) collect(rule.cssRules, href); }
-            else if (rule instanceof CSSSupportsRule) { if (CSS.supports(rule.conditionText)) collect(rule.cssRules, href); }
-            else if (typeof CSSLayerBlockRule !== 'undefined' && rule instanceof CSSLayerBlockRule) collect(rule.cssRules, href);
-            else if (rule instanceof CSSStyleRule) {
-              if (rule.style.getPropertyValue('background-image')) {
-                rules.push({ href, selector: rule.selectorText, important: rule.style.getPropertyPriority('background-image') === 'important' });
-              }
+              if (imported && holds(rule.media)) collect(imported, rule.styleSheet.href || href, null);
+            } else if (rule instanceof CSSMediaRule) { if (holds(rule.media)) collect(rule.cssRules, href, nest('@media ' + rule.media.mediaText)); }
+            else if (rule instanceof CSSSupportsRule) { if (CSS.supports(rule.conditionText)) collect(rule.cssRules, href, nest('@supports ' + rule.conditionText)); }
+            else if (typeof CSSLayerBlockRule !== 'undefined' && rule instanceof CSSLayerBlockRule) { if (!within) collect(rule.cssRules, href, null); }
+            else if (typeof CSSNestedDeclarations !== 'undefined' && rule instanceof CSSNestedDeclarations) {
+              if (within) declares(rule.style, within.selector, within.nested);
+            } else if (rule instanceof CSSStyleRule && !within) {
+              declares(rule.style, rule.selectorText, null);
               if (withStyles && placing.test(rule.selectorText)) placed.push({ href, selector: rule.selectorText, style: rule.style });
+              if (rule.cssRules && rule.cssRules.length) collect(rule.cssRules, href, { selector: rule.selectorText, nested: [] });
             }
           }
         };
@@ -301,9 +334,10 @@ enum MeasureScript {
           if (sheet.disabled || (sheet.media.length && !matchMedia(sheet.media.mediaText).matches)) continue;
           let list = null;
           try { list = sheet.cssRules; } catch (error) {}
-          if (list) collect(list, sheet.href || location.href);
+          if (list) collect(list, sheet.href || location.href, null);
         }
-        // The stylesheet URL and selector of the background-image that wins on `element`.
+        // The stylesheet URL, selector, nested conditions and layers' image functions of the
+        // background-image that wins on `element`.
         const sourceOf = (element) => {
           let best = null, bestKey = null;
           const consider = (key, source) => {
@@ -315,12 +349,12 @@ enum MeasureScript {
             try { matching = split(rule.selector).filter((one) => element.matches(one)); } catch (error) { return; }
             if (!matching.length) return;
             const weight = matching.map(specificity).reduce((a, b) => (a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) >= 0 ? a : b);
-            consider([rule.important ? 1 : 0, 0, ...weight, order], [rule.href, rule.selector]);
+            consider([rule.important ? 1 : 0, 0, ...weight, order], [rule.href, rule.selector, rule.nested, rule.images]);
           });
           if (element.style && element.style.getPropertyValue('background-image')) {
-            consider([element.style.getPropertyPriority('background-image') === 'important' ? 1 : 0, 1, 0, 0, 0, 0], [location.href, null]);
+            consider([element.style.getPropertyPriority('background-image') === 'important' ? 1 : 0, 1, 0, 0, 0, 0], [location.href, null, null, null]);
           }
-          return best || [null, null];
+          return best || [null, null, null, null];
         };
         // The <img> tags SiteResponder marked, by the byte offset of each: a mark with another
         // offset is not one of dppx's, and two elements with one mark (a script copied the

@@ -10,7 +10,6 @@ struct Samples {
     private(set) var viewports: Set<Double> = []
     private var text: PageText
     private var imageSamples: [Int: [LayoutFile.Sample]] = [:]
-    private var layerURLs: [LayerKey: String] = [:]
     private var layerSamples: [LayerKey: [LayoutFile.BackgroundSample]] = [:]
     /// Whether any viewport's document was narrower than the viewport (a scrollbar drawn).
     private(set) var scrollbarsShown = false
@@ -28,23 +27,30 @@ struct Samples {
         self.scriptSelectors = scriptSelectors
     }
 
-    /// A layer of an element, the declaration that paints it and its computed size: where
-    /// another rule wins at some viewports (one in an `@media` block), or another
-    /// `background-size` holds (an `auto` layer paints at the image's natural size, which a
-    /// rewrite keeps), each one's viewports are a layer of their own.
+    /// A layer of an element, its image, the declaration that paints it and its computed size:
+    /// where another declaration wins at some viewports (one in an `@media` block, or nested in
+    /// one inside the rule), another image is painted, or another `background-size` holds (an
+    /// `auto` layer paints at the image's natural size, which a rewrite keeps), each one's
+    /// viewports are a layer of their own.
     private struct LayerKey: Hashable, Comparable {
         var element: String
         var layer: Int
-        /// Root-relative, and the rule's selector text (nil for a `style` attribute).
+        var url: String
+        /// Root-relative, the rule's selector text (nil for a `style` attribute) and the
+        /// conditions the declaration is nested in inside the rule (nil for none).
         var sheet: String?
         var selector: String?
+        var nested: [String]?
+        var images: [String]?
         var size: String
-        /// Checking a rewrite: the file an `image-set()` chose (another at other widths), nil
-        /// for a `url()`.
-        var chosen: String?
+        /// What orders two keys of one element's layer.
+        private var declaration: [String] {
+            [url, sheet ?? "", selector ?? "", (nested ?? []).joined(separator: "\n"), (images ?? []).joined(separator: ","), size]
+        }
         static func < (a: LayerKey, b: LayerKey) -> Bool {
-            (a.element, a.layer, a.sheet ?? "", a.selector ?? "", a.size, a.chosen ?? "")
-                < (b.element, b.layer, b.sheet ?? "", b.selector ?? "", b.size, b.chosen ?? "")
+            if a.element != b.element { return a.element < b.element }
+            if a.layer != b.layer { return a.layer < b.layer }
+            return a.declaration.lexicographicallyPrecedes(b.declaration)
         }
     }
 
@@ -117,10 +123,10 @@ struct Samples {
             }
         }
         for layer in report["backgrounds"]?.array ?? [] {
-            guard let fields = layer.array, fields.count == 11, let element = fields[0].string, let url = fields[2].string,
+            guard let fields = layer.array, fields.count == 13, let element = fields[0].string, let url = fields[2].string,
                   let size = fields[3].string else {
                 throw LayoutLimits.Problem(field: "a background \(at)", value: Self.shown(layer),
-                                           expected: "[element, layer, url, size, area, natural size, sheet, selector, resolution]")
+                                           expected: "[element, layer, url, size, area, natural size, sheet, selector, nested conditions, image functions, resolution]")
             }
             let name = "the background layer \(Self.shown(fields[1])) \(at)"
             let index = try LayoutLimits.integer(try number(fields[1], name), in: LayoutLimits.counts, "the index of \(name)")
@@ -130,7 +136,7 @@ struct Samples {
             let naturalHeight = try length(fields[7], LayoutLimits.lengths, "the image height of \(name)")
             // The resolution of the image-set() option chosen (null for a url()): its natural
             // size in CSS px is its pixels over it.
-            let resolution = fields[10] == .null ? nil : try length(fields[10], LayoutLimits.resolutions, "the resolution of \(name)")
+            let resolution = fields[12] == .null ? nil : try length(fields[12], LayoutLimits.resolutions, "the resolution of \(name)")
             let scale = resolution ?? 1
             guard let computed = BackgroundSize(computed: size),
                   let painted = computed.painted(image: (naturalWidth / scale, naturalHeight / scale), area: (areaWidth, areaHeight)) else { continue }
@@ -141,10 +147,20 @@ struct Samples {
             var sheet = fields[8].string.flatMap(text.sitePath(of:))
             var selector = fields[9].string
             if let written = sheet, let rule = selector, !text.isWritten(rule, in: written) { sheet = nil; selector = nil }
+            // The conditions it is nested in inside the rule: text into the layout file too.
+            var nested: [String]?
+            if selector != nil, let written = sheet, fields[10] != .null {
+                nested = Self.nestedConditions(fields[10])
+                if let conditions = nested, !conditions.allSatisfy({ text.isWritten($0, in: written) }) { nested = nil }
+                if nested == nil { sheet = nil; selector = nil }
+            }
             if sheet == nil { selector = nil }
-            let key = LayerKey(element: element, layer: index, sheet: sheet, selector: selector, size: size,
-                               chosen: resolution == nil ? nil : path)
-            layerURLs[key] = "/" + path
+            if selector == nil { nested = nil }
+            let images = selector == nil ? nil : Self.imageFunctions(fields[11])
+            // Checking, a layer painted from an image-set() is keyed by the file it chose (its
+            // URL), another at other widths.
+            let key = LayerKey(element: element, layer: index, url: "/" + path, sheet: sheet, selector: selector, nested: nested,
+                               images: images, size: size)
             // What one pixel of a file an image-set() chose is painted at.
             let grain = resolution == nil || naturalWidth <= 0 || naturalHeight <= 0
                 ? nil : max(painted.width / naturalWidth, painted.height / naturalHeight)
@@ -235,6 +251,43 @@ struct Samples {
         }
     }
 
+    /// The conditions a declaration is nested in inside its rule, as the measuring script
+    /// reports them: at most `maximumNesting`, each an `@media` or `@supports`
+    /// prelude of at most `longestSelector` bytes without control characters; nil for anything
+    /// else (the layer is then left unnamed).
+    static func nestedConditions(_ value: JSONValue) -> [String]? {
+        guard let list = value.array, !list.isEmpty, list.count <= maximumNesting else { return nil }
+        let conditions = list.compactMap(\.string)
+        guard conditions.count == list.count, conditions.allSatisfy({ condition in
+            (condition.hasPrefix("@media ") || condition.hasPrefix("@supports ")) && condition.utf8.count <= longestSelector
+                && !condition.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }) else { return nil }
+        return conditions
+    }
+
+    /// The image function of each layer of the declaration the browser kept, as the measuring
+    /// script reports them: at most `maximumLayers` names of CSS's image functions (`url`,
+    /// a gradient, `image-set`...) or `none`; nil for anything else.
+    static func imageFunctions(_ value: JSONValue) -> [String]? {
+        guard let list = value.array, !list.isEmpty, list.count <= maximumLayers else { return nil }
+        let names = list.compactMap(\.string)
+        guard names.count == list.count, names.allSatisfy({ name in
+            name.utf8.count <= 40 && (Self.imageFunctionNames.contains(name) || name.hasSuffix("gradient"))
+                && name.utf8.allSatisfy { (97...122).contains($0) || $0 == 45 }
+        }) else { return nil }
+        return names
+    }
+
+    /// The image functions of CSS but gradients, and `none`.
+    private static let imageFunctionNames: Set<String> = ["none", "url", "image", "image-set", "-webkit-image-set", "cross-fade", "-webkit-cross-fade",
+                                                          "element", "-moz-element", "paint", "src"]
+
+    /// The most layers a declaration's image functions are reported for.
+    private static let maximumLayers = 64
+
+    /// The most conditions one declaration is nested in inside its rule.
+    private static let maximumNesting = 8
+
     /// The most style rules of one call, and the longest selector and most properties of one.
     private static let rulesPerPage = 256
     private static let longestSelector = 1024
@@ -273,8 +326,9 @@ struct Samples {
 
     var backgrounds: [LayoutFile.Background] {
         layerSamples.keys.sorted().map { key in
-            LayoutFile.Background(element: key.element, layer: key.layer, url: layerURLs[key]!, size: key.size,
-                                  samples: layerSamples[key]!.sorted { $0.viewport < $1.viewport }, sheet: key.sheet, selector: key.selector)
+            LayoutFile.Background(element: key.element, layer: key.layer, url: key.url, size: key.size,
+                                  samples: layerSamples[key]!.sorted { $0.viewport < $1.viewport }, sheet: key.sheet, selector: key.selector,
+                                  nested: key.nested, images: key.images)
         }
     }
 

@@ -95,6 +95,16 @@ struct BackgroundLayers: Sendable {
         return Layer(image: text, url: text.lowercased().hasPrefix("url(") ? CSSDeclaration.urls(in: text).first : nil)
     }
 
+    /// Each layer's image function, lowercased (`url`, `-webkit-linear-gradient`), `none` for a
+    /// layer without an image: what the measuring script reports of the declaration a browser
+    /// kept (`LayoutFile.Background.images`).
+    var imageFunctions: [String] {
+        layers.map { layer in
+            guard let image = layer.image, let open = image.firstIndex(of: "(") else { return "none" }
+            return image[..<open].lowercased()
+        }
+    }
+
     /// The `background-image` value of these layers with `replacement(i)` for the image of the
     /// layers it gives one for, every other image as written, `none` for a layer without one.
     func backgroundImage(replacing replacement: (Int) -> String?) -> String {

@@ -63,6 +63,48 @@ struct CSSStyleRule: Sendable {
         return found
     }
 
+    /// The preludes of the at-rule blocks nested in this rule that enclose `position` (a
+    /// declaration's first byte in its body), outermost first, as written (`@media (max-width:
+    /// 600px)` for `.hero { @media (max-width: 600px) { background-image: ... } }`); empty for
+    /// a declaration of the rule's own block. Nil when a block enclosing it is not an `@media`
+    /// or `@supports` (a nested style rule, `@layer`, `@container`): what dppx does not weigh.
+    func nesting(of position: Int, in bytes: [UInt8]) -> [String]? {
+        guard body.contains(position), body.upperBound <= bytes.count else { return nil }
+        var open: [String?] = []
+        var segmentStart = body.lowerBound
+        var index = body.lowerBound
+        while index < position {
+            if let skipped = Self.skip(bytes, at: index) {
+                index = skipped
+                continue
+            }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                let start = Self.preludeBegin(bytes, from: segmentStart, to: index)
+                let prelude = String(decoding: bytes[start..<index], as: UTF8.self).trimmingASCIISpace()
+                let name = prelude.hasPrefix("@") ? prelude.dropFirst().prefix { $0.isLetter || $0 == "-" }.lowercased() : ""
+                open.append(name == "media" || name == "supports" ? prelude : nil)
+                segmentStart = index + 1
+            case UInt8(ascii: "}"):
+                if !open.isEmpty { open.removeLast() }
+                segmentStart = index + 1
+            case UInt8(ascii: ";"):
+                segmentStart = index + 1
+            default: break
+            }
+            index += 1
+        }
+        let preludes = open.compactMap { $0 }
+        return preludes.count == open.count ? preludes : nil
+    }
+
+    /// An at-rule's prelude as a browser's serialization and the text written compare equal
+    /// (`@media (max-width:600px)` and `@media (max-width: 600px)`): without CSS whitespace,
+    /// lowercased.
+    static func normalizedCondition(_ prelude: String) -> String {
+        String(decoding: prelude.utf8.filter { !CSSDeclaration.isSpace($0) }.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
     /// Where the prelude between `from` and `to` starts: after whitespace, comments and the
     /// `<!--` and `-->` a `<style>` may hold.
     private static func preludeBegin(_ bytes: [UInt8], from: Int, to: Int) -> Int {

@@ -87,8 +87,10 @@ extension PageRewriter {
     ///
     /// A fluid image has no one size: where the layout measured the rule that paints it
     /// (`RewriteOptions.layout`), `@media` blocks follow the rule with the files its painted
-    /// widths need (`mediaBlocks`); the blocks an earlier run wrote there are updated or removed
-    /// in the same way. A `style` attribute cannot hold `@media`: its fluid images are reported.
+    /// widths need (`mediaBlocks`), in the order of the declarations, those of a declaration
+    /// nested in the rule's `@media` or `@supports` blocks in the same conditions; the blocks
+    /// an earlier run wrote there are updated or removed in the same way. A `style` attribute cannot hold
+    /// `@media`: its fluid images are reported.
     func addImageSets(to source: CSSSource, at path: String, documentPath: String?, into edits: inout ByteEdits,
                       findings: inout [RewriteFinding], line: (Int) -> Int) -> Int {
         let bytes = source.text
@@ -131,13 +133,19 @@ extension PageRewriter {
             }
             if !fluid.isEmpty {
                 var measured = Set<Int>()
-                if let ruleIndex, let blocks = mediaBlocks(for: rules[ruleIndex], declaration: declaration, layers: layers, fluid: fluid,
-                                                           sets: sets, sheet: path, in: bytes, quote: source.quote, measured: &measured) {
-                    // The rule's last painting declaration wins in it, and so its blocks.
-                    measuredRules[ruleIndex]?.blocks = blocks
+                // The conditions it is nested in inside its rule; nil where dppx does not weigh it.
+                let nested = ruleIndex.flatMap { rules[$0].nesting(of: declaration.range.lowerBound, in: bytes) }
+                if let ruleIndex, let nested,
+                   let blocks = mediaBlocks(for: rules[ruleIndex], declaration: declaration, nested: nested, layers: layers, fluid: fluid,
+                                            sets: sets, sheet: path, in: bytes, quote: source.quote, measured: &measured) {
+                    // The rule's last painting declaration in these conditions wins in it, and so its blocks.
+                    measuredRules[ruleIndex]?.setBlocks(blocks, nested: nested)
                     rewritten += measured.count
                 }
-                for (index, reference) in fluid where !measured.contains(index) {
+                // A declaration the browser dropped for another of the rule paints nothing.
+                var dropped = false
+                if measured.isEmpty, let ruleIndex, let nested { dropped = isDropped(layers, in: rules[ruleIndex], nested: nested, sheet: path) }
+                for (index, reference) in fluid where !measured.contains(index) && !dropped {
                     if options.layout == nil {
                         report("url(\(reference.written)) is fluid: its size comes from the page, so no image-set() is added; use dppx css's width media queries for it")
                     } else if source.isDeclarationList {
@@ -175,7 +183,7 @@ extension PageRewriter {
         }
         for (ruleIndex, measured) in measuredRules.sorted(by: { $0.key < $1.key }) {
             let written = writtenBlocks(after: rules[ruleIndex], in: bytes, holding: measured, documentPath: documentPath)
-            let text = measured.blocks ?? ""
+            let text = measured.blocks.map(\.text).joined()
             if String(decoding: bytes[written], as: UTF8.self) != text { replace(written, with: text) }
         }
         return rewritten

@@ -55,6 +55,13 @@ import Testing
             marked.pages["index.html"]!.images[0].unwrapped = reason
             #expect(try LayoutFile.decode(Array(Self.encoded(marked).utf8)).refused["index.html"]?.field == "pages.index.html.images.0.unwrapped")
         }
+        // A background's nested conditions and image functions are bounded as the measuring script's are.
+        for (nested, images) in [(Array(repeating: "@media all", count: 9), nil), (nil, [String(repeating: "a", count: 1025)] as [String]?)] {
+            var layered = Self.sample()
+            layered.pages["index.html"]!.backgrounds[0].nested = nested
+            layered.pages["index.html"]!.backgrounds[0].images = images
+            #expect(try LayoutFile.decode(Array(Self.encoded(layered).utf8)).refused["index.html"]?.field == "pages.index.html.backgrounds.0")
+        }
         var marked = Self.sample()
         marked.pages["index.html"]!.images[0].unwrapped = "its computed `width` changed at a 320 px viewport (`.card > img` no longer matches)"
         #expect(try LayoutFile.decode(Array(Self.encoded(marked).utf8)).layout == marked, "a reason as the check writes it reads back")

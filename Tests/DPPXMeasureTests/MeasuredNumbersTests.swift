@@ -51,7 +51,7 @@ struct MeasuredNumbersTests {
         #expect(problem(Self.report(height: .number(1e300))) != nil)
         #expect(problem(Self.report(images: [["3", 100, 50]])) != nil, "a report not of the script's shape")
         let area = try #require(problem(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "cover",
-                                                                    .number(1e19), 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null]])))
+                                                                    .number(1e19), 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null, .null, .null]])))
         #expect(area.description.contains("area width"), "\(area)")
         #expect(problem(Self.report(images: [[3, 100.5, 50, "a.png", 0, 0]])) == nil, "a real box")
     }
@@ -93,9 +93,9 @@ struct MeasuredNumbersTests {
     func layerPerSize() throws {
         var samples = samples()
         try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "cover",
-                                                  320, 100, 200, 100, "http://dppx.localhost/css/site.css", ".hero", .null]]), viewport: 320)
+                                                  320, 100, 200, 100, "http://dppx.localhost/css/site.css", ".hero", .null, .null, .null]]), viewport: 320)
         try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "auto",
-                                                  1280, 100, 200, 100, "http://dppx.localhost/css/site.css", ".hero", .null]]), viewport: 1280)
+                                                  1280, 100, 200, 100, "http://dppx.localhost/css/site.css", ".hero", .null, .null, .null]]), viewport: 1280)
         let layers = samples.backgrounds
         #expect(layers.map(\.size) == ["auto", "cover"], "\(layers)")
         #expect(layers.map { $0.samples.map(\.viewport) } == [[1280], [320]])
@@ -107,24 +107,60 @@ struct MeasuredNumbersTests {
         try "png".write(toFile: root + "/b.png", atomically: true, encoding: .utf8)
         var samples = samples()
         try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "auto",
-                                                  320, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", 2]]), viewport: 320)
+                                                  320, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", .null, .null, 2]]), viewport: 320)
         try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/b.png", "auto",
-                                                  1280, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", 0.5]]), viewport: 1280)
+                                                  1280, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", .null, .null, 0.5]]), viewport: 1280)
         let layers = samples.backgrounds
         #expect(layers.map(\.url) == ["/a.png", "/b.png"], "\(layers)")
         #expect(layers.flatMap { $0.samples.map { [$0.paintedWidth, $0.paintedHeight] } } == [[200, 100], [800, 400]])
         #expect(layers.flatMap { $0.samples.map(\.grain) } == [0.5, 2])
         #expect(problem(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "auto",
-                                                   320, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", .number(1e9)]])) != nil)
+                                                   320, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", .null, .null, .number(1e9)]])) != nil)
         #expect(problem(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "auto",
-                                                   320, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", 0]])) != nil)
+                                                   320, 100, 400, 200, "http://dppx.localhost/css/site.css", ".hero", .null, .null, 0]])) != nil)
+    }
+
+    @Test("a layer nested in its rule's @media, or painting another image, is an entry of its own; conditions the sheet does not write leave it unnamed")
+    func nestedLayer() throws {
+        try ".hero { background: url(a.png); @media (max-width: 600px) { background-image: url(b.png) } }"
+            .write(toFile: root + "/css/nested.css", atomically: true, encoding: .utf8)
+        try "png".write(toFile: root + "/b.png", atomically: true, encoding: .utf8)
+        var samples = samples()
+        func layer(_ url: String, _ nested: JSONValue) -> [JSONValue] {
+            ["html > body:nth-child(2)", 0, .string("http://dppx.localhost/" + url), "cover", 320, 100, 200, 100, "http://dppx.localhost/css/nested.css", ".hero", nested, .null, .null]
+        }
+        try samples.add(Self.report(backgrounds: [layer("b.png", ["@media (max-width: 600px)"])]), viewport: 390)
+        try samples.add(Self.report(backgrounds: [layer("a.png", .null)]), viewport: 1280)
+        try samples.add(Self.report(backgrounds: [layer("a.png", ["@media (max-width: 600px)"])]), viewport: 500)
+        let layers = samples.backgrounds
+        #expect(layers.map(\.url) == ["/a.png", "/a.png", "/b.png"], "\(layers)")
+        #expect(layers.map(\.nested) == [nil, ["@media (max-width: 600px)"], ["@media (max-width: 600px)"]])
+        #expect(layers.map { $0.samples.map(\.viewport) } == [[1280], [500], [390]])
+        var forged = self.samples()
+        try forged.add(Self.report(backgrounds: [layer("b.png", ["@media (ghp_secret: 1)"]), layer("a.png", ["@layer x"]),
+                                                 layer("a.png", .array(Array(repeating: "@media all", count: 9)))]), viewport: 390)
+        #expect(forged.backgrounds.count == 2 && forged.backgrounds.allSatisfy { $0.selector == nil && $0.sheet == nil && $0.nested == nil },
+                "\(forged.backgrounds)")
+    }
+
+    @Test("a layer records the image functions of the declaration the browser kept; a name no image function has is not recorded")
+    func imageFunctions() throws {
+        var samples = samples()
+        func layer(_ index: Double, _ images: JSONValue) -> [JSONValue] {
+            ["html > body:nth-child(2)", .number(index), "http://dppx.localhost/a.png", "cover", 320, 100, 200, 100,
+             "http://dppx.localhost/css/site.css", ".hero", .null, images, .null]
+        }
+        try samples.add(Self.report(backgrounds: [layer(0, ["-webkit-linear-gradient", "url"]), layer(1, ["url", "ghp_secret"]),
+                                                  layer(2, .array(Array(repeating: "url", count: 65)))]), viewport: 320)
+        #expect(samples.backgrounds.map(\.images) == [["-webkit-linear-gradient", "url"], nil, nil], "\(samples.backgrounds)")
+        #expect(samples.backgrounds.allSatisfy { $0.selector == ".hero" })
     }
 
     @Test("a background painted under 1/64 px paints nothing (1e-17px): left out, and nothing after it divides by it")
     func tinyBackground() throws {
         var samples = samples()
         try samples.add(Self.report(backgrounds: [["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "1e-17px",
-                                                  320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null]]), viewport: 320)
+                                                  320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null, .null, .null]]), viewport: 320)
         #expect(samples.backgrounds.isEmpty)
         #expect(BackgroundRanges(layers: [.init(samples: [BoxSample(viewport: 320, width: 1e-17)], fileWidths: [100, 200])]).ranges.count == 1)
     }
@@ -133,11 +169,11 @@ struct MeasuredNumbersTests {
     func pageText() throws {
         var samples = samples()
         try samples.add(Self.report(images: [[3, 100, 50, "img/TOKEN-ghp_secret.png", 0, 0]], backgrounds: [
-            ["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null],
-            ["html > body:nth-child(2)", 1, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".ghp_secret", .null],
-            ["#ghp_secret", 0, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null],
-            ["html > body:nth-child(2)", 2, "data:image/svg+xml,ghp_secret", "cover", 320, 100, 100, 100, .null, .null, .null],
-            ["html > body:nth-child(2)", 3, "http://dppx.localhost/ghp_secret.png", "cover", 320, 100, 100, 100, .null, .null, .null],
+            ["html > body:nth-child(2)", 0, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null, .null, .null],
+            ["html > body:nth-child(2)", 1, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".ghp_secret", .null, .null, .null],
+            ["#ghp_secret", 0, "http://dppx.localhost/a.png", "cover", 320, 100, 100, 100, "http://dppx.localhost/css/site.css", ".hero", .null, .null, .null],
+            ["html > body:nth-child(2)", 2, "data:image/svg+xml,ghp_secret", "cover", 320, 100, 100, 100, .null, .null, .null, .null, .null],
+            ["html > body:nth-child(2)", 3, "http://dppx.localhost/ghp_secret.png", "cover", 320, 100, 100, 100, .null, .null, .null, .null, .null],
         ]), viewport: 320)
         #expect(samples.images.map(\.src) == ["a.png"])
         let layers = samples.backgrounds
@@ -149,7 +185,7 @@ struct MeasuredNumbersTests {
         try "customElements.define('my-carousel', class extends HTMLElement {})".write(toFile: root + "/app.js", atomically: true, encoding: .utf8)
         var loading = Samples(text: PageText(page: "index.html", bytes: Array(Self.page.utf8), responder: responder, loaded: { ["app.js"] }))
         let component: [JSONValue] = ["html > body:nth-child(2) > my-carousel:nth-child(1)", 0, "http://dppx.localhost/a.png", "cover",
-                                      320, 100, 100, 100, .null, .null, .null]
+                                      320, 100, 100, 100, .null, .null, .null, .null, .null]
         try loading.add(Self.report(backgrounds: [component]), viewport: 320)
         #expect(loading.backgrounds.count == 1)
         var unloaded = self.samples()

@@ -8,11 +8,11 @@ import Testing
 @Suite struct MeasuredBackgroundRewriteTests {
     /// The photo (fluid, 778 px) painted by `selector` in `sheet` at 100vw, at `viewports`.
     static func layout(sheet: String = "css/site.css", selector: String = ".hero", viewports: [Double] = [320, 400, 500, 778, 1280],
-                       width: (Double) -> Double = { $0 }) -> LayoutFile {
+                       images: [String]? = nil, width: (Double) -> Double = { $0 }) -> LayoutFile {
         let background = LayoutFile.Background(
             element: "html > body:nth-child(2) > section:nth-child(1)", layer: 1, url: "/img/photo.jpg", size: "cover",
             samples: viewports.map { LayoutFile.BackgroundSample(viewport: $0, areaWidth: $0, areaHeight: 500, paintedWidth: width($0), paintedHeight: 500) },
-            sheet: sheet, selector: selector)
+            sheet: sheet, selector: selector, images: images)
         let page = LayoutFile.Page(hash: "", dependencies: ["index.html"], viewportHeight: 800, scrollbars: "hidden", images: [], backgrounds: [background])
         return LayoutFile(pages: ["index.html": page])
     }
@@ -142,5 +142,120 @@ import Testing
         #expect(rules.map(\.selector) == [".a", ".b, .c", ".d"])
         #expect(rules.map { String(decoding: css[$0.range], as: UTF8.self) } == [".a { color: red }", ".b, .c { x: y }", ".d{}"])
         #expect(rules.map(\.indentation) == ["", nil, nil])
+    }
+
+    /// The photo painted by `.hero` at a fixed 300 px from 700 px up by the rule's own
+    /// declaration, and at 100vw up to 600 px by the one nested in its `@media (max-width: 600px)`.
+    static let nestedLayout: LayoutFile = {
+        func layer(_ viewports: [Double], width: (Double) -> Double, nested: [String]?) -> LayoutFile.Background {
+            LayoutFile.Background(
+                element: "html > body:nth-child(2) > section:nth-child(1)", layer: 0, url: "/img/photo.jpg", size: "cover",
+                samples: viewports.map { LayoutFile.BackgroundSample(viewport: $0, areaWidth: $0, areaHeight: 500, paintedWidth: width($0), paintedHeight: 500) },
+                sheet: "css/site.css", selector: ".hero", nested: nested)
+        }
+        let backgrounds = [layer([320, 600], width: { $0 }, nested: ["@media (max-width: 600px)"]), layer([700, 1280], width: { _ in 300 }, nested: nil)]
+        let page = LayoutFile.Page(hash: "", dependencies: ["index.html"], viewportHeight: 800, scrollbars: "hidden", images: [], backgrounds: backgrounds)
+        return LayoutFile(pages: ["index.html": page])
+    }()
+
+    @Test func aDeclarationNestedInTheRulesMediaBlockGetsItsBlocksInTheSameConditionAfterTheRulesOwn() {
+        let css = """
+            .hero {
+              background: url(../img/photo.jpg) center / cover;
+              @media (max-width:600px) {
+                background-image: url(../img/photo.jpg);
+              }
+            }
+
+            """
+        let result = Self.css(css, Self.nestedLayout)
+        #expect(result.findings.isEmpty, "\(result.findings)")
+        #expect(result.text == """
+            .hero {
+              background: url(../img/photo.jpg) center / cover;
+              @media (max-width:600px) {
+                background-image: url(../img/photo.jpg);
+              }
+            }
+            @media all {
+              .hero {
+                background-image: image-set(url("../img/photo-322w.jpg") 1.07333x, url("../img/photo-580w.jpg") 1.93333x, url("../img/photo.jpg") 2.5933x);
+              }
+            }
+            @media (max-width:600px) {
+              @media (max-width: 386.98px) {
+                .hero {
+                  background-image: image-set(url("../img/photo-432w.jpg") 1.11917x, url("../img/photo-580w.jpg") 1.5026x, url("../img/photo.jpg") 2.01554x);
+                }
+              }
+              @media (min-width: 387px) and (max-width: 432.98px) {
+                .hero {
+                  background-image: image-set(url("../img/photo-432w.jpg") 1x, url("../img/photo.jpg") 1.80093x);
+                }
+              }
+              @media (min-width: 433px) and (max-width: 580.98px) {
+                .hero {
+                  background-image: image-set(url("../img/photo-580w.jpg") 1x, url("../img/photo.jpg") 1.34138x);
+                }
+              }
+              @media (min-width: 581px) {
+                .hero {
+                  background-image: image-set(url("../img/photo.jpg") 1.29667x);
+                }
+              }
+            }
+
+            """, "\(result.text)")
+        #expect(Self.css(result.text, Self.nestedLayout).text == result.text, "a second run changes nothing")
+        #expect(Self.css(result.text, nil).text == css, "not measured any more: every block goes, the nested one's too")
+    }
+
+    @Test func aNestedDeclarationIsFoundInItsConditionsAndNotInANestedRuleOrLayer() {
+        let css = Array(".a { color: red; @supports (display: grid) { @media (width < 600px) { background: url(x.jpg) } } & .b { background: none } @layer l { background: none } }".utf8)
+        let rule = CSSStyleRule.all(in: css)[0]
+        func nesting(_ text: String, _ occurrence: Int = 0) -> [String]? {
+            let bytes = String(decoding: css, as: UTF8.self)
+            var from = bytes.startIndex
+            var found = bytes.range(of: text)!
+            for _ in 0..<occurrence { from = found.upperBound; found = bytes.range(of: text, range: from..<bytes.endIndex)! }
+            return rule.nesting(of: bytes.utf8.distance(from: bytes.startIndex, to: found.lowerBound), in: css)
+        }
+        #expect(nesting("color") == [])
+        #expect(nesting("background: url") == ["@supports (display: grid)", "@media (width < 600px)"])
+        #expect(nesting("background: none") == nil, "a nested style rule")
+        #expect(nesting("background: none", 1) == nil, "a nested @layer")
+        #expect(CSSStyleRule.normalizedCondition("@media (max-width:600px)") == CSSStyleRule.normalizedCondition("@media (Max-Width: 600px)"))
+    }
+
+    @Test func ofAVendorStackTheBlocksCopyTheDeclarationTheBrowserKept() {
+        // The unprefixed gradient with `top` is invalid: browsers keep the -webkit- declaration.
+        let css = """
+            .banner {
+              background-image: -webkit-linear-gradient(top, #0008, #0008), url(../img/photo.jpg);
+              background-image: linear-gradient(top, #0008, #0008), url(../img/photo.jpg);
+              background-size: cover;
+            }
+
+            """
+        let layout = Self.layout(selector: ".banner", viewports: [320, 1280], images: ["-webkit-linear-gradient", "url"]) { _ in 300 }
+        let result = Self.css(css, layout)
+        #expect(result.findings.isEmpty, "\(result.findings)")
+        #expect(result.text == """
+            .banner {
+              background-image: -webkit-linear-gradient(top, #0008, #0008), url(../img/photo.jpg);
+              background-image: linear-gradient(top, #0008, #0008), url(../img/photo.jpg);
+              background-size: cover;
+            }
+            @media all {
+              .banner {
+                background-image: -webkit-linear-gradient(top, #0008, #0008), image-set(url("../img/photo-322w.jpg") 1.07333x, url("../img/photo-580w.jpg") 1.93333x, url("../img/photo.jpg") 2.5933x);
+              }
+            }
+
+            """, "\(result.text)")
+        #expect(Self.css(result.text, layout).text == result.text, "a second run changes nothing")
+        // Measured before the browser's choice was recorded: the last declaration, as before.
+        let unknown = Self.css(css, Self.layout(selector: ".banner", viewports: [320, 1280]) { _ in 300 }).text
+        #expect(unknown.contains("background-image: linear-gradient(top, #0008, #0008), image-set("), "\(unknown)")
     }
 }

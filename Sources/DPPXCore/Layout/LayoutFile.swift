@@ -210,9 +210,19 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         /// The selector of the style rule the declaration is in, as the browser serializes it
         /// (`.hero`, `main > .card`); nil for a `style` attribute or when not found.
         public var selector: String?
+        /// The conditions of the at-rules the declaration is nested in inside its style rule,
+        /// outermost first, as the browser serializes them (`@media (max-width: 600px)` for
+        /// `.hero { @media (max-width: 600px) { background-image: ... } }`); nil for a
+        /// declaration of the rule's own block.
+        public var nested: [String]?
+        /// The image function of each layer of the declaration the browser kept (`url`,
+        /// `-webkit-linear-gradient`, `none`): which of a rule's `background` declarations it
+        /// painted by when it dropped another (a vendor stack's unprefixed `linear-gradient(top,
+        /// ...)` is invalid). Nil when not known.
+        public var images: [String]?
 
         public init(element: String, layer: Int, url: String, size: String, samples: [BackgroundSample],
-                    sheet: String? = nil, selector: String? = nil) {
+                    sheet: String? = nil, selector: String? = nil, nested: [String]? = nil, images: [String]? = nil) {
             self.element = element
             self.layer = layer
             self.url = url
@@ -220,6 +230,8 @@ public struct LayoutFile: Codable, Hashable, Sendable {
             self.samples = samples
             self.sheet = sheet
             self.selector = selector
+            self.nested = nested
+            self.images = images
         }
 
         /// The painted widths, for `SizesFitter` and `MeasuredLadder`.

@@ -92,6 +92,16 @@ public enum LayoutLimits {
         }
     }
 
+    /// Throws when a layer's nested conditions or image functions are more than a
+    /// declaration has (8 conditions, 64 layers) or longer than a selector (1,024 bytes).
+    static func checkDeclaration(_ layer: LayoutFile.Background, _ field: @autoclosure () -> String) throws(Problem) {
+        let nested = layer.nested ?? [], images = layer.images ?? []
+        guard nested.count <= 8, images.count <= 64, !(nested + images).contains(where: { $0.utf8.count > 1024 }) else {
+            throw Problem(field: field(), value: "\(nested.count) nested conditions, \(images.count) image functions",
+                          expected: "at most 8 conditions and 64 image functions of at most 1,024 bytes each")
+        }
+    }
+
     /// Throws when an occurrence has more samples than `samplesPerOccurrence`.
     public static func checkCount(_ count: Int, _ field: @autoclosure () -> String) throws(Problem) {
         guard count <= samplesPerOccurrence else {
@@ -126,6 +136,7 @@ extension LayoutLimits {
         for (index, layer) in page.backgrounds.enumerated() {
             let at = "\(field).backgrounds.\(index)"
             try check(layer.layer, in: counts, "\(at).layer")
+            try checkDeclaration(layer, at)
             try checkCount(layer.samples.count, "\(at).samples")
             for (number, sample) in layer.samples.enumerated() { try check(sample, field: "\(at).samples.\(number)") }
         }
