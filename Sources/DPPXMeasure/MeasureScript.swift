@@ -266,8 +266,8 @@ enum MeasureScript {
       // Showing is an inline `display: ... !important`, which beats the page's rules, the
       // `hidden` attribute and its own inline style, set and undone within this synchronous
       // function (the style attribute restored to the text it had, or removed when it had
-      // none), so no frame is painted, and no resize or intersection observer, transition or
-      // media query listener of the page runs, with the element shown. The DOM is one for every
+      // none), so no frame is painted, and no resize or intersection observer of the page
+      // runs, with the element shown (they run at a frame). The DOM is one for every
       // world: a page's MutationObserver watching style attributes is told of two changes that
       // cancel out. A style the page gives only the element it shows (`.active img`) is not
       // applied: the element is displayed, not made the active one.
@@ -290,14 +290,16 @@ enum MeasureScript {
         return null;
       };
       // `[[element, display], ...]` for every element of display: none from `image` up, nearest
-      // first; null when there is none, or one no sibling escapes.
-      const hiddenChain = (image) => {
+      // first; null when there is none, or one no sibling escapes. `known`: each element's
+      // sibling display found so far at this width (the slides of one track share ancestors).
+      const hiddenChain = (image, known) => {
         const chain = [];
         let depth = 0;
         for (let element = image; element && element !== document.documentElement; element = element.parentElement) {
           if (++depth > maximumDepth) return null;
           if (getComputedStyle(element).display !== 'none') continue;
-          const display = element.style ? siblingDisplay(element) : null;
+          if (!known.has(element)) known.set(element, element.style ? siblingDisplay(element) : null);
+          const display = known.get(element);
           if (!display) return null;
           chain.push([element, display]);
         }
@@ -459,9 +461,9 @@ enum MeasureScript {
         };
         // Everything else read, each hidden <img> that can be is measured shown, its entry's
         // box replaced: the page as it is laid out above, and the one box each time.
-        const groups = new Map();
+        const groups = new Map(), siblings = new Map();
         for (const [entry, image] of unseen) {
-          const chain = hiddenChain(image);
+          const chain = hiddenChain(image, siblings);
           if (!chain) continue;
           if (!groups.has(chain[0][0])) {
             if (groups.size >= maximumShown) continue;
