@@ -17,6 +17,12 @@
 /// waited for once, measuring and checking alike: both sides of a check wait for the same thing.
 /// (A frame loaded at each width instead, all at once, took longer: 29 loads of the page.)
 ///
+/// An `<img>` with no box at a width, in an element of `display: none` beside a displayed
+/// sibling of its kind (a carousel's other slides, a closed tab panel, a filtered-out grid
+/// item), is measured with that element displayed as the sibling is, for the moment of reading
+/// its box, after everything else at that width was read: its report lists it under `shown`
+/// (its place there is not where the page puts it). One that no sibling escapes keeps no box.
+///
 /// The positioning area is the padding box, or the border or content box per
 /// `background-origin`; the viewport for `background-attachment: fixed`.
 ///
@@ -48,7 +54,7 @@ enum MeasureScript {
     /// by name, the index of the first of the install's selectors matching each `<img>`, and
     /// the style rules whose selectors depend on an element's place (`[sheet URL, selector,
     /// properties]`) with those that matched each `<img>` or its holder (`[0 or 1, index]`),
-    /// by offset.
+    /// by offset. Each report's `shown` lists the offsets of the `<img>` tags measured shown.
     static let source = #"""
     (async (widths, settle, modes, quiet, styles, asWritten, imageSets) => {
       const mark = window.__dppxMark;
@@ -286,6 +292,76 @@ enum MeasureScript {
         ruleKeys.set(key, ruleTable.length - 1);
         return ruleTable.length - 1;
       };
+      // An <img> with no box is in an element of `display: none` (it, or one around it: a
+      // carousel's other slide, a closed tab panel, a filtered-out grid item). Where the page
+      // shows such an element by script in its container (the slide track, the tab list's
+      // panels, the grid), its box when shown is the one it has there, displayed as its
+      // siblings of its kind are: what `hiddenChain` finds and `showAs` does, for the moment of
+      // reading the box. Each element of `display: none` from the <img> up must have a
+      // sibling of its kind (the same tag, and a class in common, or neither with a class and
+      // the same `role`) that is displayed, whose computed `display` it is given: a slide
+      // beside the active slide, a panel beside the open one. A `display: none` no sibling
+      // escapes (a closed <dialog>, a lone element a script reveals, a `@media` rule hiding a
+      // column at some widths) is left as it is: its width when shown is unknown, or it is not
+      // shown at that width. (Showing it in place of its sibling, hiding the one shown, would
+      // restart that sibling's animations and cancel its transitions: the page would see it.)
+      //
+      // Showing is an inline `display: ... !important`, which beats the page's rules, the
+      // `hidden` attribute and its own inline style, set and undone within this synchronous
+      // function (the style attribute restored to the text it had, or removed when it had
+      // none), so no frame is painted, and no resize or intersection observer of the page
+      // runs, with the element shown (they run at a frame). The DOM is one for every
+      // world: a page's MutationObserver watching style attributes is told of two changes that
+      // cancel out. A style the page gives only the element it shows (`.active img`) is not
+      // applied: the element is displayed, not made the active one.
+      const maximumShown = 256, maximumDepth = 256, maximumSiblings = 256;
+      const kin = (a, b) => a.localName === b.localName && (a.classList.length || b.classList.length
+        ? [...a.classList].some((name) => b.classList.contains(name))
+        : a.getAttribute('role') === b.getAttribute('role'));
+      // The `display` of the nearest displayed sibling of `element`'s kind, both ways, or null.
+      const siblingDisplay = (element) => {
+        let before = element.previousElementSibling, after = element.nextElementSibling;
+        for (let step = 0; step < maximumSiblings && (before || after); step++) {
+          for (const sibling of [before, after]) {
+            if (!sibling || !kin(sibling, element)) continue;
+            const display = getComputedStyle(sibling).display;
+            if (display && display !== 'none') return display;
+          }
+          before = before && before.previousElementSibling;
+          after = after && after.nextElementSibling;
+        }
+        return null;
+      };
+      // `[[element, display], ...]` for every element of display: none from `image` up, nearest
+      // first; null when there is none, or one no sibling escapes. `known`: each element's
+      // sibling display found so far at this width (the slides of one track share ancestors).
+      const hiddenChain = (image, known) => {
+        const chain = [];
+        let depth = 0;
+        for (let element = image; element && element !== document.documentElement; element = element.parentElement) {
+          if (++depth > maximumDepth) return null;
+          if (getComputedStyle(element).display !== 'none') continue;
+          if (!known.has(element)) known.set(element, element.style ? siblingDisplay(element) : null);
+          const display = known.get(element);
+          if (!display) return null;
+          chain.push([element, display]);
+        }
+        return chain.length ? chain : null;
+      };
+      // Displays `element` as `display`, giving back what undoes it: its inline `display` as it
+      // was (through the CSSOM, which a Content-Security-Policy without 'unsafe-inline'
+      // allows), then the attribute's text as it was.
+      const showAs = (element, display) => {
+        const text = element.getAttribute('style');
+        const value = element.style.getPropertyValue('display'), priority = element.style.getPropertyPriority('display');
+        element.style.setProperty('display', display, 'important');
+        return () => {
+          if (value) element.style.setProperty('display', value, priority);
+          else element.style.removeProperty('display');
+          if (text === null) element.removeAttribute('style');
+          else if (element.getAttribute('style') !== text) element.setAttribute('style', text);
+        };
+      };
       const measureNow = (withStyles) => {
         const known = new Map();
         // Every style rule in effect now that sets background-image, in cascade order; with
@@ -356,27 +432,33 @@ enum MeasureScript {
           }
           return best || [null, null, null, null];
         };
-        // The <img> tags SiteResponder marked, by the byte offset of each: a mark with another
-        // offset is not one of dppx's, and two elements with one mark (a script copied the
-        // element) cannot tell which is the page's.
-        const images = [], marked = new Set();
-        for (const image of document.querySelectorAll('img[' + mark.attribute + ']')) {
-          const offset = Number(image.getAttribute(mark.attribute));
-          if (!mark.offsets.has(offset)) continue;
-          if (marked.has(offset)) throw new Error('two elements carry the mark of the <img> at byte ' + offset + ' (a script copied it)');
-          marked.add(offset);
+        // An <img>'s box, where it is, its content box (the box less padding and border),
+        // where object-fit paints the image, and the file it shows with its natural size: the
+        // file's URL only when it is the site's (a data: URL of megabytes is not sent back at
+        // every width).
+        const boxOf = (image) => {
           const box = image.getBoundingClientRect();
-          // Its content box (the box less padding and border), where object-fit paints the
-          // image, and the file it shows with its natural size: the file's URL only when it is
-          // the site's (a data: URL of megabytes is not sent back at every width).
           const style = getComputedStyle(image);
           const shown = image.currentSrc || '';
           const px = (name) => parseFloat(style.getPropertyValue(name)) || 0;
           const across = px('padding-left') + px('padding-right') + px('border-left-width') + px('border-right-width');
           const down = px('padding-top') + px('padding-bottom') + px('border-top-width') + px('border-bottom-width');
-          const entry = [offset, box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY,
-                         style.objectFit, Math.max(0, box.width - across), Math.max(0, box.height - down),
-                         shown.startsWith(location.origin + '/') && shown.length <= 4096 ? shown : '', image.naturalWidth, image.naturalHeight];
+          return [box.width, box.height, image.getAttribute('src') || '', box.left + scrollX, box.top + scrollY,
+                  style.objectFit, Math.max(0, box.width - across), Math.max(0, box.height - down),
+                  shown.startsWith(location.origin + '/') && shown.length <= 4096 ? shown : '', image.naturalWidth, image.naturalHeight];
+        };
+        // The <img> tags SiteResponder marked, by the byte offset of each: a mark with another
+        // offset is not one of dppx's, and two elements with one mark (a script copied the
+        // element) cannot tell which is the page's. Those with no box (`unseen`: display: none
+        // on them or an element around them) are measured shown after everything else.
+        const images = [], marked = new Set(), unseen = [];
+        for (const image of document.querySelectorAll('img[' + mark.attribute + ']')) {
+          const offset = Number(image.getAttribute(mark.attribute));
+          if (!mark.offsets.has(offset)) continue;
+          if (marked.has(offset)) throw new Error('two elements carry the mark of the <img> at byte ' + offset + ' (a script copied it)');
+          marked.add(offset);
+          const entry = [offset, ...boxOf(image)];
+          if (!image.getClientRects().length) unseen.push([entry, image]);
           if (withStyles) {
             entry.push(styleOf(image, known), styleOf(holderOf(image), known));
             if (!(offset in named)) {
@@ -428,7 +510,7 @@ enum MeasureScript {
             if (!natural.has(url)) natural.set(url, null);
           });
         }
-        return {
+        const report = {
           viewport: innerWidth,
           clientWidth: document.documentElement.clientWidth,
           // The bottom of what the page held when it loaded (its body's children then): content
@@ -439,7 +521,34 @@ enum MeasureScript {
           loadedElements: window.__dppxLoadedElements ?? null,
           images,
           backgrounds,
+          shown: [],
         };
+        // Everything else read, each hidden <img> that can be is measured shown, its entry's
+        // box replaced: the page as it is laid out above, and the one box each time.
+        const groups = new Map(), siblings = new Map();
+        for (const [entry, image] of unseen) {
+          const chain = hiddenChain(image, siblings);
+          if (!chain) continue;
+          if (!groups.has(chain[0][0])) {
+            if (groups.size >= maximumShown) continue;
+            groups.set(chain[0][0], { chain, members: [] });
+          }
+          groups.get(chain[0][0]).members.push([entry, image]);
+        }
+        for (const { chain, members } of groups.values()) {
+          const undo = [];
+          try {
+            for (const [element, display] of chain) undo.push(showAs(element, display));
+            for (const [entry, image] of members) {
+              if (!image.getClientRects().length) continue;
+              entry.splice(1, 11, ...boxOf(image));
+              report.shown.push(entry[0]);
+            }
+          } finally {
+            for (const restore of undo.reverse()) restore();
+          }
+        }
+        return report;
       };
       // Settled with the first scrollbars, measured with each: showing a scrollbar changes the
       // width the page lays out in, not the viewport's, so no image picks another file.

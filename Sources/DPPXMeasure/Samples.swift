@@ -10,6 +10,9 @@ struct Samples {
     private(set) var viewports: Set<Double> = []
     private var text: PageText
     private var imageSamples: [Int: [LayoutFile.Sample]] = [:]
+    /// The occurrences measuring showed at some viewport (`MeasureScript`: in an element of
+    /// `display: none` beside a shown sibling of its kind).
+    private var shownImages: Set<Int> = []
     private var layerSamples: [LayerKey: [LayoutFile.BackgroundSample]] = [:]
     /// Whether any viewport's document was narrower than the viewport (a scrollbar drawn).
     private(set) var scrollbarsShown = false
@@ -77,6 +80,26 @@ struct Samples {
         if loadedElements == nil, let count = report["loadedElements"], count != .null {
             loadedElements = try LayoutLimits.integer(try number(count, "its count of elements"), in: LayoutLimits.counts, "its count of elements")
         }
+        // The <img> tags measured shown (each an offset among this report's images): where a
+        // shown box sits is not where the page puts it (beside the slide the page shows), so
+        // it has no place; checking a rewrite compares its size on both sides.
+        var shown: Set<Int> = []
+        if let list = report["shown"], list != .null {
+            let count = report["images"]?.array?.count ?? 0
+            guard let offsets = list.array, offsets.count <= count else {
+                throw LayoutLimits.Problem(field: "the <img> tags shown \(at)", value: Self.shown(list),
+                                           expected: "a list of at most \(count) offsets of its <img> tags")
+            }
+            for offset in offsets {
+                let value = try LayoutLimits.integer(try number(offset, "the offset of an <img> shown \(at)"), in: LayoutLimits.counts,
+                                                     "the offset of an <img> shown \(at)")
+                guard text.isMarkedTag(value) else {
+                    throw LayoutLimits.Problem(field: "the offset of an <img> shown \(at)", value: "\(value)",
+                                               expected: "an <img> tag there in the page's source")
+                }
+                shown.insert(value)
+            }
+        }
         for image in report["images"]?.array ?? [] {
             guard let fields = image.array, fields.count >= 4 else {
                 throw LayoutLimits.Problem(field: "an <img> \(at)", value: Self.shown(image),
@@ -91,8 +114,12 @@ struct Samples {
             let name = "its <img> at byte \(offset) \(at)"
             let width = try length(fields[1], LayoutLimits.lengths, "the width of \(name)")
             let height = try length(fields[2], LayoutLimits.lengths, "the height of \(name)")
-            let left = fields.count > 5 ? try length(fields[4], LayoutLimits.positions, "the left edge of \(name)") : nil
-            let top = fields.count > 5 ? try length(fields[5], LayoutLimits.positions, "the top edge of \(name)") : nil
+            var left = fields.count > 5 ? try length(fields[4], LayoutLimits.positions, "the left edge of \(name)") : nil
+            var top = fields.count > 5 ? try length(fields[5], LayoutLimits.positions, "the top edge of \(name)") : nil
+            if shown.contains(offset) {
+                (left, top) = (nil, nil)
+                shownImages.insert(offset)
+            }
             // The width its content is painted at: in its content box, per its object-fit, from
             // the natural size dppx answered its file at (the page's report only for a file
             // of no manifest).
@@ -320,7 +347,8 @@ struct Samples {
 
     var images: [LayoutFile.Image] {
         imageSamples.keys.sorted().map { offset in
-            LayoutFile.Image(offset: offset, src: text.source(ofImageAt: offset), samples: imageSamples[offset]!.sorted { $0.viewport < $1.viewport })
+            LayoutFile.Image(offset: offset, src: text.source(ofImageAt: offset), samples: imageSamples[offset]!.sorted { $0.viewport < $1.viewport },
+                             shown: shownImages.contains(offset))
         }
     }
 

@@ -14,12 +14,12 @@ import Testing
 
     @Test("without a failure there is no failed key (files written before it read and write the same bytes); with one it is read back as written")
     func roundTrip() throws {
-        #expect(Self.encoded(LayoutFile()) == #"{"pages":{},"version":4}"#)
-        #expect(try LayoutFile.decode(Array(#"{"pages":{},"version":4}"#.utf8)).layout.failed.isEmpty)
+        #expect(Self.encoded(LayoutFile()) == #"{"pages":{},"version":5}"#)
+        #expect(try LayoutFile.decode(Array(#"{"pages":{},"version":5}"#.utf8)).layout.failed.isEmpty)
         let failure = LayoutFile.Failure(hash: "57f8e6bc54bcb561f0c425865165fbf6", dependencies: ["map.html", "css/", "img/a.jpg"], reason: .unstyled)
         let layout = LayoutFile(failed: ["map.html": failure])
         let text = Self.encoded(layout)
-        #expect(text == #"{"failed":{"map.html":{"dependencies":["map.html","css/","img/a.jpg"],"hash":"57f8e6bc54bcb561f0c425865165fbf6","reason":"unstyled"}},"pages":{},"version":4}"#)
+        #expect(text == #"{"failed":{"map.html":{"dependencies":["map.html","css/","img/a.jpg"],"hash":"57f8e6bc54bcb561f0c425865165fbf6","reason":"unstyled"}},"pages":{},"version":5}"#)
         #expect(try LayoutFile.decode(Array(text.utf8)).layout == layout)
     }
 
@@ -34,7 +34,7 @@ import Testing
     func reasons() throws {
         #expect(LayoutFile.Failure.Reason.allCases.map(\.rawValue) == ["timed-out", "navigated", "unmeasurable", "unstyled"])
         #expect(Set(LayoutFile.Failure.Reason.allCases.map(\.explanation)).count == LayoutFile.Failure.Reason.allCases.count, "each told its own way")
-        let forged = #"{"failed":{"a.html":{"dependencies":["a.html"],"hash":"h","reason":"\u001b[2Jnavigated to https://evil.example/"}},"pages":{},"version":4}"#
+        let forged = #"{"failed":{"a.html":{"dependencies":["a.html"],"hash":"h","reason":"\u001b[2Jnavigated to https://evil.example/"}},"pages":{},"version":5}"#
         #expect(throws: LayoutFileError.self) { try LayoutFile.decode(Array(forged.utf8)) }
     }
 }

@@ -48,7 +48,7 @@ import Testing
         let bounded = try LayoutFile.decode(Array(Self.encoded(many).utf8))
         #expect(bounded.refused["index.html"]?.description == "pages.index.html.images.0.samples is 80000 samples, but a layout has at most 4096 samples an occurrence")
         #expect(try LayoutFile.decode(Array(Self.encoded(Self.sample()).utf8)).refused.isEmpty, "the sample itself reads")
-        #expect(throws: LayoutFileError.self) { try LayoutFile.decode(Array("{\"version\":4,\"pages\":[1e400]}".utf8)) }
+        #expect(throws: LayoutFileError.self) { try LayoutFile.decode(Array("{\"version\":5,\"pages\":[1e400]}".utf8)) }
         // An `unwrapped` reason is printed: a terminal's escape or a megabyte of it is refused.
         for reason in ["its computed `width` changed\u{1b}[2J", String(repeating: "a", count: LayoutLimits.reasonLength + 1)] {
             var marked = Self.sample()

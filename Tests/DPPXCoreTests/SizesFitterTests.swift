@@ -26,11 +26,38 @@ struct SizesFitterTests {
         return nil
     }
 
-    @Test("an occurrence with no box at some viewport (display: none) is refused, naming the first such viewport")
+    @Test("an occurrence with no box at any viewport (display: none no measuring showed) is refused, naming the first viewport")
     func notDrawn() {
-        let fit = SizesFitter().fit(samples(stride(from: 320, through: 1200, by: 40)) { $0 < 768 ? 0 : $0 / 3 })
+        let fit = SizesFitter().fit(samples(stride(from: 320, through: 1200, by: 40)) { _ in 0 })
         #expect(fit == .refused(.notDrawn(viewport: 320)))
         #expect(SizesFitter().refinements(of: samples([320, 360]) { _ in 0 }).isEmpty)
+    }
+
+    @Test("hidden under 768 px by a @media rule: there, the width it is shown at nearest, one constant piece whose bound is pinned like a breakpoint")
+    func hiddenAtSomeWidths() throws {
+        let box = { (viewport: Double) in viewport < 768 ? 0 : viewport / 3 }
+        let coarse = samples(stride(from: 320, through: 1200, by: 40), box)
+        #expect(SizesFitter().refinements(of: coarse).contains(780), "the gap where it appears is bisected")
+        let measured = samples(Array(stride(from: 320, through: 1200, by: 40)) + [767, 768, 769, 770], box)
+        let value = try #require(sizes(SizesFitter().fit(measured)))
+        let read = try #require(SizesValue(parsing: value.description))
+        for viewport in [320.0, 500, 767] { #expect(abs((read.width(atViewport: viewport) ?? 0) - 256) <= 0.5, "\(value) at \(viewport)") }
+        for sample in measured where sample.width > 0 {
+            #expect(abs((read.width(atViewport: sample.viewport) ?? 0) - sample.width) <= 0.5, "\(value) at \(sample)")
+        }
+        #expect(value.description.hasSuffix(", 33.3333vw"), "\(value)")
+    }
+
+    @Test("a sample of no box takes the width of the nearest shown sample, the narrower of two as near, in the order given")
+    func filledWhereHidden() {
+        let given = [BoxSample(viewport: 800, width: 0), BoxSample(viewport: 320, width: 0), BoxSample(viewport: 400, width: 200),
+                     BoxSample(viewport: 600, width: 0), BoxSample(viewport: 700, width: 0), BoxSample(viewport: 800, width: 500),
+                     BoxSample(viewport: 1000, width: 0)]
+        #expect(BoxSample.filledWhereHidden(given).map(\.width) == [500, 200, 200, 200, 500, 500, 500])
+        #expect(BoxSample.filledWhereHidden(given).map(\.viewport) == given.map(\.viewport))
+        let none = [BoxSample(viewport: 320, width: 0), BoxSample(viewport: 360, width: 0)]
+        #expect(BoxSample.filledWhereHidden(none) == none)
+        #expect(BoxSample.filledWhereHidden([]) == [])
     }
 
     @Test("a bound at a breakpoint the page wrote in em or rem is written in em; others stay in px; read back alike")

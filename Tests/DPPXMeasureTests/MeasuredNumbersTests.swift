@@ -27,9 +27,9 @@ struct MeasuredNumbersTests {
         Samples(text: PageText(page: "index.html", bytes: Array(Self.page.utf8), responder: responder))
     }
 
-    static func report(images: [[JSONValue]] = [], backgrounds: [[JSONValue]] = [], height: JSONValue = 900) -> JSONValue {
+    static func report(images: [[JSONValue]] = [], backgrounds: [[JSONValue]] = [], height: JSONValue = 900, shown: JSONValue? = nil) -> JSONValue {
         .object(["clientWidth": 320, "height": height, "loadedElements": 3, "images": .array(images.map(JSONValue.array)),
-                 "backgrounds": .array(backgrounds.map(JSONValue.array))])
+                 "backgrounds": .array(backgrounds.map(JSONValue.array))].merging(shown.map { ["shown": $0] } ?? [:]) { a, _ in a })
     }
 
     func problem(_ report: JSONValue) -> LayoutLimits.Problem? {
@@ -87,6 +87,27 @@ struct MeasuredNumbersTests {
         #expect(throws: LayoutLimits.Problem.self) {
             try samples.add(Self.report(images: [image(3, fit: "cover", content: (.nan, 300), url: "http://dppx.localhost/a.png")]), viewport: 390)
         }
+    }
+
+    @Test("an <img> the measuring showed keeps its box and no place, and is recorded as shown; a shown list of 1e300, of an unmarked offset or longer than the images is a problem")
+    func shownImages() throws {
+        var samples = samples()
+        let images: [[JSONValue]] = [[3, 300, 200, "a.png", 40, 900], [20, 100, 50, "b.png", 0, 0]]
+        try samples.add(Self.report(images: images, shown: [3]), viewport: 320)
+        try samples.add(Self.report(images: images), viewport: 360)
+        let first = try #require(samples.images.first)
+        #expect(first.shown == true && first.samples.map(\.width) == [300, 300])
+        #expect(first.samples[0].left == nil && first.samples[0].top == nil, "where a shown box sits is not the page's")
+        #expect(first.samples[1].left == 40 && first.samples[1].top == 900)
+        #expect(samples.images.last?.shown == nil)
+        func shown(_ list: JSONValue) -> LayoutLimits.Problem? {
+            problem(Self.report(images: images, shown: list))
+        }
+        #expect(shown([.number(1e300)]) != nil)
+        #expect(shown([7]) != nil, "not an <img> tag the page marked")
+        #expect(shown([3, 20, 3]) != nil, "more than the report's images")
+        #expect(shown("3") != nil)
+        #expect(shown([3, 20]) == nil)
     }
 
     @Test("a layer painted auto at some widths and cover at others is one entry per background-size, each with its own viewports")

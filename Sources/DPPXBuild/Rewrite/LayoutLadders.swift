@@ -22,7 +22,8 @@ public enum LayoutLadders {
         }
         for (page, measured) in layout.pages {
             for image in measured.images {
-                add(rewriter.imagePath(of: image.src, onPage: page), image.samples.map(\.paintedWidth))
+                // Where it is hidden, the width its sizes fetches a file for there.
+                add(rewriter.imagePath(of: image.src, onPage: page), BoxSample.filledWhereHidden(image.boxSamples).map(\.width))
             }
             for layer in measured.backgrounds where layer.url.hasPrefix("/") {
                 add(String(layer.url.dropFirst()), layer.samples.map(\.paintedWidth))

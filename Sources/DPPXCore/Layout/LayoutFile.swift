@@ -8,7 +8,7 @@ public struct LayoutFile: Codable, Hashable, Sendable {
     /// The name of the file, beside the manifest (or at the site's root).
     public static let fileName = "dppx-layout.json"
     /// The schema's version; a file of another version is measured again.
-    public static let currentVersion = 4
+    public static let currentVersion = 5
 
     public var version: Int
     /// By page path relative to the site's root, with `/`.
@@ -136,17 +136,25 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         /// place among its parent's children (`.card > img`): why (`its computed `width` changed
         /// at a 320 px viewport`). With `--picture`, it is then written with `srcset` only.
         public var unwrapped: String?
+        /// True when it had no box at some viewport and measuring showed it there: it was in an
+        /// element of `display: none` (a carousel's other slide, a closed tab panel, a
+        /// filtered-out grid item) beside a sibling of its kind that was shown, and its samples
+        /// there are its box with that element displayed as the sibling is. Nil otherwise.
+        public var shown: Bool?
 
-        public init(offset: Int, src: String, samples: [Sample], unsized: String? = nil, unwrapped: String? = nil) {
+        public init(offset: Int, src: String, samples: [Sample], unsized: String? = nil, unwrapped: String? = nil, shown: Bool? = nil) {
             self.offset = offset
             self.src = src
             self.samples = samples
             self.unsized = unsized
             self.unwrapped = unwrapped
+            self.shown = shown == true ? true : nil
         }
 
         /// The widths its content is painted at (`Sample.paintedWidth`), for `SizesFitter`,
         /// `MeasuredLadder` and what a page view costs: what a `sizes` says and a file must be.
+        /// 0 where it had no box (hidden there, and not shown by measuring): `SizesFitter` then
+        /// writes the nearest width where it had one (`BoxSample.filledWhereHidden`).
         public var boxSamples: [BoxSample] { samples.map { BoxSample(viewport: $0.viewport, width: $0.paintedWidth) } }
     }
 

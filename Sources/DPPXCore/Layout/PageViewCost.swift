@@ -93,7 +93,8 @@ public struct PageViewCost: Sendable, Codable, Equatable {
             var occurrences: [Occurrence] = []
             for image in page.images {
                 guard let plain = resolve(path, image.src), let built = images[plain] else { continue }
-                let samples = image.samples.map { (viewport: $0.viewport, width: $0.paintedWidth) }
+                // Where it is hidden, the width its sizes says there (the nearest shown one).
+                let samples = BoxSample.filledWhereHidden(image.boxSamples).map { (viewport: $0.viewport, width: $0.width) }
                 if let occurrence = Self.occurrence(.img, built, plain: plain, at: String(image.offset), samples: samples,
                                                     fileBytes: fileBytes, profiles: profiles,
                                                     choice: rewritten && image.unsized == nil ? .srcset(picture: picture && image.unwrapped == nil) : .plain) {

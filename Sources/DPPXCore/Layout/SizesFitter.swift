@@ -43,9 +43,12 @@ public struct SizesFitter: Sendable {
         case tooManyPieces(Int)
         /// The written value misses a sample by more than `tolerance`.
         case missed(sample: BoxSample, written: Double?)
-        /// It had no box at a viewport (`display: none`: a closed dialog, tab or carousel
-        /// slide, or hidden at that width): when it is shown there, its width is unknown, and a
-        /// `sizes` of 0 would draw it 0 px wide wherever the page lets the natural width decide.
+        /// It had no box at any viewport (`display: none` that measuring could not show: a
+        /// closed dialog, an element a script shows with no sibling of its kind shown beside
+        /// it): how wide it is when shown is unknown, and a `sizes` of 0 would draw it 0 px wide
+        /// wherever the page lets the natural width decide. The first viewport measured.
+        /// (One hidden at some viewports only takes the nearest shown width there:
+        /// `BoxSample.filledWhereHidden`.)
         case notDrawn(viewport: Double)
 
         public var description: String {
@@ -57,7 +60,7 @@ public struct SizesFitter: Sendable {
             case .tooManyPieces(let count):
                 return "its width follows no layout of at most \(SizesFitter.maximumEntries) breakpoints (\(count) pieces)"
             case .notDrawn(let viewport):
-                return "it was not displayed at a \(SizesLength.number(viewport)) px viewport (display: none, as in a closed dialog, tab or carousel slide), so how wide it is drawn when shown is unknown"
+                return "it was not displayed at a \(SizesLength.number(viewport)) px viewport nor at any other measured (display: none, as in a closed dialog, or an element a script shows while no sibling of its kind is shown), so how wide it is drawn when shown is unknown"
             case .missed(let sample, let written):
                 let got = written.map { "\(SizesLength.number($0)) px" } ?? "nothing"
                 return "no sizes of px, vw and calc() gives its \(SizesLength.number(sample.width)) px box at a \(SizesLength.number(sample.viewport)) px viewport (the fit gives \(got))"
@@ -115,7 +118,7 @@ public struct SizesFitter: Sendable {
     /// does not move its breakpoints by a pixel of measuring jitter.
     public static func firstMiss(of text: String, at samples: [BoxSample]) -> (sample: BoxSample, written: Double?)? {
         let read = SizesValue(parsing: text)
-        for sample in samples {
+        for sample in BoxSample.filledWhereHidden(samples) {
             let written = read?.width(atViewport: sample.viewport)
             guard let written, abs(written - sample.width) <= tolerance else { return (sample, written) }
         }
@@ -132,9 +135,13 @@ public struct SizesFitter: Sendable {
     /// gap does not give the sample after it, and the line through the two after does not give
     /// the one before. (A gap both of whose neighbours agree is one line, since layouts change
     /// only at breakpoints; a piece narrower than the coarse step that returns to the same line is
-    /// the one thing this misses, which is why the ladder's step is small.)
+    /// the one thing this misses, which is why the ladder's step is small.) A gap between a
+    /// viewport where the image had no box and one where it had one holds where it appears,
+    /// which decides the widths written there (`BoxSample.filledWhereHidden`): pinned too.
     public func refinements(of samples: [BoxSample], resolution: Double = 1) -> [Double] {
         guard case .success(let ordered) = Self.ordered(samples), ordered.count > 1 else { return [] }
+        let shown = Set(samples.filter { $0.width > 0 }.map(\.viewport))
+        let hidden = Set(samples.filter { $0.width <= 0 }.map(\.viewport)).subtracting(shown)
         var pieceOf: [Int] = []
         for (index, piece) in Self.pieces(of: ordered).enumerated() {
             pieceOf += Array(repeating: index, count: piece.samples.count)
@@ -152,21 +159,24 @@ public struct SizesFitter: Sendable {
             guard gap > resolution else { continue }
             let split = pieceOf[left] != pieceOf[right]
             let unexplained = !predicts(left - 1, left, right) && !predicts(right, right + 1, left)
-            if split || unexplained {
+            let appears = hidden.contains(ordered[left].viewport) != hidden.contains(ordered[right].viewport)
+            if split || unexplained || appears {
                 result.append(((ordered[left].viewport + ordered[right].viewport) / 2).rounded(.down))
             }
         }
         return result
     }
 
-    /// Sorted by viewport, one sample a viewport (repeats that agree within the tolerance kept once).
+    /// Sorted by viewport, one sample a viewport (repeats that agree within the tolerance kept
+    /// once), those of no box given the nearest shown width (`BoxSample.filledWhereHidden`).
     static func ordered(_ samples: [BoxSample]) -> Result<[BoxSample], Refusal> {
         guard !samples.isEmpty else { return .failure(.noSamples) }
-        if let hidden = samples.filter({ $0.width <= 0 }).min(by: { $0.viewport < $1.viewport }) {
+        let filled = BoxSample.filledWhereHidden(samples)
+        if let hidden = filled.filter({ $0.width <= 0 }).min(by: { $0.viewport < $1.viewport }) {
             return .failure(.notDrawn(viewport: hidden.viewport))
         }
         var result: [BoxSample] = []
-        for sample in samples.sorted(by: { ($0.viewport, $0.width) < ($1.viewport, $1.width) }) {
+        for sample in filled.sorted(by: { ($0.viewport, $0.width) < ($1.viewport, $1.width) }) {
             if let last = result.last, last.viewport == sample.viewport {
                 if abs(last.width - sample.width) > tolerance {
                     return .failure(.unstable(viewport: sample.viewport, widths: [last.width, sample.width]))
