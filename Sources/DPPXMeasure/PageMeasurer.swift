@@ -22,6 +22,10 @@ struct PageMeasurer: Sendable {
     /// Checking a rewrite: also read each `<img>`'s computed style and its holder's at each
     /// width, and match the selectors of the page's scripts (`Outcome.styles`).
     var checksStyles = false
+    /// Checking a rewrite: the pages sized by script (`LayoutFile.Page.settled`), checked at
+    /// each width once the page's DOM is quiet, as they were measured: a slider's debounced
+    /// resize handler runs before either side is read.
+    var settledPages: Set<String> = []
     /// Checking a rewrite: measure the page as it would be written, the `@media` blocks of
     /// `image-set()`s a rewrite wrote in its stylesheets kept (measuring drops them, so a site
     /// measures the same before and after a rewrite).
@@ -150,9 +154,11 @@ struct PageMeasurer: Sendable {
         var samples = Samples(text: text, scriptSelectors: selectors)
         var classicSamples: Samples?
         var emBreakpoints: [Double] = []
+        var scriptSized = false
         if let checking {
             if checksClassicScrollbars { classicSamples = Samples(text: text) }
-            try await measure(page, at: checking, session: session, context: context, into: &samples, classic: &classicSamples, settling: true)
+            try await measure(page, at: checking, session: session, context: context, into: &samples, classic: &classicSamples, settling: true,
+                              quiet: settledPages.contains(page) ? MeasureScript.quietPeriod : 0)
         } else {
             let named = try await namedBreakpoints(session: session, context: context)
             emBreakpoints = named.em
@@ -180,6 +186,7 @@ struct PageMeasurer: Sendable {
                 try await measure(page, at: probes, session: session, context: context, into: &settled, classic: &none,
                                   settling: true, quiet: MeasureScript.quietPeriod)
                 if ScriptedLayout.differs(swept: samples, settled: settled, at: probes) {
+                    scriptSized = true
                     samples = Samples(text: text)
                     try await rounds(settling: true, quiet: MeasureScript.quietPeriod)
                 }
@@ -194,10 +201,12 @@ struct PageMeasurer: Sendable {
         let dependencies = [page] + watcher.dependencies.subtracting([page]).sorted()
         let hash = DependencyHash.of(dependencies, responder: responder, ladder: ladder)
         func layout(_ samples: Samples) -> LayoutFile.Page {
-            LayoutFile.Page(hash: hash, dependencies: dependencies, viewportHeight: Double(ladder.height),
-                            scrollbars: samples.scrollbarsShown ? "shown" : "hidden",
-                            images: samples.images, backgrounds: samples.backgrounds, heights: samples.heights,
-                            loadedElements: samples.loadedElements, emBreakpoints: emBreakpoints.isEmpty ? nil : emBreakpoints)
+            var page = LayoutFile.Page(hash: hash, dependencies: dependencies, viewportHeight: Double(ladder.height),
+                                       scrollbars: samples.scrollbarsShown ? "shown" : "hidden",
+                                       images: samples.images, backgrounds: samples.backgrounds, heights: samples.heights,
+                                       loadedElements: samples.loadedElements, emBreakpoints: emBreakpoints.isEmpty ? nil : emBreakpoints)
+            page.settled = scriptSized ? true : nil
+            return page
         }
         var errors: [String] = []
         for error in watcher.errors where !errors.contains(error) && errors.count < Self.maximumScriptErrors { errors.append(error) }

@@ -33,6 +33,9 @@ public struct SiteMeasurement: Sendable {
     /// match the selectors of the page's scripts (`Outcome.styles`): what checking `<picture>`
     /// wrappers needs.
     public var checksStyles = false
+    /// Checking rewritten pages: those sized by script (`LayoutFile.Page.settled`), checked at
+    /// each width once their DOM is quiet, as they were measured.
+    public var settledPages: Set<String> = []
     /// Checking rewritten pages: measure them as they would be written, the `@media` blocks of
     /// `image-set()`s the rewrite wrote kept, each layer painted from an `image-set()` read as
     /// the file chosen (its URL, and its natural size at that option's resolution). Measuring
@@ -114,7 +117,7 @@ public struct SiteMeasurement: Sendable {
             let browser = try await shared.browser()
             let measurer = PageMeasurer(connection: browser.connection, responder: responder, ladder: ladder, checking: checking,
                                         checksClassicScrollbars: checksClassicScrollbars, checksStyles: checksStyles,
-                                        measuresAsWritten: measuresAsWritten)
+                                        settledPages: settledPages, measuresAsWritten: measuresAsWritten)
             let results = await Self.measure(stale, with: measurer, in: shared, timeout: timeout, parallel: parallelTabs)
             if Browser.interrupted { throw .browser("interrupted") }
             for (page, result) in results {

@@ -68,6 +68,10 @@ struct ScriptSizedLayoutBrowserTests {
                     && written.contains(#"2400w" sizes="100vw">"#), "\(name): \(written)\n\(rewrite.stderr)\n\(explained)")
         }
 
+        // Recorded as sized by script, so checking it waits for its handler as measuring did.
+        let layout = scenario.read("site/img/dppx-layout.json") ?? scenario.read("site/dppx-layout.json") ?? ""
+        #expect(layout.contains(#""settled":true"#), "\(layout.prefix(400))")
+
         let server = try StaticServer(root: scenario.root)
         for viewport in [600, 1280] {
             let dom = try await chromium.dumpDOM(of: server.url("site/index.html"), deviceScaleFactor: 1, windowSize: (viewport, 700))

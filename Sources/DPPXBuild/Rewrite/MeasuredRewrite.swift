@@ -230,11 +230,13 @@ public struct MeasuredRewrite: Sendable {
     private func check(_ changes: inout [SiteRewrite.PageChange], pending: [String], changed: [String: [UInt8]],
                                 images: SiteImages, layout: inout LayoutFile, report: inout Report, in shared: SharedBrowser) async {
         var pending = pending
+        // Pages sized by script are checked as they were measured: each width once quiet.
+        let settledPages = Set(pending.filter { layout.pages[$0]?.settled == true })
         let before: SiteMeasurement.Outcome
         do {
             before = try await checkingMeasurement(of: pending, responder: Self.untouchedResponder(
                 root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes,
-                privateFolders: privateFolders), images: images, in: shared)
+                privateFolders: privateFolders), images: images, settledPages: settledPages, in: shared)
         } catch {
             // The browser that measured the pages a moment ago is gone: nothing is written unchecked.
             report.failures.append(error)
@@ -289,7 +291,8 @@ public struct MeasuredRewrite: Sendable {
             written.baseURL = rewrite.options.baseURL
             let after: SiteMeasurement.Outcome
             do {
-                after = try await checkingMeasurement(of: pending, responder: written, asWritten: true, images: images, in: shared)
+                after = try await checkingMeasurement(of: pending, responder: written, asWritten: true, images: images,
+                                                      settledPages: settledPages, in: shared)
             } catch {
                 report.failures.append(error)
                 for index in changes.indices { changes[index].result = Self.unchanged(changes[index]) }
@@ -333,7 +336,7 @@ public struct MeasuredRewrite: Sendable {
             }
             if !suspects.isEmpty, let control = try? await checkingMeasurement(of: suspects, responder: Self.untouchedResponder(
                 root: rewrite.root, images: images, options: rewrite.options, pixelSizes: images.pixelSizes,
-                privateFolders: privateFolders), images: images, in: shared) {
+                privateFolders: privateFolders), images: images, settledPages: settledPages, in: shared) {
                 report.widths += control.widths
                 for page in suspects {
                     guard let then = before.layout.pages[page], let again = control.layout.pages[page] else { continue }
@@ -428,7 +431,7 @@ public struct MeasuredRewrite: Sendable {
     /// plain file (`namedByMaster`), so a layer painted from `hero-800w.avif` compares with the
     /// untouched `hero.jpg`.
     private func checkingMeasurement(of pages: [String], responder: SiteResponder, asWritten: Bool = false, images: SiteImages,
-                                     in shared: SharedBrowser) async throws(MeasureError) -> SiteMeasurement.Outcome {
+                                     settledPages: Set<String>, in shared: SharedBrowser) async throws(MeasureError) -> SiteMeasurement.Outcome {
         var measurement = SiteMeasurement(pages: pages, responder: responder, output: layoutPath())
         measurement.timeout = timeout
         measurement.reusesRecorded = false
@@ -437,6 +440,7 @@ public struct MeasuredRewrite: Sendable {
         measurement.checksClassicScrollbars = true
         measurement.checksStyles = rewrite.options.picture
         measurement.measuresAsWritten = asWritten
+        measurement.settledPages = settledPages
         var outcome = try await measurement.run(in: shared)
         for (page, layout) in outcome.layout.pages { outcome.layout.pages[page] = Self.namedByMaster(layout, images: images) }
         for (page, layout) in outcome.classic { outcome.classic[page] = Self.namedByMaster(layout, images: images) }

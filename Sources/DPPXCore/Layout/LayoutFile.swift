@@ -77,6 +77,10 @@ public struct LayoutFile: Codable, Hashable, Sendable {
         /// (`SizesFitter.emBreakpoints`). Absent when the page has none, and in files written
         /// before it was recorded.
         public var emBreakpoints: [Double]?
+        /// True when its layout is sized by script, so it was measured at each width once its
+        /// scripts had settled there (a slider that sets its slides' width on resize): checking
+        /// a rewrite of it waits as long. Absent otherwise.
+        public var settled: Bool?
 
         public init(hash: String, dependencies: [String], viewportHeight: Double, scrollbars: String, images: [Image],
                     backgrounds: [Background], heights: [PageHeight] = [], loadedElements: Int? = nil, sizesWritten: [String] = [],
