@@ -85,22 +85,11 @@ struct MeasuredBackgroundBrowserTests {
         var before: [String: Observation] = [:]
         for (viewport, dpr) in cases { before["\(viewport) \(dpr)"] = try await observe(chromium, server, viewport: viewport, dpr: dpr) }
 
-        // Measure, and rewrite the stylesheet from the layout.
-        let site = scenario.root + "/site"
-        let manifest = try Manifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: site + "/img/" + Manifest.fileName))))
-        var sizes: [String: PixelSize] = [:]
-        for image in manifest.images { sizes["img/" + image.path] = image.cssSize }
-        let responder = SiteResponder(root: site, imageSizes: sizes, imageTagOffsets: { _ in [] })
-        var measurement = SiteMeasurement(pages: ["index.html"], responder: responder, output: site + "/" + LayoutFile.fileName)
-        // Beside the other browser suites on 2 cores, a page can take over a minute.
-        measurement.timeout = .seconds(240)
-        // The window's viewport: the height 70vh is counted against.
-        measurement.ladder.height = Int(try #require(before["1280 1.0"]).viewportHeight)
-        let measured = try await measurement.run { () throws(MeasureError) in chromium.executable }
-        #expect(measured.failures.isEmpty, "\(measured.failures)")
-        let rewriter = PageRewriter(images: SiteImages(manifests: [("img", manifest)]), options: RewriteOptions(layout: measured.layout))
-        let result = rewriter.rewriteCSS(Array(Self.stylesheet.utf8), at: "css/site.css")
-        let rewritten = String(decoding: result.bytes, as: UTF8.self)
+        // Measure at the window's viewport height (70vh is counted against it), and rewrite
+        // the stylesheet from the layout.
+        let result = try await MeasuredStylesheet(site: scenario.root + "/site", stylesheet: Self.stylesheet,
+                                                  height: Int(try #require(before["1280 1.0"]).viewportHeight), chromium: chromium)
+        let rewritten = result.text
         #expect(result.findings.isEmpty, "\(result.findings)")
         #expect(rewritten.contains("@media"), "\(rewritten)")
         try scenario.write(rewritten, to: "site/css/site.css")

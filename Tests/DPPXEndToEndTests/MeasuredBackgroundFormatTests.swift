@@ -98,18 +98,8 @@ struct MeasuredBackgroundFormatTests {
         let server = try StaticServer(root: scenario.root)
 
         // Measured, and the stylesheet rewritten from the layout.
-        let site = scenario.root + "/site"
-        let manifest = try Manifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: site + "/img/" + Manifest.fileName))))
-        var sizes: [String: PixelSize] = [:]
-        for image in manifest.images { sizes["img/" + image.path] = image.cssSize }
-        let responder = SiteResponder(root: site, imageSizes: sizes, imageTagOffsets: { _ in [] })
-        var measurement = SiteMeasurement(pages: ["index.html"], responder: responder, output: site + "/" + LayoutFile.fileName)
-        measurement.timeout = .seconds(240)
-        let measured = try await measurement.run { () throws(MeasureError) in chromium.executable }
-        #expect(measured.failures.isEmpty, "\(measured.failures)")
-        let rewriter = PageRewriter(images: SiteImages(manifests: [("img", manifest)]), options: RewriteOptions(layout: measured.layout))
-        let result = rewriter.rewriteCSS(Array(Self.stylesheet.utf8), at: "css/site.css")
-        let rewritten = String(decoding: result.bytes, as: UTF8.self)
+        let result = try await MeasuredStylesheet(site: scenario.root + "/site", stylesheet: Self.stylesheet, chromium: chromium)
+        let rewritten = result.text
         #expect(result.findings.isEmpty, "\(result.findings)")
         #expect(rewritten.contains("@media"), "\(rewritten)")
         try scenario.write(rewritten, to: "site/css/site.css")

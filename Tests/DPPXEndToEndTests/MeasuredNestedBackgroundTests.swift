@@ -110,31 +110,18 @@ struct MeasuredNestedBackgroundTests {
         let server = try StaticServer(root: scenario.root)
 
         let site = scenario.root + "/site"
-        let manifest = try Manifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: site + "/img/" + Manifest.fileName))))
-        var sizes: [String: PixelSize] = [:]
-        for image in manifest.images { sizes["img/" + image.path] = image.cssSize }
-        let responder = SiteResponder(root: site, imageSizes: sizes, imageTagOffsets: { _ in [] })
-        var measurement = SiteMeasurement(pages: ["index.html"], responder: responder, output: site + "/" + LayoutFile.fileName)
-        // Beside the other browser suites on 2 cores, a page can take over a minute.
-        measurement.timeout = .seconds(240)
-        let measured = try await measurement.run { () throws(MeasureError) in chromium.executable }
-        #expect(measured.failures.isEmpty, "\(measured.failures)")
-        let rewriter = PageRewriter(images: SiteImages(manifests: [("img", manifest)]), options: RewriteOptions(layout: measured.layout))
-        let result = rewriter.rewriteCSS(Array(stylesheet.utf8), at: "css/site.css")
-        let rewritten = String(decoding: result.bytes, as: UTF8.self)
-        #expect(result.findings.isEmpty, "\(result.findings)")
+        let measured = try await MeasuredStylesheet(site: site, stylesheet: stylesheet, chromium: chromium)
+        let rewritten = measured.text
+        #expect(measured.findings.isEmpty, "\(measured.findings)")
         try scenario.write(rewritten, to: "site/css/site.css")
         // Measured again, the rewritten site is the untouched one (its blocks dropped, the
         // nested ones too): the same declarations paint, and a rewrite from them changes nothing.
-        var again = SiteMeasurement(pages: ["index.html"], responder: responder, output: site + "/" + LayoutFile.fileName + ".again")
-        again.timeout = .seconds(240)
-        let remeasured = try await again.run { () throws(MeasureError) in chromium.executable }
+        let again = try await MeasuredStylesheet(site: site, stylesheet: rewritten, output: LayoutFile.fileName + ".again", chromium: chromium)
         func declarations(_ layout: LayoutFile) -> Set<String> {
             Set(layout.pages.values.flatMap(\.backgrounds).map { "\($0.url) \($0.sheet ?? "") \($0.selector ?? "") \($0.nested ?? []) \($0.images ?? [])" })
         }
-        #expect(declarations(remeasured.layout) == declarations(measured.layout), "\(remeasured.layout)")
-        let second = PageRewriter(images: SiteImages(manifests: [("img", manifest)]), options: RewriteOptions(layout: remeasured.layout))
-        #expect(String(decoding: second.rewriteCSS(Array(rewritten.utf8), at: "css/site.css").bytes, as: UTF8.self) == rewritten)
+        #expect(declarations(again.layout) == declarations(measured.layout), "\(again.layout)")
+        #expect(again.text == rewritten)
         return (rewritten, measured.layout.pages.values.flatMap(\.backgrounds), server, chromium, scenario)
     }
 
