@@ -26,6 +26,15 @@ enum BrowserSignals {
         Terminal.error(measuring
             ? "interrupted; any browser dppx started was closed, and what was not yet written was not written"
             : "interrupted; what was not yet written was not written, and the next run completes the job")
-        exit(130)
+        exitNow(130)
+    }
+
+    /// Exits with `status` without running the process's exit handlers: `exit` tears down the
+    /// image libraries' static state (libvips, the AVIF and JPEG XL encoders) while a build's
+    /// worker threads are still encoding with it, and the process crashed (signal 11) instead
+    /// of ending with 130. What was printed is flushed first.
+    static func exitNow(_ status: Int32) -> Never {
+        fflush(nil)
+        _exit(status)
     }
 }

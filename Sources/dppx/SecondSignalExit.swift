@@ -17,7 +17,7 @@ struct SecondSignalExit: Service {
             guard received > 1 else { continue }
             Browser.stopAll()
             Terminal.error("interrupted during a build; the next build removes its temporary files")
-            exit(130)
+            BrowserSignals.exitNow(130)
         }
     }
 }
