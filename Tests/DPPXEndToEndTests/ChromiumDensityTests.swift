@@ -64,7 +64,7 @@ struct ChromiumDensityTests {
           const imagesDone = [...document.images].every(image => image.complete && image.naturalWidth > 0);
           const backgroundsDone = ["/plain/hero", "/modern/hero"].every(prefix => names.some(name => name.includes(prefix)));
           // Wait a little longer after everything arrived, so a wrong extra fetch would show too.
-          if ((imagesDone && backgroundsDone) || ++attempts > 200) setTimeout(report, 300);
+          if ((imagesDone && backgroundsDone) || ++attempts > 1200) setTimeout(report, 300);
           else setTimeout(settle, 25);
         }
         addEventListener("load", settle);

@@ -77,7 +77,7 @@ struct ChromiumFluidTests {
         function settle() {
           const names = performance.getEntriesByType("resource").map(entry => entry.name);
           const imagesDone = [...document.images].every(image => image.complete && image.naturalWidth > 0);
-          if ((imagesDone && names.some(name => name.includes("/fluid/hero"))) || ++attempts > 200) setTimeout(report, 300);
+          if ((imagesDone && names.some(name => name.includes("/fluid/hero"))) || ++attempts > 1200) setTimeout(report, 300);
           else setTimeout(settle, 25);
         }
         addEventListener("load", settle);
