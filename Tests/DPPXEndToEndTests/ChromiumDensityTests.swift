@@ -81,7 +81,10 @@ struct ChromiumDensityTests {
         let site = try await Self.makeSite()
         let server = try StaticServer(root: site.root)
         for (dpr, suffix) in [(1.0, ""), (1.5, "@1.5x"), (2.0, "@2x"), (3.0, "@3x")] {
-            let dom = try await chromium.dumpDOM(of: server.url("page.html"), deviceScaleFactor: dpr)
+            // A browser of its own for each load: in the shared one, busy with the other suites'
+            // tabs, this page's images did not load within its 15 s of page time in full runs.
+            let dom = try await chromium.dumpDOM(of: server.url("page.html"), deviceScaleFactor: dpr,
+                                                 extraArguments: ["--disable-renderer-backgrounding"])
             let json = try #require(Chromium.text(ofElementWithID: "observation", in: dom), "the page wrote no observation: \(dom)")
             let observation = try JSONDecoder().decode(Observation.self, from: Data(json.utf8))
             #expect(observation.dpr == dpr)
